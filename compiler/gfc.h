@@ -1,0 +1,378 @@
+/* gfc.h - every type the gpufuse compiler shares: arena and strings, the
+ * diagnostics engine, the region IR, the dependence facts and the fusion
+ * plan, grouped by the file that implements them.
+ *
+ * Pipeline (compiler/driver.c):
+ *   parse (libclang -> Region IR) -> deps (isl: parallel loops, reductions)
+ *   -> fuse (kernel plan) -> emit_cuda | emit_host, report. */
+#ifndef GFC_H
+#define GFC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GFC_VERSION "0.1.0"
+
+/* An internal bug: never an input error.  Names the file and line. */
+#define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
+#define gfc_assert(c) ((c) ? (void)0 : gfc_panic(__FILE__, __LINE__, #c))
+_Noreturn void gfc_panic(const char *file, int line, const char *what);
+
+/* ---- arena.c: one arena per translation unit, freed once ---------------- */
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);            /* zeroed */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Growable array of pointers, storage in the arena. */
+typedef struct Vec {
+    void **data;
+    int len, cap;
+} Vec;
+void vec_push(Arena *a, Vec *v, void *item);
+#define vec_at(v, i) ((v)->data[i])
+
+/* Growable string buffer on the heap (code generation output). */
+typedef struct Buf {
+    char *data;
+    size_t len, cap;
+    int indent;
+} Buf;
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_puts(Buf *b, const char *s);
+/* Starts a new line at the current indentation, then prints. */
+void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(Buf *b);
+
+/* ---- diag.c: clang-format diagnostics ------------------------------------- */
+
+typedef struct Loc {
+    const char *file;
+    int line, col;
+} Loc;
+
+typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
+
+typedef struct DiagEngine {
+    bool strict;                 /* --strict: region warnings become errors */
+    bool color;
+    int warnings, errors;
+    FILE *out;
+} DiagEngine;
+
+extern DiagEngine gfc_diag;
+/* file:line:col: level: message [-Wgpufuse-flag], then the line and a caret. */
+void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Region diagnostics: a warning (error under --strict) that makes the region
+ * keep its CPU body. */
+void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- the region IR ---------------------------------------------------------- */
+
+typedef enum TypeKind {
+    TY_VOID, TY_BOOL, TY_CHAR, TY_SCHAR, TY_UCHAR, TY_SHORT, TY_USHORT,
+    TY_INT, TY_UINT, TY_LONG, TY_ULONG, TY_LLONG, TY_ULLONG,
+    TY_FLOAT, TY_DOUBLE, TY_PTR, TY_ARRAY, TY_STRUCT
+} TypeKind;
+
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef struct Var Var;
+typedef struct Type Type;
+
+typedef struct Field {
+    const char *name;
+    Type *ty;
+} Field;
+
+struct Type {
+    TypeKind kind;
+    bool is_const, is_restrict;
+    Type *base;                  /* TY_PTR, TY_ARRAY: element */
+    Expr *len;                   /* TY_ARRAY: length expression (VLA or constant) */
+    long long clen;              /* TY_ARRAY: constant length, or -1 */
+    const char *name;            /* TY_STRUCT: tag or typedef name as written */
+    Field *fields;               /* TY_STRUCT */
+    int nfields;
+};
+
+bool type_is_integer(const Type *t);
+bool type_is_float(const Type *t);
+bool type_is_arith(const Type *t);
+/* Element type of a pointer or (multi-dimensional) array parameter. */
+Type *type_elem(Type *t);
+/* Number of array dimensions below a pointer/array (float a[n][m] -> 2). */
+int type_rank(const Type *t);
+const char *type_c_name(const Type *t);   /* "float", "unsigned char", "struct P" */
+
+typedef enum VarKind { V_PARAM, V_LOCAL, V_IV } VarKind;
+
+struct Var {
+    const char *name;            /* as in the source */
+    const char *cname;           /* unique name used in generated code */
+    Type *ty;
+    VarKind kind;
+    int id;                      /* index in Region.vars */
+    int depth;                   /* loop depth of the declaration (locals, ivs) */
+    Stmt *decl;                  /* S_DECL for locals */
+    Loc loc;
+    bool is_array;               /* pointer/array param, or VLA / malloc temporary */
+    bool is_temp;                /* region-local array (VLA or malloc) */
+    bool written, read;          /* as an array: any store / any load */
+    bool scalar_written;         /* scalar param assigned in the body */
+    Expr **dims;                 /* array shape, outermost first (ndims) */
+    int ndims;
+    int isl_param;               /* integer scalar param used in affine exprs */
+};
+
+/* Expression kinds: enum, names and dumps come from this one list. */
+#define GF_EXPR_KINDS(X) \
+    X(E_INT)      /* integer literal: text */             \
+    X(E_FLOAT)    /* floating literal: text */            \
+    X(E_VAR)      /* scalar variable: var */              \
+    X(E_INDEX)    /* array element: var[idx...] */        \
+    X(E_FIELD)    /* struct field: kid[0].text */         \
+    X(E_UNARY)    /* op kid[0] (prefix) */                \
+    X(E_BINARY)   /* kid[0] op kid[1] */                  \
+    X(E_COND)     /* kid[0] ? kid[1] : kid[2] */          \
+    X(E_CAST)     /* (ty) kid[0] */                       \
+    X(E_CALL)     /* text(kid...) : math builtin/helper */ \
+    X(E_SIZEOF)   /* sizeof(ty) */
+
+typedef enum ExprKind {
+#define X(k) k,
+    GF_EXPR_KINDS(X)
+#undef X
+} ExprKind;
+extern const char *const expr_kind_names[];
+
+typedef struct Aff Aff;
+
+struct Expr {
+    ExprKind kind;
+    Type *ty;
+    Loc loc;
+    const char *text;            /* literal spelling, operator, callee, field */
+    Var *var;
+    Expr **kids;
+    int nkids;
+    Aff **aff;                   /* E_INDEX: affine form of each subscript (NULL = not affine) */
+    struct Func *callee;         /* E_CALL of a helper function */
+};
+
+typedef struct Func {            /* a static helper compiled as a device function */
+    const char *name;
+    const char *source;          /* its text, copied verbatim */
+    Loc loc;
+} Func;
+
+/* Statement kinds. */
+#define GF_STMT_KINDS(X) \
+    X(S_BLOCK) X(S_FOR) X(S_WHILE) X(S_IF) X(S_DECL) X(S_ASSIGN) X(S_RETURN) X(S_FREE)
+
+typedef enum StmtKind {
+#define X(k) k,
+    GF_STMT_KINDS(X)
+#undef X
+} StmtKind;
+extern const char *const stmt_kind_names[];
+
+typedef enum RedOp { RED_NONE, RED_ADD, RED_MUL, RED_MIN, RED_MAX, RED_AND, RED_OR, RED_BAND, RED_BOR, RED_BXOR } RedOp;
+extern const char *const red_op_names[];
+
+struct Stmt {
+    StmtKind kind;
+    Loc loc;
+    int end_line;                /* last source line it spans */
+    int id;                      /* polyhedral statement number (-1 if none) */
+    Stmt *parent;
+    /* S_BLOCK */
+    Vec list;
+    /* S_FOR */
+    Var *iv;
+    Expr *lb, *ub;               /* iv in [lb, ub): `<=` bounds are stored +1 */
+    long long step;
+    Stmt *body;
+    bool parallel;               /* proven: carries no dependence */
+    bool reduction;              /* parallel once reduction accumulators are combined */
+    int depth;                   /* loop depth (outermost loop = 0) */
+    /* S_IF / S_WHILE */
+    Expr *cond;
+    Stmt *then, *els;
+    /* S_DECL, S_ASSIGN, S_RETURN */
+    Var *var;
+    Expr *lhs, *rhs;             /* S_DECL: rhs = initialiser (may be NULL) */
+    const char *op;              /* "=", "+=", ... */
+    RedOp red;                   /* S_ASSIGN recognised as a reduction update */
+    Var *red_var;                /* its accumulator */
+    bool is_malloc;              /* S_DECL of a malloc'd temporary */
+};
+
+typedef struct Region {
+    const char *name;
+    Loc loc;
+    int first_line, last_line;
+    Type *ret;
+    Vec params;                  /* Var* */
+    Vec vars;                    /* Var*: every variable, ids index this */
+    Vec helpers;                 /* Func* used by the body */
+    Stmt *body;                  /* S_BLOCK */
+    int nstmts;                  /* polyhedral statements numbered 0..nstmts-1 */
+    Vec stmts;                   /* Stmt* by id */
+    const char *signature;       /* the C prototype, as text */
+    bool rejected;
+    struct Plan *plan;
+    struct DepInfo *deps;
+} Region;
+
+typedef struct Unit {
+    Arena *arena;
+    const char *path;            /* input file */
+    const char *source;          /* its text */
+    Vec regions;                 /* Region* accepted */
+    Vec rejected;                /* Region* that keep their CPU body */
+    Vec structs;                 /* const char*: struct definitions to copy */
+    Vec helpers;                 /* Func*: helper definitions to copy */
+    Vec includes;                /* const char*: files the unit includes (depfile) */
+} Unit;
+
+/* ---- affine.c: affine forms over loop indices and integer parameters ------ */
+
+typedef struct AffTerm {
+    Var *var;
+    long long coef;
+} AffTerm;
+
+struct Aff {
+    long long c;                 /* constant */
+    AffTerm *terms;
+    int nterms;
+};
+
+/* The affine form of e, or NULL if it is not affine in ivs and integer params. */
+Aff *aff_of(Arena *a, Expr *e);
+/* Affine text for isl ("2*i + n - 1"). */
+char *aff_isl(Arena *a, const Aff *f);
+bool aff_uses(const Aff *f, const Var *v);
+long long aff_coef(const Aff *f, const Var *v);
+bool expr_equal(const Expr *a, const Expr *b);
+
+/* ---- parse.c: libclang front end ------------------------------------------ */
+
+typedef struct ParseOptions {
+    const char **clang_args;
+    int nclang_args;
+    const char *resource_dir;
+} ParseOptions;
+
+/* Parses path; returns NULL on a fatal error (diagnosed). */
+Unit *parse_unit(const char *path, const ParseOptions *opt);
+void unit_free(Unit *u);
+
+/* ---- deps.c: isl dependences ------------------------------------------------- */
+
+typedef struct DepInfo {
+    char *isl_domain, *isl_reads, *isl_writes, *isl_schedule, *isl_deps;
+} DepInfo;
+
+/* Builds the polyhedral model, marks parallel and reduction loops, and
+ * rejects the region (diagnosed) when no loop of a nest can be parallel. */
+bool deps_analyze(Unit *u, Region *r);
+/* Whether every dependence between statements of the two nests keeps the
+ * first `dims` loop indices equal (fusing them keeps those loops parallel). */
+bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
+/* Exact extent of the elements of `v` that the region touches, as C
+ * expressions in the parameters ("0", "n") for the launcher; false if
+ * isl cannot bound it. */
+bool deps_extent(Unit *u, Region *r, Var *v, char **lo, char **hi);
+
+/* ---- fuse.c: the fusion plan -------------------------------------------------- */
+
+typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW } KernelKind;
+extern const char *const kernel_kind_names[];
+
+typedef struct Kernel {
+    KernelKind kind;
+    int id;
+    const char *name;            /* <function>_k<id> */
+    Vec nests;                   /* Stmt* S_FOR fused, in order */
+    int pdims;                   /* parallel dimensions mapped to the grid */
+    Stmt *loops[3];              /* the parallel loops of the first nest */
+    Vec reds;                    /* Stmt* reduction statements to scalars */
+    Vec red_vars;                /* Var* their accumulators */
+    Vec reg_temps;               /* Var* temporaries kept in registers */
+    bool vec4;                   /* 1-D, unit-stride float: float4 path */
+    int first_line, last_line;
+    Vec lines;                   /* source line spans fused: int pairs */
+} Kernel;
+
+typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP } StepKind;
+
+typedef struct Step {
+    StepKind kind;
+    Kernel *kernel;              /* P_KERNEL */
+    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop */
+    Vec body;                    /* P_LOOP: Step* */
+} Step;
+
+typedef struct Plan {
+    Vec steps;                   /* Step* */
+    Vec kernels;                 /* Kernel* */
+    Vec notes;                   /* const char*: what was not fused and why */
+    Vec dead_temps;              /* Var*: temporaries never allocated */
+    int nests;                   /* parallel nests before fusion */
+    double bytes_unfused, bytes_fused;   /* per element-estimates for --report */
+} Plan;
+
+void fuse_region(Unit *u, Region *r);
+
+/* ---- emit_c.c: expressions and statements as C/CUDA text ------------------------ */
+
+typedef struct EmitCtx {
+    Region *r;
+    bool device;                 /* CUDA device code */
+    Kernel *k;                   /* kernel being emitted (NULL on host) */
+    /* how arrays are spelled: flattened index arithmetic over dims */
+    const char *(*array_name)(struct EmitCtx *, Var *);
+    void *user;
+} EmitCtx;
+
+void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
+void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
+void emit_type_decl(Buf *b, const Type *t, const char *name);
+/* The C prototype of the region with another name. */
+void emit_prototype(Buf *b, Region *r, const char *name);
+/* Flattened element offset of an E_INDEX (row-major over Var.dims). */
+void emit_index(Buf *b, EmitCtx *cx, const Expr *e);
+
+/* ---- emit_host.c / emit_cuda.c ------------------------------------------------------ */
+
+typedef struct EmitOptions {
+    const char *prefix;          /* names of the emitted definitions: prefix + name */
+    const char *input_name;      /* for comments */
+    bool openmp;
+    bool fast_math;
+} EmitOptions;
+
+/* Plain C: the fused plan with OpenMP (name = prefix+function), plus the
+ * sequential body (gf_seq_<name>). */
+void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* Host functions for one region (used by both back ends). */
+void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
+void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+
+/* ---- report.c / irdump.c --------------------------------------------------------------- */
+
+void report_text(FILE *f, Unit *u);
+void report_json(FILE *f, Unit *u);
+void ir_dump(FILE *f, Unit *u);
+
+#endif /* GFC_H */

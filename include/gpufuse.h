@@ -1,0 +1,144 @@
+/* gpufuse.h - the one header a user includes: the GPUFUSE marker and the
+ * runtime API of libgpufuse (device, memory pool, transfers, data regions,
+ * streams, errors, profiling).  Plain C11; usable from C++ and CUDA. */
+#ifndef GPUFUSE_H
+#define GPUFUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPUFUSE_VERSION_MAJOR 0
+#define GPUFUSE_VERSION_MINOR 1
+#define GPUFUSE_VERSION_PATCH 0
+#define GPUFUSE_VERSION_STRING "0.1.0"
+
+/* GPUFUSE marks a fusion region.  While gpufuse parses the file it defines
+ * __GPUFUSE__, and the marker carries the annotation gpufuse looks for; any
+ * other compiler sees only `weak`, so the file stays warning-free C whose
+ * marked bodies are the CPU reference and fallback.  gpufuse's launchers are
+ * strong definitions of the same names and win at link time. */
+#if defined(__GPUFUSE__)
+#define GPUFUSE __attribute__((annotate("gpufuse"), weak))
+#else
+#define GPUFUSE __attribute__((weak))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status ------------------------------------------------------------ */
+
+typedef enum gf_status {
+    GF_SUCCESS = 0,
+    GF_ERROR_INVALID_VALUE,      /* a bad argument: null, zero size, unknown flag */
+    GF_ERROR_OUT_OF_MEMORY,      /* device or pinned memory exhausted (after retry) */
+    GF_ERROR_NO_DEVICE,          /* no usable GPU, or GPUFUSE_DEVICE=cpu */
+    GF_ERROR_CUDA,               /* a CUDA call failed; the message says which */
+    GF_ERROR_NOT_MAPPED,         /* a pointer is not inside a data region */
+    GF_ERROR_OVERLAP,            /* a data region partly overlaps an existing one */
+    GF_ERROR_LIMIT,              /* GPUFUSE_POOL_LIMIT would be exceeded */
+    GF_ERROR_NOT_SUPPORTED,      /* the operation is not available in this build */
+    GF_ERROR_INTERNAL
+} gf_status;
+
+/* Describes a status code ("GF_ERROR_CUDA: ..." with the last detail recorded
+ * on this thread when there is one).  Never NULL. */
+const char *gf_error_string(gf_status s);
+/* The detailed message of the last failing call on this thread ("" if none). */
+const char *gf_last_error(void);
+
+/* What a launcher does when it fails (launchers return what the C function
+ * returns, so they cannot return a status).  The default prints the message,
+ * which names the function and its source line, and aborts. */
+typedef void (*gf_error_handler)(gf_status s, const char *message, void *user);
+void gf_set_error_handler(gf_error_handler h, void *user);
+
+/* ---- device ------------------------------------------------------------ */
+
+typedef struct gf_device_props {
+    char name[256];
+    int major, minor;            /* compute capability */
+    int multiprocessors;
+    size_t total_memory;         /* bytes */
+    double peak_bandwidth_gbs;   /* from memory clock and bus width */
+} gf_device_props;
+
+/* Initialises the runtime (idempotent, thread-safe).  Returns
+ * GF_ERROR_NO_DEVICE when there is no GPU or GPUFUSE_DEVICE=cpu: the CPU
+ * fallback is then used by every launcher, which is not an error for them. */
+gf_status gf_init(void);
+/* Number of usable devices (0 in CPU mode). */
+gf_status gf_device_count(int *count);
+/* Selects the device for the calling thread. */
+gf_status gf_device_select(int device);
+gf_status gf_device_current(int *device);
+gf_status gf_device_properties(int device, gf_device_props *props);
+/* 1 when launchers run on a GPU, 0 when they take the CPU fallback. */
+int gf_have_device(void);
+
+/* ---- memory pool -------------------------------------------------------- */
+
+typedef struct gf_pool_stats {
+    size_t current_bytes;        /* handed out to callers now */
+    size_t peak_bytes;           /* high-water mark of current_bytes */
+    size_t cached_bytes;         /* held by the pool, free for reuse */
+    size_t reserved_bytes;       /* obtained from the backend (current + cached) */
+    uint64_t allocs, frees, backend_allocs, backend_frees, oom_retries;
+} gf_pool_stats;
+
+/* Device memory from the caching pool, ordered on the current stream. */
+gf_status gf_malloc(void **ptr, size_t bytes);
+gf_status gf_free(void *ptr);
+gf_status gf_pool_stats_get(gf_pool_stats *stats);
+/* Returns cached, unused blocks to the driver. */
+gf_status gf_pool_trim(void);
+/* Pinned host memory for staging, pooled. */
+gf_status gf_host_malloc(void **ptr, size_t bytes);
+gf_status gf_host_free(void *ptr);
+
+/* ---- transfers and data regions ---------------------------------------- */
+
+typedef enum gf_copy_kind { GF_HOST_TO_DEVICE = 1, GF_DEVICE_TO_HOST = 2, GF_DEVICE_TO_DEVICE = 3 } gf_copy_kind;
+gf_status gf_memcpy(void *dst, const void *src, size_t bytes, gf_copy_kind kind);
+gf_status gf_memcpy_async(void *dst, const void *src, size_t bytes, gf_copy_kind kind);
+
+/* Like OpenACC's enter/exit data: while a region is entered, launchers use
+ * the device mirror of host memory [ptr, ptr+bytes).  Reference counted. */
+enum { GF_COPYIN = 1, GF_COPYOUT = 2, GF_CREATE = 4 };
+gf_status gf_data_enter(void *ptr, size_t bytes, int flags);
+gf_status gf_data_exit(void *ptr);
+gf_status gf_update_device(void *ptr, size_t bytes);
+gf_status gf_update_host(void *ptr, size_t bytes);
+/* The device mirror of a mapped host address (NULL if not mapped). */
+void *gf_device_ptr(const void *host_ptr);
+
+/* ---- streams and events -------------------------------------------------- */
+
+typedef struct gf_stream_s *gf_stream;   /* NULL is the default stream */
+typedef struct gf_event_s *gf_event;
+gf_status gf_stream_create(gf_stream *s);
+gf_status gf_stream_destroy(gf_stream s);
+/* The current stream is per thread; launchers and pool calls use it. */
+gf_status gf_stream_set(gf_stream s);
+gf_stream gf_stream_get(void);
+gf_status gf_stream_sync(gf_stream s);
+gf_status gf_event_create(gf_event *e);
+gf_status gf_event_destroy(gf_event e);
+gf_status gf_event_record(gf_event e, gf_stream s);
+gf_status gf_stream_wait(gf_stream s, gf_event e);
+gf_status gf_event_elapsed_ms(gf_event start, gf_event end, float *ms);
+/* Waits for all work on the current device. */
+gf_status gf_sync(void);
+
+/* ---- profiling ------------------------------------------------------------ */
+
+/* GPUFUSE_PROFILE=1 prints the table at exit; gf_profile_print prints it now. */
+gf_status gf_profile_enable(int on);
+gf_status gf_profile_print(void *file /* FILE*, NULL = stderr */);
+gf_status gf_profile_reset(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUFUSE_H */

@@ -1,0 +1,84 @@
+/* gpufuse/launch.h - the part of libgpufuse that gpufuse's generated
+ * launchers call.  Generated code is its only intended user: the interface
+ * follows the code generator's version, not the public API's stability. */
+#ifndef GPUFUSE_LAUNCH_H
+#define GPUFUSE_LAUNCH_H
+
+#include <gpufuse.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One per marked function, static in the generated file. */
+typedef struct gf_site {
+    const char *function;        /* the C function's name */
+    const char *file;            /* its source file and line, for messages */
+    int line;
+    int profile_slot;            /* runtime-owned; starts at -1 */
+} gf_site;
+
+/* What an argument's memory is used for in this call. */
+enum { GF_ARG_READ = 1, GF_ARG_WRITE = 2 };
+
+/* Which code the launcher runs after gf_call_map. */
+typedef enum gf_path {
+    GF_PATH_DEVICE = 0,          /* kernels on the GPU, pointers from gf_call_ptr */
+    GF_PATH_HOST = 1,            /* no GPU: the fused plan compiled for the CPU */
+    GF_PATH_SEQUENTIAL = 2       /* arguments overlap in a way the plan does not
+                                    allow: the original sequential body */
+} gf_path;
+
+typedef struct gf_call gf_call;
+
+/* Starts a call of `site` with up to `nargs` pointer arguments.  Never NULL:
+ * the call object is per thread and reused.  Opens an NVTX range named after
+ * the function and, when profiling, records a start event. */
+gf_call *gf_call_begin(gf_site *site, int nargs);
+
+/* Declares pointer argument `idx`: the call touches bytes [p+lo, p+hi) of it
+ * (lo <= hi; lo == hi means untouched), for `mode` (GF_ARG_*).  Arguments with
+ * the same nonzero `alias_class` are accessed through identical subscripts,
+ * so the plan stays right when they are the same pointer; any other overlap
+ * of a written argument with another argument is a hazard. */
+void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
+                 int mode, int alias_class);
+
+/* Resolves the declared arguments: device pointers are used as they are, host
+ * pointers inside a data region use their mirror, plain host pointers are
+ * staged through the pinned pool (what is read is copied in now, what is
+ * written is copied out by gf_call_end).  Returns the path to run. */
+gf_path gf_call_map(gf_call *c);
+
+/* Device address for argument `idx` (valid after gf_call_map returned
+ * GF_PATH_DEVICE): the address of p itself, even when only [p+lo, p+hi)
+ * was staged. */
+void *gf_call_ptr(gf_call *c, int idx);
+
+/* Device memory that lives until gf_call_end (temporaries, reduction
+ * partials), from the pool, on the call's stream. */
+void *gf_call_scratch(gf_call *c, size_t bytes);
+
+/* The stream kernels of this call are launched on (the thread's current). */
+cudaStream_t gf_call_stream(gf_call *c);
+
+/* SM count of the current device (cached), to size grid-stride launches. */
+int gf_call_sm_count(gf_call *c);
+
+/* Checks the launch just made (cudaGetLastError); on failure reports through
+ * the error handler, naming the kernel, the function and its source line. */
+void gf_call_check(gf_call *c, cudaError_t err, const char *what);
+
+/* Finishes the call: copies staged outputs back, waits when host memory was
+ * involved or `sync` is nonzero, releases staging and scratch, records time
+ * and `bytes` moved for the profile, closes the NVTX range.  On the host and
+ * sequential paths it only closes the range and counts the call. */
+void gf_call_end(gf_call *c, size_t bytes, int sync);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUFUSE_LAUNCH_H */

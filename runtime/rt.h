@@ -1,0 +1,208 @@
+/* rt.h - libgpufuse's internal header: every type and function shared
+ * between the runtime's files, grouped by the file that implements it.
+ * Everything here is hidden (GF_HIDDEN); only gpufuse.h/launch.h export. */
+#ifndef GPUFUSE_RT_H
+#define GPUFUSE_RT_H
+
+#include <gpufuse.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GF_HIDDEN __attribute__((visibility("hidden")))
+#define GF_MAX_DEVICES 16
+
+/* ---- error.c (no CUDA) ---------------------------------------------------- */
+
+/* Records `s` and a printf-style detail as this thread's last error; returns s. */
+GF_HIDDEN gf_status gf_fail(gf_status s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Records the error and reports it through the error handler (launchers). */
+GF_HIDDEN void gf_report(gf_status s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The user function a launcher on this thread is in (NULL outside a call),
+ * so that errors name it: "(in blend at blend.c:3)". */
+struct gf_site;
+GF_HIDDEN extern _Thread_local const struct gf_site *gf_tl_site;
+/* Writes "(in FN at FILE:LINE)" naming the user's function when inside a call,
+ * else the runtime's own function and line. */
+GF_HIDDEN void gf_where(char *buf, size_t n, const char *func, const char *file, int line);
+/* Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
+ * Returns 0 on success, -1 on a malformed string. */
+GF_HIDDEN int gf_parse_size(const char *s, size_t *out);
+
+/* ---- cudacheck.c ------------------------------------------------------------ */
+
+/* The one checking macro for CUDA calls: on failure records
+ * "cudaXxx failed: <message> (in <function> at <file>:<line>)" and yields
+ * GF_ERROR_CUDA (GF_ERROR_OUT_OF_MEMORY for cudaErrorMemoryAllocation). */
+#define GF_CUDA(call) gf_cuda_check((int)(call), #call, __func__, __FILE__, __LINE__)
+GF_HIDDEN gf_status gf_cuda_check(int err, const char *expr, const char *func,
+                                  const char *file, int line);
+
+/* ---- pool.c (backend-agnostic caching allocator, no CUDA) ------------------ */
+
+/* What the pool needs from the memory it caches.  `ctx` is passed back.  The
+ * CUDA backend is pool_cuda.c (device) and hostpool.c (pinned); tests use a
+ * mock.  Events may be NULL when the pool never sees a second stream. */
+typedef struct gf_pool_backend {
+    void *ctx;
+    gf_status (*alloc)(void *ctx, void **ptr, size_t bytes); /* OOM: GF_ERROR_OUT_OF_MEMORY */
+    void (*free)(void *ctx, void *ptr, size_t bytes);
+    gf_status (*event_create)(void *ctx, void **ev);
+    gf_status (*event_record)(void *ctx, void *ev, void *stream);
+    int (*event_query)(void *ctx, void *ev);                 /* 1 done, 0 pending */
+    void (*event_destroy)(void *ctx, void *ev);
+    void (*synchronize)(void *ctx);                          /* wait for all work */
+} gf_pool_backend;
+
+typedef struct gf_pool_config {
+    size_t round;            /* allocation granularity (512) */
+    size_t small_max;        /* requests up to this come from the small pool (1 MiB) */
+    size_t small_segment;    /* segment size of the small pool (2 MiB) */
+    size_t large_round;      /* large segments are rounded to this (2 MiB) */
+    size_t limit;            /* reserved bytes may not exceed this (0 = none) */
+    int bypass;              /* 1: every alloc/free goes straight to the backend */
+} gf_pool_config;
+
+typedef struct gf_pool gf_pool;
+GF_HIDDEN void gf_pool_default_config(gf_pool_config *cfg);
+GF_HIDDEN gf_pool *gf_pool_create(const gf_pool_backend *be, const gf_pool_config *cfg);
+/* Waits for pending events and returns every segment to the backend. */
+GF_HIDDEN void gf_pool_destroy(gf_pool *p);
+/* A block of at least `bytes` owned by `stream` (an opaque handle). */
+GF_HIDDEN gf_status gf_pool_alloc(gf_pool *p, void **ptr, size_t bytes, void *stream);
+GF_HIDDEN gf_status gf_pool_free(gf_pool *p, void *ptr);
+/* Notes that the block at `ptr` is used on `stream` too: its free then waits
+ * for events recorded on those streams before the block is reused. */
+GF_HIDDEN gf_status gf_pool_record_stream(gf_pool *p, void *ptr, void *stream);
+/* 1 when `addr` lies inside memory this pool obtained from its backend. */
+GF_HIDDEN int gf_pool_contains(gf_pool *p, const void *addr);
+/* Size of the allocated block at `ptr` (0 if `ptr` is not a live block). */
+GF_HIDDEN size_t gf_pool_block_size(gf_pool *p, const void *ptr);
+GF_HIDDEN void gf_pool_stats_read(gf_pool *p, gf_pool_stats *st);
+/* Releases every wholly free segment (pending frees are waited for first). */
+GF_HIDDEN void gf_pool_trim_cached(gf_pool *p);
+/* The stream is going away: its free blocks and live blocks move to `to`. */
+GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
+/* Reads GPUFUSE_POOL / GPUFUSE_POOL_LIMIT into a config (bad values: fail). */
+GF_HIDDEN gf_status gf_pool_config_from_env(gf_pool_config *cfg);
+
+/* ---- region.c (data-region bookkeeping, no CUDA) -------------------------- */
+
+typedef struct gf_region {
+    char *host;
+    size_t bytes;
+    char *dev;               /* device mirror of [host, host+bytes) */
+    int refs;
+    int flags;               /* GF_COPYIN|GF_COPYOUT|GF_CREATE, or'ed over entries */
+} gf_region;
+
+/* How regions get device memory and move data; the real one is data.c. */
+typedef struct gf_region_ops {
+    void *ctx;
+    gf_status (*alloc)(void *ctx, void **dev, size_t bytes);
+    void (*free)(void *ctx, void *dev);
+    gf_status (*to_device)(void *ctx, void *dev, const void *host, size_t bytes);
+    gf_status (*to_host)(void *ctx, void *host, const void *dev, size_t bytes);
+} gf_region_ops;
+
+typedef struct gf_region_table {
+    gf_region *v;            /* sorted by host, never overlapping */
+    int n, cap;
+} gf_region_table;
+
+/* The region containing [p, p+bytes) (bytes may be 0: contains p).  *partial
+ * is set when no region contains it but one overlaps it. */
+GF_HIDDEN gf_region *gf_regions_find(const gf_region_table *t, const void *p,
+                                     size_t bytes, int *partial);
+GF_HIDDEN gf_status gf_regions_enter(gf_region_table *t, const gf_region_ops *ops,
+                                     void *p, size_t bytes, int flags);
+GF_HIDDEN gf_status gf_regions_exit(gf_region_table *t, const gf_region_ops *ops, void *p);
+GF_HIDDEN gf_status gf_regions_update(gf_region_table *t, const gf_region_ops *ops,
+                                      void *p, size_t bytes, int to_device);
+/* Drops every region without copying (shutdown, tests). */
+GF_HIDDEN void gf_regions_clear(gf_region_table *t, const gf_region_ops *ops);
+
+/* ---- args.c (launcher argument analysis, no CUDA) ------------------------- */
+
+typedef struct gf_argdesc {
+    const char *p;
+    ptrdiff_t lo, hi;
+    int mode;                /* GF_ARG_READ | GF_ARG_WRITE */
+    int alias;
+} gf_argdesc;
+
+/* A run of host bytes staged as one device buffer. */
+typedef struct gf_span {
+    const char *lo, *hi;     /* union of the members' touched ranges */
+    const char *wlo, *whi;   /* union hull of the written members (wlo==whi: none) */
+    int read;                /* some member reads: copy in */
+} gf_span;
+
+/* 1 when the declared arguments overlap in a way launch.h calls a hazard. */
+GF_HIDDEN int gf_args_hazard(const gf_argdesc *a, int n);
+/* Groups the arguments listed in idx[0..m) whose touched ranges overlap;
+ * group[k] is the span index of idx[k].  Returns the number of spans. */
+GF_HIDDEN int gf_args_group(const gf_argdesc *a, const int *idx, int m, int *group,
+                            gf_span *spans);
+
+/* ---- device.c ---------------------------------------------------------------- */
+
+typedef struct gf_runtime {
+    int cpu;                 /* 1: no GPU or GPUFUSE_DEVICE=cpu */
+    int ndev;
+    int default_device;
+    int profile_env;         /* GPUFUSE_PROFILE set */
+    gf_device_props props[GF_MAX_DEVICES];
+} gf_runtime;
+
+GF_HIDDEN extern gf_runtime gf_rt;
+/* Lazily initialises (pthread_once); returns &gf_rt. */
+GF_HIDDEN const gf_runtime *gf_runtime_get(void);
+/* The calling thread's device (cached; gf_device_select changes it). */
+GF_HIDDEN int gf_current_device(void);
+
+/* ---- pool_cuda.c / hostpool.c -------------------------------------------- */
+
+GF_HIDDEN gf_pool *gf_device_pool(int device);   /* NULL in CPU mode */
+GF_HIDDEN gf_pool *gf_device_pool_if_any(int device);
+GF_HIDDEN gf_pool *gf_pinned_pool(void);
+/* 1 when addr is in device memory from a gf pool on any device. */
+GF_HIDDEN int gf_pool_owns_device_ptr(const void *addr);
+
+/* ---- stream.c -------------------------------------------------------------- */
+
+/* The CUDA stream of the thread's current gf_stream (0: default stream). */
+GF_HIDDEN void *gf_current_cuda_stream(void);
+
+/* ---- threadpool.c ---------------------------------------------------------- */
+
+/* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS). */
+GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
+
+/* ---- transfer.c -------------------------------------------------------------- */
+
+/* Host memory kinds as far as copies care. */
+enum { GF_MEM_PAGEABLE = 0, GF_MEM_PINNED = 1, GF_MEM_DEVICE = 2 };
+GF_HIDDEN int gf_host_kind(const void *p);
+/* Copies between pageable host memory and the device through the pinned
+ * staging ring, pipelined in chunks, ordered on `stream`.  h2d returns once
+ * the last chunk is queued; d2h returns once the data is in `dst`. */
+GF_HIDDEN gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream);
+GF_HIDDEN gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream);
+
+/* ---- data.c ------------------------------------------------------------------ */
+
+/* Device address for host [p, p+bytes) when it lies in a data region (NULL
+ * otherwise); *partial is set when the range straddles a region's edge. */
+GF_HIDDEN void *gf_data_lookup(const void *p, size_t bytes, int *partial);
+
+/* ---- profile.c ------------------------------------------------------------- */
+
+GF_HIDDEN extern int gf_profiling;
+GF_HIDDEN void gf_profile_init_env(void);
+/* Adds one call of `site` (allocating its slot on first use). */
+GF_HIDDEN void gf_profile_add(struct gf_site *site, int device_path, double gpu_ms,
+                              double wall_ms, size_t bytes);
+
+#endif /* GPUFUSE_RT_H */
