@@ -77,6 +77,9 @@ GF_HIDDEN gf_status gf_pool_free(gf_pool *p, void *ptr);
 GF_HIDDEN gf_status gf_pool_record_stream(gf_pool *p, void *ptr, void *stream);
 /* 1 when `addr` lies inside memory this pool obtained from its backend. */
 GF_HIDDEN int gf_pool_contains(gf_pool *p, const void *addr);
+/* gf_pool_contains, and when addr lies in a live block owned by another
+ * stream, gf_pool_record_stream of that block on `stream`. */
+GF_HIDDEN int gf_pool_use(gf_pool *p, const void *addr, void *stream);
 /* Size of the allocated block at `ptr` (0 if `ptr` is not a live block). */
 GF_HIDDEN size_t gf_pool_block_size(gf_pool *p, const void *ptr);
 GF_HIDDEN void gf_pool_stats_read(gf_pool *p, gf_pool_stats *st);
@@ -196,6 +199,10 @@ GF_HIDDEN gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *str
 /* Device address for host [p, p+bytes) when it lies in a data region (NULL
  * otherwise); *partial is set when the range straddles a region's edge. */
 GF_HIDDEN void *gf_data_lookup(const void *p, size_t bytes, int *partial);
+/* A sequential fallback is about to write host [p, p+bytes) of a region:
+ * its mirror is refreshed at the next region operation (gf_data_flush). */
+GF_HIDDEN gf_status gf_data_defer_push(const void *p, size_t bytes);
+GF_HIDDEN void gf_data_flush(void);
 
 /* ---- profile.c ------------------------------------------------------------- */
 

@@ -1,0 +1,444 @@
+/* call.c - the launcher interface (gpufuse/launch.h): a per-thread call
+ * object that classifies pointer arguments (pool/device memory as is, data
+ * region mirrors, plain host memory staged), detects overlap hazards, and
+ * copies staged outputs back.  The device-pointer path does no malloc and no
+ * CUDA call besides what the launcher itself makes; pool pointers are
+ * recognised by a lookup under the pool's mutex. */
+#include "rt.h"
+
+#include <gpufuse/launch.h>
+#include <nvtx3/nvToolsExt.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define INLINE_ARGS 16
+
+enum { K_NONE, K_DEVICE, K_MANAGED, K_MIRROR, K_STAGED };
+
+struct gf_call {
+    gf_site *site;
+    int nargs, cap;
+    int path;
+    int device;
+    cudaStream_t stream;
+    gf_argdesc *a;
+    void **dptr;
+    unsigned char *kind;
+    int *stage_idx, *group;
+    gf_span *spans;
+    void **span_dev;
+    int nspans;
+    int host_involved;
+    void **scratch;
+    int nscratch, capscratch;
+    /* profiling */
+    int timing;
+    cudaEvent_t ev0, ev1;
+    double t0;
+    /* inline storage for the common case */
+    gf_argdesc a_in[INLINE_ARGS];
+    void *dptr_in[INLINE_ARGS];
+    unsigned char kind_in[INLINE_ARGS];
+    int stage_in[INLINE_ARGS], group_in[INLINE_ARGS];
+    gf_span spans_in[INLINE_ARGS];
+    void *span_dev_in[INLINE_ARGS];
+};
+
+static _Thread_local gf_call tl_call;
+static pthread_key_t call_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void free_heap(gf_call *c)
+{
+    if (c->a && c->a != c->a_in) {
+        free(c->a);
+        free(c->dptr);
+        free(c->kind);
+        free(c->stage_idx);
+        free(c->group);
+        free(c->spans);
+        free(c->span_dev);
+    }
+    free(c->scratch);
+    c->scratch = NULL;
+    c->capscratch = 0;
+    c->a = NULL;
+    c->cap = 0;
+}
+
+static void thread_exit(void *arg) { free_heap(arg); }
+
+static void make_key(void) { pthread_key_create(&call_key, thread_exit); }
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void use_inline(gf_call *c)
+{
+    c->a = c->a_in;
+    c->dptr = c->dptr_in;
+    c->kind = c->kind_in;
+    c->stage_idx = c->stage_in;
+    c->group = c->group_in;
+    c->spans = c->spans_in;
+    c->span_dev = c->span_dev_in;
+    c->cap = INLINE_ARGS;
+}
+
+/* More than INLINE_ARGS arguments: heap arrays, kept for the thread. */
+static int grow(gf_call *c, int n)
+{
+    size_t m = (size_t)n;
+    gf_argdesc *a = calloc(m, sizeof *a);
+    void **d = calloc(m, sizeof *d);
+    unsigned char *k = calloc(m, 1);
+    int *si = calloc(m, sizeof *si), *g = calloc(m, sizeof *g);
+    gf_span *sp = calloc(m, sizeof *sp);
+    void **sd = calloc(m, sizeof *sd);
+    if (!a || !d || !k || !si || !g || !sp || !sd) {
+        free(a), free(d), free(k), free(si), free(g), free(sp), free(sd);
+        return -1;
+    }
+    void **scratch = c->scratch;
+    int capscratch = c->capscratch;
+    c->scratch = NULL;
+    free_heap(c);
+    c->scratch = scratch;
+    c->capscratch = capscratch;
+    c->a = a, c->dptr = d, c->kind = k, c->stage_idx = si, c->group = g, c->spans = sp,
+    c->span_dev = sd, c->cap = n;
+    pthread_once(&key_once, make_key);
+    pthread_setspecific(call_key, c);
+    return 0;
+}
+
+gf_call *gf_call_begin(gf_site *site, int nargs)
+{
+    gf_call *c = &tl_call;
+    gf_runtime_get();
+    if (!c->a)
+        use_inline(c);
+    if (nargs < 0)
+        nargs = 0;
+    if (nargs > c->cap && grow(c, nargs) != 0) {
+        gf_tl_site = (const struct gf_site *)site;
+        gf_report(GF_ERROR_OUT_OF_MEMORY, "gf_call_begin: %d arguments: out of host memory", nargs);
+        nargs = c->cap;
+    }
+    c->site = site;
+    c->nargs = nargs;
+    for (int i = 0; i < nargs; i++) {
+        c->a[i] = (gf_argdesc){NULL, 0, 0, 0, 0};
+        c->dptr[i] = NULL;
+        c->kind[i] = K_NONE;
+    }
+    c->path = -1;
+    c->nspans = 0;
+    c->nscratch = 0;
+    c->host_involved = 0;
+    c->timing = 0;
+    gf_tl_site = (const struct gf_site *)site;
+    nvtxRangePushA(site->function ? site->function : "gpufuse call");
+    if (gf_profiling)
+        c->t0 = now_ms();
+    return c;
+}
+
+void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi, int mode,
+                 int alias_class)
+{
+    if (idx < 0 || idx >= c->nargs)
+        return;
+    if (hi < lo)
+        hi = lo;
+    c->a[idx] = (gf_argdesc){p, lo, hi, mode, alias_class};
+}
+
+static void report_site(gf_call *c, gf_status s, const char *what)
+{
+    gf_site *site = c->site;
+    gf_report(s, "%s (in %s at %s:%d)", what, site->function, site->file, site->line);
+}
+
+/* A hazard on the GPU: the launcher will run the original body on the host,
+ * so every argument must be host memory, current on the host. */
+static gf_path fallback_sequential(gf_call *c)
+{
+    int need_sync = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        gf_argdesc *d = &c->a[i];
+        if (!d->p || d->hi <= d->lo)
+            continue;
+        const char *lo = d->p + d->lo;
+        size_t n = (size_t)(d->hi - d->lo);
+        int partial;
+        gf_pool *pool = gf_device_pool_if_any(c->device);
+        if (pool && gf_pool_contains(pool, lo)) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "arguments overlap (argument %d written) and argument %d is device memory, "
+                     "so the sequential host fallback cannot run",
+                     i, i);
+            report_site(c, GF_ERROR_OVERLAP, msg);
+            continue;
+        }
+        if (gf_data_lookup(lo, n, &partial)) {
+            /* bring the host copy up to date; what the body writes goes back
+             * to the mirror at the next region operation */
+            gf_status s = gf_update_host((void *)lo, n);
+            if (s == GF_SUCCESS && (d->mode & GF_ARG_WRITE))
+                s = gf_data_defer_push(lo, n);
+            if (s != GF_SUCCESS)
+                report_site(c, s, gf_last_error());
+            continue;
+        }
+        int k = gf_host_kind(lo);
+        if (k == GF_MEM_DEVICE) {
+            struct cudaPointerAttributes at;
+            if (cudaPointerGetAttributes(&at, lo) == cudaSuccess && at.type == cudaMemoryTypeManaged) {
+                need_sync = 1;
+                continue;
+            }
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "arguments overlap and argument %d is device memory, so the sequential "
+                     "host fallback cannot run", i);
+            report_site(c, GF_ERROR_OVERLAP, msg);
+            continue;
+        }
+        need_sync = 1; /* host memory: earlier GPU work may still use it */
+    }
+    if (need_sync) {
+        gf_status s = GF_CUDA(cudaStreamSynchronize(c->stream));
+        if (s != GF_SUCCESS)
+            report_site(c, s, gf_last_error());
+    }
+    return (gf_path)(c->path = GF_PATH_SEQUENTIAL);
+}
+
+/* Releases staging buffers and scratch (stream-ordered frees). */
+static void release(gf_call *c)
+{
+    gf_pool *pool = gf_device_pool_if_any(c->device);
+    if (!pool)
+        return;
+    for (int s = 0; s < c->nspans; s++)
+        if (c->span_dev[s])
+            gf_pool_free(pool, c->span_dev[s]);
+    for (int i = 0; i < c->nscratch; i++)
+        gf_pool_free(pool, c->scratch[i]);
+    c->nspans = 0;
+    c->nscratch = 0;
+}
+
+static gf_status stage_in(gf_call *c, int m)
+{
+    gf_pool *pool = gf_device_pool(c->device);
+    if (!pool)
+        return gf_fail(GF_ERROR_OUT_OF_MEMORY, "cannot create the device pool");
+    int ns = gf_args_group(c->a, c->stage_idx, m, c->group, c->spans);
+    for (int s = 0; s < ns; s++)
+        c->span_dev[s] = NULL;
+    c->nspans = ns;
+    for (int s = 0; s < ns; s++) {
+        gf_span *sp = &c->spans[s];
+        size_t n = (size_t)(sp->hi - sp->lo);
+        gf_status st = gf_pool_alloc(pool, &c->span_dev[s], n, (void *)c->stream);
+        if (st != GF_SUCCESS)
+            return st;
+        if (sp->read) {
+            int pinned = gf_host_kind(sp->lo) == GF_MEM_PINNED;
+            st = pinned ? GF_CUDA(cudaMemcpyAsync(c->span_dev[s], sp->lo, n, cudaMemcpyHostToDevice,
+                                                  c->stream))
+                        : gf_stage_h2d(c->span_dev[s], sp->lo, n, (void *)c->stream);
+            if (st != GF_SUCCESS)
+                return st;
+        }
+    }
+    for (int k = 0; k < m; k++) {
+        int i = c->stage_idx[k];
+        gf_span *sp = &c->spans[c->group[k]];
+        /* the address of p itself, even if only [p+lo, p+hi) was staged */
+        c->dptr[i] = (char *)c->span_dev[c->group[k]] + (c->a[i].p - sp->lo);
+    }
+    c->host_involved = 1;
+    return GF_SUCCESS;
+}
+
+gf_path gf_call_map(gf_call *c)
+{
+    const gf_runtime *rt = gf_runtime_get();
+    int hazard = gf_args_hazard(c->a, c->nargs);
+    if (rt->cpu)
+        return (gf_path)(c->path = hazard ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
+    c->device = gf_current_device();
+    c->stream = (cudaStream_t)gf_current_cuda_stream();
+    if (hazard)
+        return fallback_sequential(c);
+    gf_pool *pool = gf_device_pool_if_any(c->device);
+    int m = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        gf_argdesc *d = &c->a[i];
+        if (!d->p)
+            continue;
+        const char *lo = d->p + d->lo;
+        size_t n = (size_t)(d->hi - d->lo);
+        if (pool && gf_pool_use(pool, lo, (void *)c->stream)) {
+            c->kind[i] = K_DEVICE;
+            c->dptr[i] = (void *)d->p;
+            continue;
+        }
+        int partial;
+        char *mirror = gf_data_lookup(lo, n, &partial);
+        if (mirror) {
+            c->kind[i] = K_MIRROR;
+            c->dptr[i] = mirror - d->lo;
+            continue;
+        }
+        if (partial) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "argument %d straddles the edge of a data region "
+                                      "(enter the whole range it touches)", i);
+            report_site(c, GF_ERROR_NOT_MAPPED, msg);
+        }
+        struct cudaPointerAttributes at;
+        if (cudaPointerGetAttributes(&at, lo) != cudaSuccess) {
+            cudaGetLastError();
+            at.type = cudaMemoryTypeUnregistered;
+        }
+        if (at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged) {
+            c->kind[i] = at.type == cudaMemoryTypeDevice ? K_DEVICE : K_MANAGED;
+            c->dptr[i] = (void *)d->p;
+            continue;
+        }
+        if (n == 0) { /* untouched host pointer: passed through, never dereferenced */
+            c->dptr[i] = (void *)d->p;
+            continue;
+        }
+        c->kind[i] = K_STAGED;
+        c->stage_idx[m++] = i;
+    }
+    if (m) {
+        gf_status st = stage_in(c, m);
+        if (st != GF_SUCCESS) {
+            release(c);
+            report_site(c, st, gf_last_error());
+            return fallback_sequential(c);
+        }
+    }
+    if (gf_profiling) {
+        if (!c->ev0 && (cudaEventCreate(&c->ev0) != cudaSuccess || cudaEventCreate(&c->ev1) != cudaSuccess))
+            cudaGetLastError();
+        if (c->ev1 && cudaEventRecord(c->ev0, c->stream) == cudaSuccess)
+            c->timing = 1;
+    }
+    return (gf_path)(c->path = GF_PATH_DEVICE);
+}
+
+void *gf_call_ptr(gf_call *c, int idx)
+{
+    return idx >= 0 && idx < c->nargs ? c->dptr[idx] : NULL;
+}
+
+void *gf_call_scratch(gf_call *c, size_t bytes)
+{
+    gf_pool *pool = gf_device_pool(c->device);
+    void *p = NULL;
+    if (c->nscratch == c->capscratch) {
+        int cap = c->capscratch ? c->capscratch * 2 : 8;
+        void **v = realloc(c->scratch, (size_t)cap * sizeof *v);
+        if (!v) {
+            report_site(c, GF_ERROR_OUT_OF_MEMORY, "gf_call_scratch: out of host memory");
+            return NULL;
+        }
+        c->scratch = v;
+        c->capscratch = cap;
+        pthread_once(&key_once, make_key);
+        pthread_setspecific(call_key, c);
+    }
+    gf_status st = pool ? gf_pool_alloc(pool, &p, bytes ? bytes : 1, (void *)c->stream)
+                        : gf_fail(GF_ERROR_NO_DEVICE, "gf_call_scratch: no GPU");
+    if (st != GF_SUCCESS) {
+        report_site(c, st, gf_last_error());
+        return NULL;
+    }
+    c->scratch[c->nscratch++] = p;
+    return p;
+}
+
+cudaStream_t gf_call_stream(gf_call *c) { return c->stream; }
+
+int gf_call_sm_count(gf_call *c)
+{
+    const gf_runtime *rt = &gf_rt;
+    if (rt->cpu)
+        return 1;
+    int n = rt->props[c->device].multiprocessors;
+    return n > 0 ? n : 1;
+}
+
+void gf_call_check(gf_call *c, cudaError_t err, const char *what)
+{
+    if (err == cudaSuccess)
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg, "kernel %s failed: %s", what ? what : "?", cudaGetErrorString(err));
+    report_site(c, GF_ERROR_CUDA, msg);
+}
+
+static gf_status copy_out(gf_call *c)
+{
+    for (int s = 0; s < c->nspans; s++) {
+        gf_span *sp = &c->spans[s];
+        if (sp->wlo == sp->whi)
+            continue;
+        size_t n = (size_t)(sp->whi - sp->wlo);
+        const char *src = (const char *)c->span_dev[s] + (sp->wlo - sp->lo);
+        gf_status st = gf_host_kind(sp->wlo) == GF_MEM_PINNED
+                           ? GF_CUDA(cudaMemcpyAsync((void *)sp->wlo, src, n, cudaMemcpyDeviceToHost,
+                                                     c->stream))
+                           : gf_stage_d2h((void *)sp->wlo, src, n, (void *)c->stream);
+        if (st != GF_SUCCESS)
+            return st;
+    }
+    return GF_SUCCESS;
+}
+
+void gf_call_end(gf_call *c, size_t bytes, int sync)
+{
+    double gpu_ms = 0;
+    if (c->path == GF_PATH_DEVICE) {
+        if (c->timing)
+            cudaEventRecord(c->ev1, c->stream);
+        gf_status st = copy_out(c);
+        if (st != GF_SUCCESS)
+            report_site(c, st, gf_last_error());
+        release(c);
+        if (c->host_involved || sync) {
+            st = GF_CUDA(cudaStreamSynchronize(c->stream));
+            if (st != GF_SUCCESS)
+                report_site(c, st, gf_last_error());
+        }
+        if (c->timing) {
+            float ms = 0;
+            if (cudaEventSynchronize(c->ev1) == cudaSuccess &&
+                cudaEventElapsedTime(&ms, c->ev0, c->ev1) == cudaSuccess)
+                gpu_ms = ms;
+            else
+                cudaGetLastError();
+        }
+    }
+    if (gf_profiling && c->site)
+        gf_profile_add(c->site, c->path == GF_PATH_DEVICE && c->timing, gpu_ms, now_ms() - c->t0,
+                       bytes);
+    nvtxRangePop();
+    gf_tl_site = NULL;
+    c->path = -1;
+    c->timing = 0;
+}

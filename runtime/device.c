@@ -1,0 +1,156 @@
+/* device.c - runtime initialisation (once, thread-safe), device selection
+ * and properties, and the CPU fallback when there is no usable GPU or
+ * GPUFUSE_DEVICE=cpu. */
+#include "rt.h"
+
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+gf_runtime gf_rt;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char cpu_reason[512];
+static _Thread_local int tl_device = -1;
+
+/* Peak DRAM bandwidth in GB/s: memory clock (kHz, DDR: x2) times bus width.
+ * CUDA 13's cudaDeviceProp has no memoryClockRate, so use the attributes;
+ * GPUFUSE_PEAK_BW (GB/s) overrides, and 0 means unknown. */
+static double peak_bandwidth(int dev)
+{
+    const char *env = getenv("GPUFUSE_PEAK_BW");
+    if (env && atof(env) > 0)
+        return atof(env);
+    int clk_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&clk_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return (double)clk_khz * 1e3 * 2.0 * (bus_bits / 8.0) / 1e9;
+}
+
+static void init_once(void)
+{
+    const char *want = getenv("GPUFUSE_DEVICE");
+    gf_profile_init_env();
+    if (want && !strcasecmp(want, "cpu")) {
+        gf_rt.cpu = 1;
+        snprintf(cpu_reason, sizeof cpu_reason, "GPUFUSE_DEVICE=cpu: using the CPU fallback");
+        return;
+    }
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n <= 0) {
+        gf_rt.cpu = 1;
+        snprintf(cpu_reason, sizeof cpu_reason, "no usable GPU (%s): using the CPU fallback",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        cudaGetLastError();
+        return;
+    }
+    gf_rt.ndev = n < GF_MAX_DEVICES ? n : GF_MAX_DEVICES;
+    if (want && *want && strcasecmp(want, "gpu") && strcasecmp(want, "auto")) {
+        char *end;
+        long d = strtol(want, &end, 10);
+        if (*end || d < 0 || d >= gf_rt.ndev) {
+            gf_rt.cpu = 1;
+            snprintf(cpu_reason, sizeof cpu_reason,
+                     "GPUFUSE_DEVICE=%s: expected cpu, gpu or a device index below %d", want,
+                     gf_rt.ndev);
+            return;
+        }
+        gf_rt.default_device = (int)d;
+    }
+    for (int i = 0; i < gf_rt.ndev; i++) {
+        struct cudaDeviceProp p;
+        gf_device_props *g = &gf_rt.props[i];
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess) {
+            cudaGetLastError();
+            snprintf(g->name, sizeof g->name, "device %d (properties unavailable)", i);
+            g->multiprocessors = 1;
+            continue;
+        }
+        snprintf(g->name, sizeof g->name, "%s", p.name);
+        g->major = p.major;
+        g->minor = p.minor;
+        g->multiprocessors = p.multiProcessorCount;
+        g->total_memory = p.totalGlobalMem;
+        g->peak_bandwidth_gbs = peak_bandwidth(i);
+    }
+}
+
+const gf_runtime *gf_runtime_get(void)
+{
+    pthread_once(&once, init_once);
+    return &gf_rt;
+}
+
+int gf_current_device(void)
+{
+    if (tl_device < 0) {
+        tl_device = gf_rt.default_device;
+        if (tl_device != 0)
+            cudaSetDevice(tl_device);
+    }
+    return tl_device;
+}
+
+gf_status gf_init(void)
+{
+    const gf_runtime *rt = gf_runtime_get();
+    if (rt->cpu)
+        return gf_fail(GF_ERROR_NO_DEVICE, "%s", cpu_reason);
+    gf_current_device();
+    return GF_SUCCESS;
+}
+
+int gf_have_device(void) { return !gf_runtime_get()->cpu; }
+
+gf_status gf_device_count(int *count)
+{
+    if (!count)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_count: null pointer");
+    *count = gf_runtime_get()->ndev * !gf_rt.cpu;
+    return GF_SUCCESS;
+}
+
+gf_status gf_device_select(int device)
+{
+    const gf_runtime *rt = gf_runtime_get();
+    if (rt->cpu)
+        return gf_fail(GF_ERROR_NO_DEVICE, "%s", cpu_reason);
+    if (device < 0 || device >= rt->ndev)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_select(%d): %d device(s)", device, rt->ndev);
+    gf_status s = GF_CUDA(cudaSetDevice(device));
+    if (s == GF_SUCCESS)
+        tl_device = device;
+    return s;
+}
+
+gf_status gf_device_current(int *device)
+{
+    if (!device)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_current: null pointer");
+    if (gf_runtime_get()->cpu) {
+        *device = -1;
+        return gf_fail(GF_ERROR_NO_DEVICE, "%s", cpu_reason);
+    }
+    *device = gf_current_device();
+    return GF_SUCCESS;
+}
+
+gf_status gf_device_properties(int device, gf_device_props *props)
+{
+    const gf_runtime *rt = gf_runtime_get();
+    if (!props)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_properties: null pointer");
+    if (rt->cpu)
+        return gf_fail(GF_ERROR_NO_DEVICE, "%s", cpu_reason);
+    if (device < 0 || device >= rt->ndev)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_properties(%d): %d device(s)", device,
+                       rt->ndev);
+    *props = rt->props[device];
+    return GF_SUCCESS;
+}

@@ -1,0 +1,120 @@
+/* threadpool.c - a few helper threads that split big host memcpys (the
+ * pageable<->pinned half of staging), since one core copies far slower than
+ * the PCIe/NVLink-C2C DMA.  GPUFUSE_STAGING_THREADS sets the count (default
+ * min(8, online CPUs)); 1 disables the helpers. */
+#include "rt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_THREADS 32
+#define MIN_PARALLEL (2u << 20) /* below this one thread is faster */
+
+static int nthreads = 1;          /* including the caller */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t job_mu = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
+static atomic_ulong gen;
+static atomic_int remaining;
+static char *job_dst;
+static const char *job_src;
+static size_t job_n, job_part;
+
+static void do_part(int i)
+{
+    size_t lo = (size_t)i * job_part;
+    if (lo >= job_n)
+        return;
+    size_t len = job_n - lo < job_part ? job_n - lo : job_part;
+    memcpy(job_dst + lo, job_src + lo, len);
+}
+
+static void *worker(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    unsigned long seen = 0;
+    for (;;) {
+        /* spin briefly (jobs come back to back while staging), then sleep */
+        int spins = 0;
+        while (atomic_load(&gen) == seen && spins < 20000) {
+            spins++;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (atomic_load(&gen) == seen) {
+            pthread_mutex_lock(&mu);
+            while (atomic_load(&gen) == seen)
+                pthread_cond_wait(&go, &mu);
+            pthread_mutex_unlock(&mu);
+        }
+        seen = atomic_load(&gen);
+        do_part(id);
+        if (atomic_fetch_sub(&remaining, 1) == 1) {
+            pthread_mutex_lock(&mu);
+            pthread_cond_signal(&done);
+            pthread_mutex_unlock(&mu);
+        }
+    }
+    return NULL;
+}
+
+static void start(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = cpus > 0 ? (int)(cpus < 8 ? cpus : 8) : 1;
+    const char *env = getenv("GPUFUSE_STAGING_THREADS");
+    if (env && atoi(env) > 0)
+        n = atoi(env) < MAX_THREADS ? atoi(env) : MAX_THREADS;
+    for (int i = 1; i < n; i++) {
+        pthread_t t;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &at, worker, (void *)(intptr_t)i) != 0) {
+            pthread_attr_destroy(&at);
+            n = i;
+            break;
+        }
+        pthread_attr_destroy(&at);
+    }
+    nthreads = n;
+}
+
+void gf_parallel_memcpy(void *dst, const void *src, size_t n)
+{
+    if (n < MIN_PARALLEL) {
+        memcpy(dst, src, n);
+        return;
+    }
+    pthread_once(&once, start);
+    if (nthreads <= 1) {
+        memcpy(dst, src, n);
+        return;
+    }
+    pthread_mutex_lock(&job_mu);
+    job_dst = dst;
+    job_src = src;
+    job_n = n;
+    job_part = (n / (size_t)nthreads + 4095) / 4096 * 4096;
+    atomic_store(&remaining, nthreads - 1);
+    pthread_mutex_lock(&mu);
+    atomic_fetch_add(&gen, 1);
+    pthread_cond_broadcast(&go);
+    pthread_mutex_unlock(&mu);
+    do_part(0);
+    if (atomic_load(&remaining) > 0) {
+        int spins = 0;
+        while (atomic_load(&remaining) > 0 && spins < 200000)
+            spins++;
+        pthread_mutex_lock(&mu);
+        while (atomic_load(&remaining) > 0)
+            pthread_cond_wait(&done, &mu);
+        pthread_mutex_unlock(&mu);
+    }
+    pthread_mutex_unlock(&job_mu);
+}
