@@ -1,7 +1,8 @@
 /* blackscholes: European call and put prices of n options (spot S, strike
  * K, years to expiry T; riskless rate r and volatility v shared).  The
  * normal CDF is the classic 5-term polynomial (Abramowitz & Stegun 26.2.17),
- * as in the CUDA samples, written as a static helper gpufuse inlines. */
+ * as in the CUDA samples, written as a static helper gpufuse inlines.  The
+ * put uses cnd(-d) rather than 1 - cnd(d), which loses digits in float. */
 #include <gpufuse.h>
 #include <math.h>
 
@@ -24,9 +25,8 @@ GPUFUSE void blackscholes(int n, const float *restrict S, const float *restrict 
         float sqrt_t = sqrtf(T[i]);
         float d1 = (logf(S[i] / K[i]) + (r + 0.5f * v * v) * T[i]) / (v * sqrt_t);
         float d2 = d1 - v * sqrt_t;
-        float cnd1 = cnd(d1), cnd2 = cnd(d2);
         float disc = expf(-r * T[i]);
-        call[i] = S[i] * cnd1 - K[i] * disc * cnd2;
-        put[i] = K[i] * disc * (1.0f - cnd2) - S[i] * (1.0f - cnd1);
+        call[i] = S[i] * cnd(d1) - K[i] * disc * cnd(d2);
+        put[i] = K[i] * disc * cnd(-d2) - S[i] * cnd(-d1);
     }
 }
