@@ -192,10 +192,9 @@ static gf_path fallback_sequential(gf_call *c)
             /* bring the host copy up to date; what the body writes goes back
              * to the mirror at the next region operation */
             gf_status s = gf_update_host((void *)lo, n);
-            if (s == GF_SUCCESS && (d->mode & GF_ARG_WRITE))
-                s = gf_data_defer_push(lo, n);
             if (s != GF_SUCCESS)
                 report_site(c, s, gf_last_error());
+            c->kind[i] = K_MIRROR;
             continue;
         }
         int k = gf_host_kind(lo);
@@ -218,6 +217,16 @@ static gf_path fallback_sequential(gf_call *c)
         gf_status s = GF_CUDA(cudaStreamSynchronize(c->stream));
         if (s != GF_SUCCESS)
             report_site(c, s, gf_last_error());
+    }
+    /* registered last: every region operation (the lookups and updates
+     * above included) flushes what is registered */
+    for (int i = 0; i < c->nargs; i++) {
+        gf_argdesc *d = &c->a[i];
+        if (c->kind[i] == K_MIRROR && (d->mode & GF_ARG_WRITE)) {
+            gf_status s = gf_data_defer_push(d->p + d->lo, (size_t)(d->hi - d->lo));
+            if (s != GF_SUCCESS)
+                report_site(c, s, gf_last_error());
+        }
     }
     return (gf_path)(c->path = GF_PATH_SEQUENTIAL);
 }
