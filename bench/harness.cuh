@@ -96,7 +96,9 @@ static void bench_emit(const bench_result &r)
                     ",\"impl\":" + bench_json_str(r.impl);
     s += ",\"ms\":" + (r.ms > 0 ? bench_json_num(r.ms) : "null");
     s += ",\"gbs\":" + (r.ms > 0 ? bench_json_num(r.bytes / (r.ms * 1e-3) / 1e9) : "null");
-    s += ",\"bytes\":" + bench_json_num(r.bytes);
+    char nb[32];
+    snprintf(nb, sizeof nb, "%.0f", r.bytes);
+    s += std::string(",\"bytes\":") + nb;
     s += std::string(",\"ok\":") + (r.ok ? "true" : "false");
     s += ",\"err\":" + (r.err.empty() ? std::string("null") : bench_json_str(r.err));
     s += ",\"max_err\":" + (r.max_err >= 0 ? bench_json_num(r.max_err) : "null");

@@ -49,7 +49,8 @@ failed() {
 }
 has_line() { grep -q "\"workload\": *\"$1\", *\"impl\": *\"$2\"" "$results"; }
 
-# run_driver BINARY IMPL: one process per workload, 120 s each at most.
+# run_driver BINARY IMPL: one process per workload, 60 s each at most
+# (a few seconds is normal: context, inputs, check, 34 calls).
 run_driver() {
     local bin=$1 impl=$2 w rc list
     list=$workloads
@@ -61,10 +62,10 @@ run_driver() {
     fi
     for w in $list; do
         say "$impl $w"
-        timeout -k 10 120 "$bin" --only "$w" $quick 2>&1 >>"$results" | tee -a "$runlog" >&2
+        timeout -k 10 60 "$bin" --only "$w" $quick 2>&1 >>"$results" | tee -a "$runlog" >&2
         rc=${PIPESTATUS[0]}
         if ! has_line "$w" "$([ "$w" = copy ] && echo copy || echo "$impl")"; then
-            if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then failed "$w" "$impl" "timed out after 120 s"
+            if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then failed "$w" "$impl" "timed out after 60 s"
             else failed "$w" "$impl" "$(basename "$bin") exited with status $rc and printed no result"; fi
         fi
     done
