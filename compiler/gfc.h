@@ -130,7 +130,11 @@ struct Var {
     bool scalar_written;         /* scalar param assigned in the body */
     Expr **dims;                 /* array shape, outermost first (ndims) */
     int ndims;
-    int isl_param;               /* integer scalar param used in affine exprs */
+    /* launcher facts (driver.c): the box of elements a call touches, per
+     * dimension, as C expressions; NULL when untouched */
+    char **ext_lo, **ext_hi;
+    bool ext_whole;              /* isl could not bound it: the declared shape */
+    int alias_class;             /* params that may be the same pointer share it */
 };
 
 /* Expression kinds: enum, names and dumps come from this one list. */
@@ -204,6 +208,7 @@ struct Stmt {
     bool parallel;               /* proven: carries no dependence */
     bool reduction;              /* parallel once reduction accumulators are combined */
     int depth;                   /* loop depth (outermost loop = 0) */
+    int ord;                     /* textual ordinal in the schedule (deps.c) */
     /* S_IF / S_WHILE */
     Expr *cond;
     Stmt *then, *els;
@@ -216,7 +221,10 @@ struct Stmt {
     bool is_malloc;              /* S_DECL of a malloc'd temporary */
 };
 
+typedef struct Unit Unit;
+
 typedef struct Region {
+    Unit *unit;
     const char *name;
     Loc loc;
     int first_line, last_line;
@@ -233,7 +241,7 @@ typedef struct Region {
     struct DepInfo *deps;
 } Region;
 
-typedef struct Unit {
+struct Unit {
     Arena *arena;
     const char *path;            /* input file */
     const char *source;          /* its text */
@@ -242,7 +250,8 @@ typedef struct Unit {
     Vec structs;                 /* const char*: struct definitions to copy */
     Vec helpers;                 /* Func*: helper definitions to copy */
     Vec includes;                /* const char*: files the unit includes (depfile) */
-} Unit;
+    Vec includes_direct;         /* const char*: user headers the file includes itself */
+};
 
 /* ---- affine.c: affine forms over loop indices and integer parameters ------ */
 
@@ -261,6 +270,8 @@ struct Aff {
 Aff *aff_of(Arena *a, Expr *e);
 /* Affine text for isl ("2*i + n - 1"). */
 char *aff_isl(Arena *a, const Aff *f);
+/* The name isl knows a variable by (C names that are isl keywords get a _). */
+const char *aff_var_name(Arena *a, const Var *v);
 bool aff_uses(const Aff *f, const Var *v);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
@@ -280,7 +291,8 @@ void unit_free(Unit *u);
 /* ---- deps.c: isl dependences ------------------------------------------------- */
 
 typedef struct DepInfo {
-    char *isl_domain, *isl_reads, *isl_writes, *isl_schedule, *isl_deps;
+    char *isl_domain, *isl_schedule, *isl_deps;
+    void *priv;                  /* deps.c's model, with its isl objects */
 } DepInfo;
 
 /* Builds the polyhedral model, marks parallel and reduction loops, and
@@ -289,10 +301,17 @@ bool deps_analyze(Unit *u, Region *r);
 /* Whether every dependence between statements of the two nests keeps the
  * first `dims` loop indices equal (fusing them keeps those loops parallel). */
 bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
-/* Exact extent of the elements of `v` that the region touches, as C
- * expressions in the parameters ("0", "n") for the launcher; false if
- * isl cannot bound it. */
-bool deps_extent(Unit *u, Region *r, Var *v, char **lo, char **hi);
+/* The bounding box of the elements of `v` that the region touches: per
+ * dimension, the first and last index as C expressions in the parameters
+ * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when
+ * v is not touched; false if isl cannot bound it. */
+bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi);
+
+/* ---- args.c: extents and aliasing of array arguments ---------------------- */
+
+/* Fills Var.ext_lo/ext_hi/ext_whole/alias_class of the array parameters;
+ * false (diagnosed) when an extent cannot be known. */
+bool args_plan(Unit *u, Region *r);
 
 /* ---- fuse.c: the fusion plan -------------------------------------------------- */
 
@@ -336,20 +355,25 @@ void fuse_region(Unit *u, Region *r);
 
 /* ---- emit_c.c: expressions and statements as C/CUDA text ------------------------ */
 
-typedef struct EmitCtx {
+typedef struct EmitCtx EmitCtx;
+struct EmitCtx {
     Region *r;
     bool device;                 /* CUDA device code */
     Kernel *k;                   /* kernel being emitted (NULL on host) */
-    /* how arrays are spelled: flattened index arithmetic over dims */
-    const char *(*array_name)(struct EmitCtx *, Var *);
+    /* replaces an E_VAR/E_INDEX (registers, cached rows); NULL = default */
+    const char *(*override)(EmitCtx *, const Expr *);
+    /* emits a statement its own way; returns false to let emit_stmt do it */
+    bool (*stmt_hook)(Buf *, EmitCtx *, const Stmt *);
     void *user;
-} EmitCtx;
+};
 
 void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
 void emit_type_decl(Buf *b, const Type *t, const char *name);
 /* The C prototype of the region with another name. */
 void emit_prototype(Buf *b, Region *r, const char *name);
+/* The parameter list, arrays as flat pointers (or only the names). */
+void emit_params(Buf *b, Region *r, bool cuda, bool names_only);
 /* Flattened element offset of an E_INDEX (row-major over Var.dims). */
 void emit_index(Buf *b, EmitCtx *cx, const Expr *e);
 
@@ -368,6 +392,13 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* Shared by both back ends (emit_host.c). */
+void emit_prelude(Buf *b, Unit *u, bool cuda);
+Stmt *nest_inner_body(Stmt *nest, int pdims);
+void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
+void emit_source_comment(Buf *b, Unit *u, Kernel *k);
+void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
+void emit_isl_aliases(Buf *b, Region *r);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 

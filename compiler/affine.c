@@ -1,0 +1,157 @@
+/* affine.c - affine forms c + sum(coef * var) over loop indices and integer
+ * parameters, read off expressions; the bridge from C subscripts and loop
+ * bounds to isl's sets and maps. */
+#include "gfc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static Aff *aff_new(Arena *a, int nterms)
+{
+    Aff *f = arena_alloc(a, sizeof *f);
+    f->terms = arena_alloc(a, sizeof(AffTerm) * (size_t)(nterms ? nterms : 1));
+    return f;
+}
+
+static Aff *aff_scale_add(Arena *a, const Aff *x, long long sx, const Aff *y, long long sy)
+{
+    Aff *f = aff_new(a, x->nterms + (y ? y->nterms : 0));
+    f->c = x->c * sx + (y ? y->c * sy : 0);
+    for (int pass = 0; pass < 2; pass++) {
+        const Aff *src = pass ? y : x;
+        long long s = pass ? sy : sx;
+        if (!src)
+            continue;
+        for (int i = 0; i < src->nterms; i++) {
+            int j;
+            for (j = 0; j < f->nterms; j++)
+                if (f->terms[j].var == src->terms[i].var)
+                    break;
+            if (j == f->nterms)
+                f->terms[f->nterms++] = (AffTerm){src->terms[i].var, 0};
+            f->terms[j].coef += src->terms[i].coef * s;
+        }
+    }
+    /* drop zero terms */
+    int k = 0;
+    for (int i = 0; i < f->nterms; i++)
+        if (f->terms[i].coef)
+            f->terms[k++] = f->terms[i];
+    f->nterms = k;
+    return f;
+}
+
+static bool int_literal(const char *text, long long *v)
+{
+    char *end;
+    *v = strtoll(text, &end, 0);
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+    return *end == '\0' && end != text;
+}
+
+Aff *aff_of(Arena *a, Expr *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case E_INT: {
+        long long v;
+        if (!int_literal(e->text, &v))
+            return NULL;
+        Aff *f = aff_new(a, 0);
+        f->c = v;
+        return f;
+    }
+    case E_VAR: {
+        Var *v = e->var;
+        if (!type_is_integer(v->ty))
+            return NULL;
+        if (v->kind != V_IV && !(v->kind == V_PARAM && !v->is_array))
+            return NULL;
+        Aff *f = aff_new(a, 1);
+        f->terms[0] = (AffTerm){v, 1};
+        f->nterms = 1;
+        return f;
+    }
+    case E_CAST:
+        return type_is_integer(e->ty) ? aff_of(a, e->kids[0]) : NULL;
+    case E_UNARY: {
+        Aff *x = aff_of(a, e->kids[0]);
+        if (!x)
+            return NULL;
+        if (!strcmp(e->text, "+"))
+            return x;
+        if (!strcmp(e->text, "-"))
+            return aff_scale_add(a, x, -1, NULL, 0);
+        return NULL;
+    }
+    case E_BINARY: {
+        if (!type_is_integer(e->ty))
+            return NULL;
+        Aff *x = aff_of(a, e->kids[0]), *y = aff_of(a, e->kids[1]);
+        if (!x || !y)
+            return NULL;
+        if (!strcmp(e->text, "+"))
+            return aff_scale_add(a, x, 1, y, 1);
+        if (!strcmp(e->text, "-"))
+            return aff_scale_add(a, x, 1, y, -1);
+        if (!strcmp(e->text, "*")) {
+            if (!x->nterms)
+                return aff_scale_add(a, y, x->c, NULL, 0);
+            if (!y->nterms)
+                return aff_scale_add(a, x, y->c, NULL, 0);
+        }
+        return NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+static bool is_isl_keyword(const char *s)
+{
+    static const char *const kw[] = {"and", "or", "not", "mod", "exists", "min", "max", "floor", "ceil",
+                                     "infty", "NaN", "true", "false", "implies", "xor", "rat", "domain",
+                                     "range", "params", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (!strcmp(s, kw[i]))
+            return true;
+    return false;
+}
+
+const char *aff_var_name(Arena *a, const Var *v)
+{
+    return is_isl_keyword(v->cname) ? arena_printf(a, "%s_", v->cname) : v->cname;
+}
+
+char *aff_isl(Arena *a, const Aff *f)
+{
+    char *s = arena_strdup(a, "");
+    for (int i = 0; i < f->nterms; i++) {
+        long long c = f->terms[i].coef;
+        const char *sign = c < 0 ? (i ? " - " : "-") : (i ? " + " : "");
+        if (llabs(c) == 1)
+            s = arena_printf(a, "%s%s%s", s, sign, aff_var_name(a, f->terms[i].var));
+        else
+            s = arena_printf(a, "%s%s%lld*%s", s, sign, llabs(c), aff_var_name(a, f->terms[i].var));
+    }
+    if (!f->nterms)
+        return arena_printf(a, "%lld", f->c);
+    if (f->c)
+        s = arena_printf(a, "%s %s %lld", s, f->c < 0 ? "-" : "+", llabs(f->c));
+    return s;
+}
+
+bool aff_uses(const Aff *f, const Var *v)
+{
+    return aff_coef(f, v) != 0;
+}
+
+long long aff_coef(const Aff *f, const Var *v)
+{
+    for (int i = 0; i < f->nterms; i++)
+        if (f->terms[i].var == v)
+            return f->terms[i].coef;
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* args.c - what each launcher must know about its array arguments: the box
+ * of elements a call touches (from isl, for staging host memory), and which
+ * arguments may be the very same pointer without changing the result. */
+#include "gfc.h"
+
+#include <string.h>
+
+typedef struct KeyCx {
+    Arena *a;
+    Var *v;
+    const char *key;             /* first access's canonical subscripts */
+    bool uniform;                /* every access has that key */
+} KeyCx;
+
+/* Subscripts with loop indices named by depth, so x[i] in one nest and x[j]
+ * in the next compare equal. */
+static const char *canonical(Arena *a, const Expr *e)
+{
+    char *s = arena_strdup(a, "");
+    for (int i = 0; i < e->nkids; i++) {
+        Aff *f = aff_of(a, e->kids[i]);
+        if (!f)
+            return NULL;
+        s = arena_printf(a, "%s[%lld", s, f->c);
+        for (int t = 0; t < f->nterms; t++) {
+            Var *v = f->terms[t].var;
+            if (v->kind == V_IV)
+                s = arena_printf(a, "%s+%lld*L%d", s, f->terms[t].coef, v->depth);
+            else
+                s = arena_printf(a, "%s+%lld*%s", s, f->terms[t].coef, v->cname);
+        }
+        s = arena_printf(a, "%s]", s);
+    }
+    return s;
+}
+
+static void key_expr(KeyCx *k, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_INDEX && e->var == k->v) {
+        const char *c = canonical(k->a, e);
+        if (!c)
+            k->uniform = false;
+        else if (!k->key)
+            k->key = c;
+        else if (strcmp(k->key, c))
+            k->uniform = false;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        key_expr(k, e->kids[i]);
+}
+
+static void key_stmt(KeyCx *k, const Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            key_stmt(k, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+        key_expr(k, s->lb);
+        key_expr(k, s->ub);
+        key_stmt(k, s->body);
+        return;
+    case S_WHILE:
+        key_expr(k, s->cond);
+        key_stmt(k, s->body);
+        return;
+    case S_IF:
+        key_expr(k, s->cond);
+        key_stmt(k, s->then);
+        key_stmt(k, s->els);
+        return;
+    case S_DECL:
+    case S_RETURN: key_expr(k, s->rhs); return;
+    case S_ASSIGN:
+        key_expr(k, s->lhs);
+        key_expr(k, s->rhs);
+        return;
+    case S_FREE: return;
+    }
+}
+
+bool args_plan(Unit *u, Region *r)
+{
+    const char *keys[256];
+    int nkeys = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        if (!deps_extent(u, r, v, &v->ext_lo, &v->ext_hi)) {
+            /* isl cannot bound it (gathers, non-affine bounds): the declared shape */
+            bool known = v->ndims > 0;
+            for (int d = 0; d < v->ndims; d++)
+                if (!v->dims[d])
+                    known = false;
+            if (!known) {
+                diag_reject(v->loc, "-Wgpufuse-extent",
+                            "cannot tell how much of '%s' the loops touch (its subscripts or the loop bounds are not "
+                            "affine); declare it with its size, e.g. 'const float %s[n]', so the launcher can copy it; "
+                            "'%s' keeps its CPU body", v->name, v->name, r->name);
+                return false;
+            }
+            v->ext_whole = true;
+        }
+        KeyCx k = {u->arena, v, NULL, true};
+        key_stmt(&k, r->body);
+        if (!k.uniform || !k.key || nkeys == 256)
+            continue;
+        int cls = 0;
+        for (int j = 0; j < nkeys; j++)
+            if (!strcmp(keys[j], k.key))
+                cls = j + 1;
+        if (!cls) {
+            keys[nkeys++] = k.key;
+            cls = nkeys;
+        }
+        v->alias_class = cls;
+    }
+    /* a class of one is no class */
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        int n = 0;
+        for (int j = 0; v->alias_class && j < r->params.len; j++)
+            if (((Var *)vec_at(&r->params, j))->alias_class == v->alias_class)
+                n++;
+        if (n < 2)
+            v->alias_class = 0;
+    }
+    return true;
+}

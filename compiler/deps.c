@@ -1,0 +1,834 @@
+/* deps.c - the polyhedral model of a region, handed to isl: iteration
+ * domains, access relations and the original schedule; from them the
+ * memory dependences, which decide which loops are parallel, which are
+ * reductions, which nests may fuse, and how much of each array a call
+ * touches (the launcher's staging extents). */
+#include "gfc.h"
+
+#include <isl/aff.h>
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/space.h>
+#include <isl/options.h>
+#include <stdlib.h>
+#include <string.h>
+
+static isl_ctx *ctx;
+
+/* One access of a polyhedral statement. */
+typedef struct Access {
+    Var *var;
+    char *map;                   /* "{ S3[i, j] -> x[o0, o1] : o0 = i and o1 = j }" body */
+    bool write, red;             /* red: a reduction statement's own accumulator */
+    bool exact;                  /* every subscript affine */
+} Access;
+
+typedef struct PStmt {
+    Stmt *s;
+    Stmt *loops[16];
+    int nloops;
+    char *name;                  /* "S3" */
+    char *iters;                 /* "i, j" */
+    char *cons;                  /* domain constraints */
+    bool exact_domain;
+    int ord;
+    Vec acc;                     /* Access* */
+} PStmt;
+
+typedef struct Model {
+    Unit *u;
+    Region *r;
+    Arena *a;
+    char *params;                /* "[n, m]" */
+    Vec ps;                      /* PStmt* */
+    Stmt *loops[16];
+    int nloops;
+    char *conds[32];
+    int nconds;
+    int ord;
+    int maxdepth;
+    isl_union_set *domain;
+    isl_union_map *sched;        /* statement instance -> time */
+    isl_union_map *deps;         /* all memory dependences, reductions excluded */
+    isl_union_map *deps_t;       /* the same in time space */
+    isl_union_map *reads, *writes;
+} Model;
+
+typedef struct DepPriv {
+    Model m;
+} DepPriv;
+
+static const char *isl_name(Model *m, Var *v)
+{
+    return aff_var_name(m->a, v);
+}
+
+/* ---- building the model ---------------------------------------------------- */
+
+static char *cond_constraint(Model *m, Expr *c, bool negate)
+{
+    if (!c || c->kind != E_BINARY)
+        return NULL;
+    const char *op = c->text;
+    if (!strcmp(op, "&&") && !negate) {
+        char *x = cond_constraint(m, c->kids[0], false), *y = cond_constraint(m, c->kids[1], false);
+        if (x && y)
+            return arena_printf(m->a, "%s and %s", x, y);
+        return x ? x : y;        /* dropping a conjunct over-approximates */
+    }
+    static const char *const ops[][3] = {{"<", "<", ">="}, {"<=", "<=", ">"}, {">", ">", "<="},
+                                         {">=", ">=", "<"}, {"==", "=", NULL}};
+    for (int i = 0; i < 5; i++) {
+        if (strcmp(op, ops[i][0]))
+            continue;
+        const char *iop = ops[i][negate ? 2 : 1];
+        if (!iop)
+            return NULL;
+        Aff *x = aff_of(m->a, c->kids[0]), *y = aff_of(m->a, c->kids[1]);
+        if (!x || !y)
+            return NULL;
+        return arena_printf(m->a, "%s %s %s", aff_isl(m->a, x), iop, aff_isl(m->a, y));
+    }
+    return NULL;
+}
+
+static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red);
+
+/* Reads in e, except of `skip` (a reduction's own accumulator). */
+static void collect_reads_but(Model *m, PStmt *ps, Expr *e, const Var *skip)
+{
+    if (!e)
+        return;
+    if (e->kind == E_INDEX) {
+        add_access(m, ps, e, false, false);
+        for (int i = 0; i < e->nkids; i++)
+            collect_reads_but(m, ps, e->kids[i], skip);
+        return;
+    }
+    if (e->kind == E_VAR && e->var->kind == V_LOCAL) {
+        if (e->var != skip)
+            add_access(m, ps, e, false, false);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        collect_reads_but(m, ps, e->kids[i], skip);
+}
+
+static void collect_reads(Model *m, PStmt *ps, Expr *e)
+{
+    collect_reads_but(m, ps, e, NULL);
+}
+
+static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
+{
+    if (e->kind == E_FIELD)
+        e = e->kids[0];
+    Access *ac = arena_alloc(m->a, sizeof *ac);
+    ac->write = write;
+    ac->red = red;
+    ac->exact = true;
+    Var *v = e->var;
+    ac->var = v;
+    char *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
+    if (e->kind == E_VAR) {
+        /* a scalar local: expanded over the loops enclosing its declaration */
+        for (int i = 0; i < v->depth && i < ps->nloops; i++)
+            out = arena_printf(m->a, "%s%s%s", out, i ? ", " : "", isl_name(m, ps->loops[i]->iv));
+    } else {
+        if (!e->aff) {
+            e->aff = arena_alloc(m->a, sizeof(Aff *) * (size_t)e->nkids);
+            for (int i = 0; i < e->nkids; i++)
+                e->aff[i] = aff_of(m->a, e->kids[i]);
+        }
+        for (int i = 0; i < e->nkids; i++) {
+            out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
+            if (e->aff[i])
+                cons = arena_printf(m->a, "%s%so%d = %s", cons, *cons ? " and " : "", i, aff_isl(m->a, e->aff[i]));
+            else
+                ac->exact = false;
+        }
+    }
+    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s]%s%s }", m->params, ps->name, ps->iters,
+                           isl_name(m, v), out, *cons ? " : " : "", cons);
+    vec_push(m->a, &ps->acc, ac);
+}
+
+static PStmt *new_pstmt(Model *m, Stmt *s)
+{
+    PStmt *ps = arena_alloc(m->a, sizeof *ps);
+    ps->s = s;
+    ps->nloops = m->nloops;
+    memcpy(ps->loops, m->loops, sizeof(Stmt *) * (size_t)m->nloops);
+    ps->name = arena_printf(m->a, "S%d", s->id);
+    ps->iters = arena_strdup(m->a, "");
+    ps->cons = arena_strdup(m->a, "");
+    ps->exact_domain = true;
+    ps->ord = m->ord++;
+    for (int i = 0; i < m->nloops; i++) {
+        Stmt *l = m->loops[i];
+        const char *iv = isl_name(m, l->iv);
+        ps->iters = arena_printf(m->a, "%s%s%s", ps->iters, i ? ", " : "", iv);
+        Aff *lb = aff_of(m->a, l->lb), *ub = aff_of(m->a, l->ub);
+        if (lb)
+            ps->cons = arena_printf(m->a, "%s%s%s <= %s", ps->cons, *ps->cons ? " and " : "", aff_isl(m->a, lb), iv);
+        if (ub)
+            ps->cons = arena_printf(m->a, "%s%s%s < %s", ps->cons, *ps->cons ? " and " : "", iv, aff_isl(m->a, ub));
+        if (lb && l->step > 1)
+            ps->cons = arena_printf(m->a, "%s and (%s - (%s)) mod %lld = 0", ps->cons, iv, aff_isl(m->a, lb), l->step);
+        if (!lb || !ub)
+            ps->exact_domain = false;
+    }
+    for (int i = 0; i < m->nconds; i++) {
+        if (m->conds[i])
+            ps->cons = arena_printf(m->a, "%s%s%s", ps->cons, *ps->cons ? " and " : "", m->conds[i]);
+    }
+    if (m->nloops > m->maxdepth)
+        m->maxdepth = m->nloops;
+    vec_push(m->a, &m->ps, ps);
+    return ps;
+}
+
+/* Recognises `v op= e`, `v = v op e`, `v = fmaxf(v, e)`, `v = v > e ? v : e`
+ * (and mirrored forms) with e not reading v. */
+static bool reads_var(const Expr *e, const Var *v)
+{
+    if (!e)
+        return false;
+    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == v)
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (reads_var(e->kids[i], v))
+            return true;
+    return false;
+}
+
+static bool is_v(const Expr *e, const Var *v)
+{
+    while (e && e->kind == E_CAST)
+        e = e->kids[0];
+    return e && e->kind == E_VAR && e->var == v;
+}
+
+static RedOp reduction_of(Stmt *s)
+{
+    if (s->kind != S_ASSIGN || s->lhs->kind != E_VAR)
+        return RED_NONE;
+    Var *v = s->lhs->var;
+    if (v->kind != V_LOCAL)
+        return RED_NONE;
+    static const struct { const char *op; RedOp r; } compound[] = {
+        {"+=", RED_ADD}, {"-=", RED_ADD}, {"*=", RED_MUL}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
+    for (size_t i = 0; i < sizeof compound / sizeof *compound; i++)
+        if (!strcmp(s->op, compound[i].op))
+            return reads_var(s->rhs, v) ? RED_NONE : compound[i].r;
+    if (strcmp(s->op, "="))
+        return RED_NONE;
+    Expr *e = s->rhs;
+    while (e->kind == E_CAST)
+        e = e->kids[0];
+    if (e->kind == E_BINARY) {
+        static const struct { const char *op; RedOp r; bool commutes; } bin[] = {
+            {"+", RED_ADD, true}, {"-", RED_ADD, false}, {"*", RED_MUL, true}, {"&&", RED_AND, true},
+            {"||", RED_OR, true}, {"&", RED_BAND, true}, {"|", RED_BOR, true}, {"^", RED_BXOR, true}};
+        for (size_t i = 0; i < sizeof bin / sizeof *bin; i++) {
+            if (strcmp(e->text, bin[i].op))
+                continue;
+            if (is_v(e->kids[0], v) && !reads_var(e->kids[1], v))
+                return bin[i].r;
+            if (bin[i].commutes && is_v(e->kids[1], v) && !reads_var(e->kids[0], v))
+                return bin[i].r;
+        }
+        return RED_NONE;
+    }
+    if (e->kind == E_CALL && e->nkids == 2) {
+        RedOp r = RED_NONE;
+        if (!strcmp(e->text, "fmaxf") || !strcmp(e->text, "fmax"))
+            r = RED_MAX;
+        if (!strcmp(e->text, "fminf") || !strcmp(e->text, "fmin"))
+            r = RED_MIN;
+        if (r && ((is_v(e->kids[0], v) && !reads_var(e->kids[1], v)) ||
+                  (is_v(e->kids[1], v) && !reads_var(e->kids[0], v))))
+            return r;
+        return RED_NONE;
+    }
+    if (e->kind == E_COND && e->kids[0]->kind == E_BINARY) {
+        /* v = v > x ? v : x  (and <, >=, <=, either operand order) */
+        Expr *c = e->kids[0];
+        const char *op = c->text;
+        bool gt = !strcmp(op, ">") || !strcmp(op, ">="), lt = !strcmp(op, "<") || !strcmp(op, "<=");
+        if (!gt && !lt)
+            return RED_NONE;
+        Expr *x = NULL;
+        if (is_v(c->kids[0], v) && expr_equal(c->kids[0], e->kids[1]) && expr_equal(c->kids[1], e->kids[2]))
+            x = c->kids[1], op = gt ? "max" : "min";
+        else if (is_v(c->kids[0], v) && expr_equal(c->kids[0], e->kids[2]) && expr_equal(c->kids[1], e->kids[1]))
+            x = c->kids[1], op = gt ? "min" : "max";
+        else if (is_v(c->kids[1], v) && expr_equal(c->kids[1], e->kids[1]) && expr_equal(c->kids[0], e->kids[2]))
+            x = c->kids[0], op = gt ? "min" : "max";
+        else if (is_v(c->kids[1], v) && expr_equal(c->kids[1], e->kids[2]) && expr_equal(c->kids[0], e->kids[1]))
+            x = c->kids[0], op = gt ? "max" : "min";
+        if (!x || reads_var(x, v))
+            return RED_NONE;
+        return !strcmp(op, "max") ? RED_MAX : RED_MIN;
+    }
+    return RED_NONE;
+}
+
+static void build(Model *m, Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            build(m, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+        s->depth = m->nloops;
+        if (m->nloops == 16)
+            return;
+        /* the loop's ordinal goes in the time vector before its index */
+        s->ord = m->ord++;
+        m->loops[m->nloops++] = s;
+        build(m, s->body);
+        m->nloops--;
+        return;
+    case S_IF: {
+        int save = m->nconds;
+        m->conds[m->nconds++] = cond_constraint(m, s->cond, false);
+        build(m, s->then);
+        m->conds[save] = cond_constraint(m, s->cond, true);
+        build(m, s->els);
+        m->nconds = save;
+        return;
+    }
+    case S_WHILE: {
+        /* the whole while loop is one statement: its accesses are may-accesses */
+        PStmt *ps = new_pstmt(m, s);
+        collect_reads(m, ps, s->cond);
+        Stmt *stack[64];
+        int n = 0;
+        stack[n++] = s->body;
+        while (n) {
+            Stmt *t = stack[--n];
+            if (!t)
+                continue;
+            switch (t->kind) {
+            case S_BLOCK:
+                for (int i = 0; i < t->list.len && n < 63; i++)
+                    stack[n++] = vec_at(&t->list, i);
+                break;
+            case S_IF: collect_reads(m, ps, t->cond); stack[n++] = t->then; if (n < 63) stack[n++] = t->els; break;
+            case S_WHILE: collect_reads(m, ps, t->cond); stack[n++] = t->body; break;
+            case S_FOR: collect_reads(m, ps, t->lb); collect_reads(m, ps, t->ub); stack[n++] = t->body; break;
+            case S_DECL:
+                collect_reads(m, ps, t->rhs);
+                if (t->rhs && !t->var->is_array) {
+                    Expr *ve = arena_alloc(m->a, sizeof *ve);
+                    ve->kind = E_VAR;
+                    ve->var = t->var;
+                    add_access(m, ps, ve, true, false);
+                }
+                break;
+            case S_ASSIGN:
+                collect_reads(m, ps, t->rhs);
+                if (strcmp(t->op, "="))
+                    collect_reads(m, ps, t->lhs);
+                else if (t->lhs->kind != E_VAR)
+                    for (int i = 0; i < (t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs)->nkids; i++)
+                        collect_reads(m, ps, (t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs)->kids[i]);
+                add_access(m, ps, t->lhs, true, false);
+                break;
+            default: break;
+            }
+        }
+        return;
+    }
+    case S_DECL: {
+        if (s->var->is_array)
+            return;
+        PStmt *ps = new_pstmt(m, s);
+        collect_reads(m, ps, s->rhs);
+        if (s->rhs) {
+            Expr *ve = arena_alloc(m->a, sizeof *ve);
+            ve->kind = E_VAR;
+            ve->var = s->var;
+            add_access(m, ps, ve, true, false);
+        }
+        return;
+    }
+    case S_ASSIGN: {
+        PStmt *ps = new_pstmt(m, s);
+        s->red = reduction_of(s);
+        s->red_var = s->red ? s->lhs->var : NULL;
+        collect_reads_but(m, ps, s->rhs, s->red_var);
+        Expr *lhs = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        if (lhs->kind == E_INDEX)
+            for (int i = 0; i < lhs->nkids; i++)
+                collect_reads(m, ps, lhs->kids[i]);
+        if (s->red) {
+            /* the accumulator's own read and write are tagged: reductions
+             * among themselves are reassociated, not ordered */
+            add_access(m, ps, s->lhs, false, true);
+            add_access(m, ps, s->lhs, true, true);
+            /* reads of the accumulator inside rhs cannot occur (checked) */
+        } else {
+            if (strcmp(s->op, "="))
+                add_access(m, ps, s->lhs, false, false);
+            add_access(m, ps, s->lhs, true, false);
+        }
+        for (int i = 0; i < m->nconds; i++)
+            if (m->conds[i] == NULL)
+                ps->exact_domain = false;
+        return;
+    }
+    case S_RETURN: {
+        PStmt *ps = new_pstmt(m, s);
+        collect_reads(m, ps, s->rhs);
+        return;
+    }
+    case S_FREE:
+        return;
+    }
+}
+
+static int loop_ord(const Stmt *l)
+{
+    return l->ord;
+}
+
+/* ---- isl computations -------------------------------------------------------- */
+
+static isl_union_map *umap(Model *m, const char *s)
+{
+    isl_union_map *u = isl_union_map_read_from_str(ctx, s);
+    if (!u) {
+        diag_at(DIAG_ERROR, m->r->loc, NULL, "internal: isl rejected '%s'", s);
+        gfc_panic(__FILE__, __LINE__, "isl parse");
+    }
+    return u;
+}
+
+/* D(X, Y): dependences from accesses X (earlier) to Y (later). */
+static isl_union_map *deps_between(Model *m, isl_union_map *wx, isl_union_map *rx, isl_union_map *wy,
+                                   isl_union_map *ry, isl_union_map *before)
+{
+    (void)m;
+    isl_union_map *raw = isl_union_map_apply_range(isl_union_map_copy(wx), isl_union_map_reverse(isl_union_map_copy(ry)));
+    isl_union_map *war = isl_union_map_apply_range(isl_union_map_copy(rx), isl_union_map_reverse(isl_union_map_copy(wy)));
+    isl_union_map *waw = isl_union_map_apply_range(isl_union_map_copy(wx), isl_union_map_reverse(isl_union_map_copy(wy)));
+    isl_union_map *d = isl_union_map_union(isl_union_map_union(raw, war), waw);
+    return isl_union_map_intersect(d, isl_union_map_copy(before));
+}
+
+typedef struct AccSets {
+    isl_union_map *w, *r;        /* normal */
+    isl_union_map *wr, *rr;      /* reduction accumulators */
+} AccSets;
+
+static AccSets access_sets(Model *m, const Var *only)
+{
+    AccSets s;
+    isl_space *sp = isl_union_set_get_space(m->domain);
+    s.w = isl_union_map_empty(isl_space_copy(sp));
+    s.r = isl_union_map_empty(isl_space_copy(sp));
+    s.wr = isl_union_map_empty(isl_space_copy(sp));
+    s.rr = isl_union_map_empty(sp);
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        for (int j = 0; j < ps->acc.len; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (only && ac->var != only)
+                continue;
+            isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+            isl_union_map **dst = ac->red ? (ac->write ? &s.wr : &s.rr) : (ac->write ? &s.w : &s.r);
+            *dst = isl_union_map_union(*dst, a);
+        }
+    }
+    return s;
+}
+
+static void free_sets(AccSets *s)
+{
+    isl_union_map_free(s->w);
+    isl_union_map_free(s->r);
+    isl_union_map_free(s->wr);
+    isl_union_map_free(s->rr);
+}
+
+static isl_union_map *compute_deps(Model *m, const Var *only)
+{
+    AccSets s = access_sets(m, only);
+    isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
+    isl_union_map *d = deps_between(m, s.w, s.r, s.w, s.r, before);
+    d = isl_union_map_union(d, deps_between(m, s.w, s.r, s.wr, s.rr, before));
+    d = isl_union_map_union(d, deps_between(m, s.wr, s.rr, s.w, s.r, before));
+    isl_union_map_free(before);
+    free_sets(&s);
+    return d;
+}
+
+static isl_union_map *to_time(Model *m, isl_union_map *d)
+{
+    d = isl_union_map_apply_domain(d, isl_union_map_copy(m->sched));
+    return isl_union_map_apply_range(d, isl_union_map_copy(m->sched));
+}
+
+/* { [t] -> [s] : t_k = s_k for k < dim, t_dim-1 = ord (the loop), t_dim != s_dim } */
+static bool carries(Model *m, isl_union_map *dt, int ord, int dim, bool only_change)
+{
+    int n = 2 * m->maxdepth + 1;
+    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
+    for (int k = 0; k < n; k++) {
+        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
+        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
+    }
+    for (int k = 0; k < dim; k++)
+        cons = arena_printf(m->a, "%st%d = s%d and ", cons, k, k);
+    cons = arena_printf(m->a, "%st%d = %d and t%d %s s%d", cons, dim - 1, ord, dim, only_change ? "!=" : "<", dim);
+    char *str = arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, cons);
+    isl_union_map *sel = umap(m, str);
+    isl_union_map *x = isl_union_map_intersect(isl_union_map_copy(dt), sel);
+    bool empty = isl_union_map_is_empty(x);
+    isl_union_map_free(x);
+    return !empty;
+}
+
+static char *umap_str(Model *m, isl_union_map *u)
+{
+    char *s = isl_union_map_to_str(u);
+    char *r = arena_strdup(m->a, s ? s : "");
+    free(s);
+    return r;
+}
+
+static void mark_loops(Model *m, Stmt *s, bool *ok, Stmt **bad)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            mark_loops(m, vec_at(&s->list, i), ok, bad);
+        return;
+    case S_IF:
+        mark_loops(m, s->then, ok, bad);
+        mark_loops(m, s->els, ok, bad);
+        return;
+    case S_FOR: {
+        int dim = 2 * s->depth + 1;
+        s->parallel = !carries(m, m->deps_t, loop_ord(s), dim, false);
+        /* a reduction loop: a reduction statement inside whose accumulator
+         * lives outside the loop */
+        s->reduction = false;
+        for (int i = 0; i < m->ps.len; i++) {
+            PStmt *ps = vec_at(&m->ps, i);
+            if (!ps->s->red)
+                continue;
+            for (int k = 0; k < ps->nloops; k++)
+                if (ps->loops[k] == s && ps->s->red_var->depth <= s->depth)
+                    s->reduction = true;
+        }
+        mark_loops(m, s->body, ok, bad);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static bool any_parallel(Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (any_parallel(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_IF: return any_parallel(s->then) || any_parallel(s->els);
+    case S_FOR: return s->parallel || any_parallel(s->body);
+    default: return false;
+    }
+}
+
+/* Names the array (or scalar) whose dependence a loop carries. */
+static Var *carried_var(Model *m, Stmt *loop)
+{
+    for (int i = 0; i < m->r->vars.len; i++) {
+        Var *v = vec_at(&m->r->vars, i);
+        if (v->kind == V_IV || (!v->is_array && v->kind == V_PARAM))
+            continue;
+        isl_union_map *d = compute_deps(m, v);
+        isl_union_map *dt = to_time(m, d);
+        bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1, false);
+        isl_union_map_free(dt);
+        if (c)
+            return v;
+    }
+    return NULL;
+}
+
+static bool check_nests(Model *m, Stmt *s)
+{
+    /* every top-level loop nest needs a parallel loop somewhere */
+    for (int i = 0; i < s->list.len; i++) {
+        Stmt *t = vec_at(&s->list, i);
+        if (t->kind != S_FOR || any_parallel(t))
+            continue;
+        Var *v = carried_var(m, t);
+        if (v && !v->is_array && v->kind == V_LOCAL)
+            diag_reject(t->loc, "-Wgpufuse-dependence",
+                        "loop carries a dependence through '%s' from one iteration to the next (a running value "
+                        "that is not a reduction); no iteration can run in parallel, so '%s' keeps its CPU body",
+                        v->name, m->r->name);
+        else if (v)
+            diag_reject(t->loc, "-Wgpufuse-dependence",
+                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote); "
+                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name, m->r->name);
+        else
+            diag_reject(t->loc, "-Wgpufuse-dependence",
+                        "no loop of this nest is free of loop-carried dependences; '%s' keeps its CPU body",
+                        m->r->name);
+        return false;
+    }
+    return true;
+}
+
+bool deps_analyze(Unit *u, Region *r)
+{
+    if (!ctx) {
+        ctx = isl_ctx_alloc();
+        isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+    }
+    DepPriv *dp = arena_alloc(u->arena, sizeof *dp);
+    Model *m = &dp->m;
+    m->u = u;
+    m->r = r;
+    m->a = u->arena;
+    m->params = arena_strdup(m->a, "[");
+    int np = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array && type_is_integer(v->ty))
+            m->params = arena_printf(m->a, "%s%s%s", m->params, np++ ? ", " : "", isl_name(m, v));
+    }
+    m->params = arena_printf(m->a, "%s]", m->params);
+    build(m, r->body);
+
+    /* reduction statements: the accumulator must be touched only by
+     * reductions of the same operator inside their loops */
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (!ps->s->red)
+            continue;
+        Var *v = ps->s->red_var;
+        int scope = v->depth;    /* loops at depth >= scope reduce */
+        if (ps->nloops <= scope) {
+            ps->s->red = RED_NONE;  /* not inside any loop: a plain update */
+            ps->s->red_var = NULL;
+            continue;
+        }
+        Stmt *outer = ps->loops[scope];
+        for (int j = 0; j < m->ps.len; j++) {
+            PStmt *q = vec_at(&m->ps, j);
+            bool inside = q->nloops > scope && q->loops[scope] == outer;
+            if (!inside || q == ps)
+                continue;
+            bool same = q->s->red == ps->s->red && q->s->red_var == v;
+            bool touches = false;
+            for (int k = 0; k < q->acc.len; k++)
+                if (((Access *)vec_at(&q->acc, k))->var == v)
+                    touches = true;
+            if (touches && !same) {
+                ps->s->red = RED_NONE;
+                ps->s->red_var = NULL;
+                break;
+            }
+        }
+        if (!ps->s->red) {
+            /* an ordinary update after all: its accumulator accesses are
+             * plain ones, and they already cover the read in the rhs */
+            for (int k = 0; k < ps->acc.len; k++)
+                ((Access *)vec_at(&ps->acc, k))->red = false;
+        }
+    }
+
+    /* domain and schedule */
+    char *dom = arena_printf(m->a, "%s -> { ", m->params);
+    char *sch = arena_printf(m->a, "%s -> { ", m->params);
+    int n = 2 * m->maxdepth + 1;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        dom = arena_printf(m->a, "%s%s%s[%s]%s%s", dom, i ? "; " : "", ps->name, ps->iters,
+                           *ps->cons ? " : " : "", ps->cons);
+        char *t = arena_strdup(m->a, "");
+        int k = 0;
+        for (int l = 0; l < ps->nloops; l++, k += 2)
+            t = arena_printf(m->a, "%s%d, %s, ", t, loop_ord(ps->loops[l]), isl_name(m, ps->loops[l]->iv));
+        t = arena_printf(m->a, "%s%d", t, ps->ord);
+        for (k++; k < n; k++)
+            t = arena_printf(m->a, "%s, 0", t);
+        sch = arena_printf(m->a, "%s%s%s[%s] -> [%s]", sch, i ? "; " : "", ps->name, ps->iters, t);
+    }
+    dom = arena_printf(m->a, "%s }", dom);
+    sch = arena_printf(m->a, "%s }", sch);
+    isl_union_set *d = isl_union_set_read_from_str(ctx, dom);
+    if (!d) {
+        diag_at(DIAG_ERROR, r->loc, NULL, "internal: isl rejected the domain %s", dom);
+        gfc_panic(__FILE__, __LINE__, "isl domain");
+    }
+    m->domain = d;
+    m->sched = isl_union_map_intersect_domain(umap(m, sch), isl_union_set_copy(d));
+    m->deps = compute_deps(m, NULL);
+    m->deps_t = to_time(m, isl_union_map_copy(m->deps));
+
+    r->deps = arena_alloc(m->a, sizeof *r->deps);
+    r->deps->isl_domain = dom;
+    r->deps->isl_schedule = sch;
+    r->deps->isl_deps = umap_str(m, m->deps);
+    r->deps->priv = dp;
+
+    bool ok = true;
+    Stmt *bad = NULL;
+    mark_loops(m, r->body, &ok, &bad);
+    if (!check_nests(m, r->body))
+        return false;
+    return true;
+}
+
+/* Statements (by name) under a loop nest. */
+static bool under(const PStmt *ps, const Stmt *nest)
+{
+    for (int k = 0; k < ps->nloops; k++)
+        if (ps->loops[k] == nest)
+            return true;
+    return false;
+}
+
+bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    isl_union_map *d = isl_union_map_copy(m->deps);
+    /* restrict to A -> B */
+    isl_union_set *sa = isl_union_set_empty(isl_union_set_get_space(m->domain));
+    isl_union_set *sb = isl_union_set_copy(sa);
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        isl_union_set **dst = under(ps, a) ? &sa : under(ps, b) ? &sb : NULL;
+        if (!dst)
+            continue;
+        char *s = arena_printf(m->a, "%s -> { %s[%s] }", m->params, ps->name, ps->iters);
+        *dst = isl_union_set_union(*dst, isl_union_set_read_from_str(ctx, s));
+    }
+    d = isl_union_map_intersect_domain(d, sa);
+    d = isl_union_map_intersect_range(d, sb);
+    isl_union_map *dt = to_time(m, d);
+    int n = 2 * m->maxdepth + 1;
+    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
+    for (int k = 0; k < n; k++) {
+        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
+        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
+    }
+    for (int k = 0; k < dims; k++)
+        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", 2 * (k + a->depth) + 1, 2 * (k + a->depth) + 1);
+    char *str = arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, *cons ? cons : "true");
+    isl_union_map *same = umap(m, str);
+    bool ok = isl_union_map_is_subset(dt, same);
+    isl_union_map_free(same);
+    isl_union_map_free(dt);
+    return ok;
+}
+
+/* ---- extents ------------------------------------------------------------------- */
+
+static char *pw_to_c(Model *m, isl_pw_aff *pa)
+{
+    isl_set *ctxset = isl_set_universe(isl_pw_aff_get_domain_space(pa));
+    isl_ast_build *b = isl_ast_build_from_context(ctxset);
+    isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, pa);
+    char *s = e ? isl_ast_expr_to_C_str(e) : NULL;
+    isl_ast_expr_free(e);
+    isl_ast_build_free(b);
+    if (!s)
+        return NULL;
+    /* isl's min/max/floord become the generated file's gf_ helpers */
+    Buf out = {0};
+    for (const char *p = s; *p;) {
+        bool boundary = p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                    (p[-1] >= '0' && p[-1] <= '9'));
+        if (boundary && (!strncmp(p, "min(", 4) || !strncmp(p, "max(", 4) || !strncmp(p, "floord(", 7))) {
+            buf_puts(&out, "gf_");
+        }
+        buf_printf(&out, "%c", *p++);
+    }
+    char *r = arena_strdup(m->a, out.data ? out.data : "");
+    buf_free(&out);
+    free(s);
+    return r;
+}
+
+bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
+{
+    (void)u;
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    isl_union_map *acc = NULL;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        for (int j = 0; j < ps->acc.len; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (ac->var != v)
+                continue;
+            if (!ac->exact || !ps->exact_domain) {
+                if (acc)
+                    isl_union_map_free(acc);
+                return false;
+            }
+            isl_union_map *a = umap(m, ac->map);
+            acc = acc ? isl_union_map_union(acc, a) : a;
+        }
+    }
+    if (!acc) {
+        *lo = *hi = NULL;    /* untouched */
+        return true;
+    }
+    isl_union_set *touched = isl_union_set_apply(isl_union_set_copy(m->domain), acc);
+    isl_set_list *sets = isl_union_set_get_set_list(touched);
+    isl_union_set_free(touched);
+    if (isl_set_list_n_set(sets) != 1) {
+        isl_set_list_free(sets);
+        return false;
+    }
+    isl_set *set = isl_set_list_get_set(sets, 0);
+    isl_set_list_free(sets);
+    /* the bounding box, per dimension; the launcher flattens it */
+    int nd = isl_set_dim(set, isl_dim_set);
+    char **los = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
+    char **his = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
+    bool ok = nd == v->ndims;
+    for (int d = 0; d < nd && ok; d++) {
+        isl_pw_aff *mn = isl_set_dim_min(isl_set_copy(set), d);
+        isl_pw_aff *mx = isl_set_dim_max(isl_set_copy(set), d);
+        if (!mn || !mx || isl_pw_aff_involves_nan(mn) || isl_pw_aff_involves_nan(mx)) {
+            isl_pw_aff_free(mn);
+            isl_pw_aff_free(mx);
+            ok = false;
+            break;
+        }
+        los[d] = pw_to_c(m, mn);
+        his[d] = pw_to_c(m, mx);
+        ok = los[d] && his[d];
+    }
+    isl_set_free(set);
+    if (!ok)
+        return false;
+    *lo = los;
+    *hi = his;
+    return true;
+}

@@ -1,0 +1,26 @@
+/* driver.h - the compiler's options and its one entry point. */
+#ifndef GFC_DRIVER_H
+#define GFC_DRIVER_H
+
+#include "gfc.h"
+
+typedef enum EmitKind { EMIT_CU, EMIT_C, EMIT_IR, EMIT_REPORT } EmitKind;
+typedef enum ReportKind { REPORT_NONE, REPORT_TEXT, REPORT_JSON } ReportKind;
+
+typedef struct Options {
+    const char *input;
+    const char *output;          /* "-" = stdout */
+    const char *depfile;
+    const char *prefix;          /* names of the emitted definitions */
+    const char *resource_dir;
+    const char **clang_args;
+    int nclang_args;
+    EmitKind emit;
+    ReportKind report;
+    bool fast_math;
+} Options;
+
+/* Runs the pipeline; returns the process exit status (0 ok, 1 input errors). */
+int gfc_run(const Options *o);
+
+#endif

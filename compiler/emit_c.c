@@ -1,0 +1,306 @@
+/* emit_c.c - expressions and statements of the IR printed back as C (and
+ * CUDA, which shares C's expression syntax): minimal parentheses, arrays
+ * flattened to row-major offsets, hooks for registers that replace arrays. */
+#include "gfc.h"
+
+#include <string.h>
+
+/* C operator precedence, higher binds tighter. */
+static int binary_prec(const char *op)
+{
+    static const struct { const char *op; int prec; } t[] = {
+        {"*", 13}, {"/", 13}, {"%", 13}, {"+", 12}, {"-", 12}, {"<<", 11}, {">>", 11},
+        {"<", 10}, {"<=", 10}, {">", 10}, {">=", 10}, {"==", 9}, {"!=", 9}, {"&", 8},
+        {"^", 7}, {"|", 6}, {"&&", 5}, {"||", 4}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (!strcmp(op, t[i].op))
+            return t[i].prec;
+    return 0;
+}
+
+static int prec_of(const Expr *e)
+{
+    switch (e->kind) {
+    case E_BINARY: return binary_prec(e->text);
+    case E_COND: return 3;
+    case E_UNARY:
+    case E_CAST: return 14;
+    default: return 16;
+    }
+}
+
+static void emit_sub(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
+{
+    bool paren = prec_of(e) < min_prec;
+    if (paren)
+        buf_puts(b, "(");
+    emit_expr(b, cx, e);
+    if (paren)
+        buf_puts(b, ")");
+}
+
+void emit_index(Buf *b, EmitCtx *cx, const Expr *e)
+{
+    Var *v = e->var;
+    if (e->nkids == 1) {
+        emit_expr(b, cx, e->kids[0]);
+        return;
+    }
+    /* ((i0 * d1 + i1) * d2 + i2), in 64 bits */
+    for (int i = 0; i < e->nkids - 1; i++)
+        buf_puts(b, "(");
+    buf_puts(b, "(long long)");
+    emit_sub(b, cx, e->kids[0], 15);
+    for (int i = 1; i < e->nkids; i++) {
+        buf_puts(b, " * ");
+        emit_sub(b, cx, v->dims[i], 14);
+        buf_puts(b, " + ");
+        emit_sub(b, cx, e->kids[i], 13);
+        buf_puts(b, ")");
+    }
+}
+
+static const char *call_name(EmitCtx *cx, const Expr *e)
+{
+    (void)cx;
+    if (!strcmp(e->text, "__builtin_inff") || !strcmp(e->text, "__builtin_huge_valf"))
+        return "INFINITY";
+    if (!strcmp(e->text, "__builtin_inf") || !strcmp(e->text, "__builtin_huge_val"))
+        return "((double)INFINITY)";
+    if (!strcmp(e->text, "__builtin_nanf"))
+        return "NAN";
+    if (!strcmp(e->text, "__builtin_nan"))
+        return "((double)NAN)";
+    return NULL;
+}
+
+void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
+{
+    switch (e->kind) {
+    case E_INT:
+    case E_FLOAT:
+        buf_puts(b, e->text);
+        return;
+    case E_VAR:
+        if (cx->override) {
+            const char *o = cx->override(cx, e);
+            if (o) {
+                buf_puts(b, o);
+                return;
+            }
+        }
+        buf_puts(b, e->var->cname);
+        return;
+    case E_INDEX: {
+        if (cx->override) {
+            const char *o = cx->override(cx, e);
+            if (o) {
+                buf_puts(b, o);
+                return;
+            }
+        }
+        buf_printf(b, "%s[", e->var->cname);
+        emit_index(b, cx, e);
+        buf_puts(b, "]");
+        return;
+    }
+    case E_FIELD:
+        emit_sub(b, cx, e->kids[0], 15);
+        buf_printf(b, ".%s", e->text);
+        return;
+    case E_UNARY:
+        buf_puts(b, e->text);
+        /* keep "- -x" from becoming "--x" */
+        if (e->kids[0]->kind == E_UNARY && (e->text[0] == '-' || e->text[0] == '+') &&
+            e->kids[0]->text[0] == e->text[0])
+            buf_puts(b, " ");
+        emit_sub(b, cx, e->kids[0], 14);
+        return;
+    case E_BINARY: {
+        int p = binary_prec(e->text);
+        emit_sub(b, cx, e->kids[0], p);
+        buf_printf(b, " %s ", e->text);
+        emit_sub(b, cx, e->kids[1], p + 1);
+        return;
+    }
+    case E_COND:
+        emit_sub(b, cx, e->kids[0], 4);
+        buf_puts(b, " ? ");
+        emit_sub(b, cx, e->kids[1], 3);
+        buf_puts(b, " : ");
+        emit_sub(b, cx, e->kids[2], 3);
+        return;
+    case E_CAST:
+        buf_printf(b, "(%s)", type_c_name(e->ty));
+        emit_sub(b, cx, e->kids[0], 14);
+        return;
+    case E_CALL: {
+        const char *n = call_name(cx, e);
+        if (n) {
+            buf_puts(b, n);
+            return;
+        }
+        buf_printf(b, "%s(", e->text);
+        for (int i = 0; i < e->nkids; i++) {
+            if (i)
+                buf_puts(b, ", ");
+            emit_expr(b, cx, e->kids[i]);
+        }
+        buf_puts(b, ")");
+        return;
+    }
+    case E_SIZEOF:
+        buf_printf(b, "sizeof(%s)", type_c_name(e->ty));
+        return;
+    }
+}
+
+void emit_type_decl(Buf *b, const Type *t, const char *name)
+{
+    buf_printf(b, "%s %s", type_c_name(t), name);
+}
+
+/* Statements: plain C semantics, one per line. */
+void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    if (!s)
+        return;
+    if (cx->stmt_hook && cx->stmt_hook(b, cx, s))
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            emit_stmt(b, cx, vec_at(&s->list, i));
+        return;
+    case S_FOR: {
+        Buf lb = {0}, ub = {0};
+        emit_expr(&lb, cx, s->lb);
+        emit_expr(&ub, cx, s->ub);
+        if (s->step == 1)
+            buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(s->iv->ty), s->iv->cname, lb.data,
+                     s->iv->cname, ub.data, s->iv->cname);
+        else
+            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) {", type_c_name(s->iv->ty), s->iv->cname, lb.data,
+                     s->iv->cname, ub.data, s->iv->cname, s->step);
+        buf_free(&lb);
+        buf_free(&ub);
+        b->indent++;
+        emit_stmt(b, cx, s->body);
+        b->indent--;
+        buf_line(b, "}");
+        return;
+    }
+    case S_WHILE: {
+        Buf c = {0};
+        emit_expr(&c, cx, s->cond);
+        buf_line(b, "while (%s) {", c.data);
+        buf_free(&c);
+        b->indent++;
+        emit_stmt(b, cx, s->body);
+        b->indent--;
+        buf_line(b, "}");
+        return;
+    }
+    case S_IF: {
+        Buf c = {0};
+        emit_expr(&c, cx, s->cond);
+        buf_line(b, "if (%s) {", c.data);
+        buf_free(&c);
+        b->indent++;
+        emit_stmt(b, cx, s->then);
+        b->indent--;
+        if (s->els) {
+            buf_line(b, "} else {");
+            b->indent++;
+            emit_stmt(b, cx, s->els);
+            b->indent--;
+        }
+        buf_line(b, "}");
+        return;
+    }
+    case S_DECL: {
+        Var *v = s->var;
+        if (v->is_array) {
+            /* a temporary: heap memory on the host (VLAs are not C++) */
+            Buf n = {0};
+            emit_expr(&n, cx, v->dims[0]);
+            for (int i = 1; i < v->ndims; i++) {
+                buf_puts(&n, " * ");
+                Buf d = {0};
+                emit_expr(&d, cx, v->dims[i]);
+                buf_printf(&n, "(size_t)(%s)", d.data);
+                buf_free(&d);
+            }
+            const char *et = type_c_name(type_elem(v->ty));
+            buf_line(b, "%s *%s = (%s *)gf_tmp_alloc((size_t)(%s) * sizeof(%s));", et, v->cname, et, n.data, et);
+            buf_free(&n);
+            return;
+        }
+        if (s->rhs) {
+            Buf r = {0};
+            emit_expr(&r, cx, s->rhs);
+            buf_line(b, "%s %s = %s;", type_c_name(v->ty), v->cname, r.data);
+            buf_free(&r);
+        } else {
+            buf_line(b, "%s %s;", type_c_name(v->ty), v->cname);
+        }
+        return;
+    }
+    case S_ASSIGN: {
+        Buf l = {0}, r = {0};
+        emit_expr(&l, cx, s->lhs);
+        emit_expr(&r, cx, s->rhs);
+        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+        buf_free(&l);
+        buf_free(&r);
+        return;
+    }
+    case S_RETURN:
+        if (s->rhs) {
+            Buf r = {0};
+            emit_expr(&r, cx, s->rhs);
+            buf_line(b, "return %s;", r.data);
+            buf_free(&r);
+        } else {
+            buf_line(b, "return;");
+        }
+        return;
+    case S_FREE:
+        if (!s->var->is_temp || s->var->decl)
+            buf_line(b, "gf_tmp_free(%s);", s->var->cname);
+        return;
+    }
+}
+
+/* Parameter list with arrays as flat pointers (ABI-identical to the C
+ * declarations, valid C++). */
+void emit_params(Buf *b, Region *r, bool cuda, bool names_only)
+{
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (i)
+            buf_puts(b, ", ");
+        if (names_only) {
+            buf_puts(b, v->cname);
+            continue;
+        }
+        if (v->is_array) {
+            Type *et = type_elem(v->ty);
+            bool cst = et->is_const;
+            bool rst = v->ty->kind == TY_PTR && v->ty->is_restrict;
+            buf_printf(b, "%s%s *%s%s", cst ? "const " : "", type_c_name(et),
+                       rst ? (cuda ? "__restrict__ " : "restrict ") : "", v->cname);
+        } else {
+            buf_printf(b, "%s %s", type_c_name(v->ty), v->cname);
+        }
+    }
+    if (!r->params.len && !names_only)
+        buf_puts(b, "void");
+}
+
+void emit_prototype(Buf *b, Region *r, const char *name)
+{
+    buf_printf(b, "%s %s(", type_c_name(r->ret), name);
+    emit_params(b, r, false, false);
+    buf_puts(b, ")");
+}

@@ -1,0 +1,1013 @@
+/* emit_cuda.c - the CUDA back end: one __global__ kernel per planned kernel
+ * (grid-stride map, 128-bit vector map, map-reduce with a deterministic
+ * finish, row kernels with the row in registers), and per region an
+ * extern "C" launcher that replaces the C function at link time. */
+#include "gfc.h"
+
+#include <string.h>
+
+typedef struct CudaCx {
+    EmitCtx base;
+    Unit *u;
+    Region *r;
+    Kernel *k;
+    int vec;                     /* inside the 4-wide body */
+    int row;                     /* inside a row kernel */
+    Stmt *coop;                  /* the cooperative loop being emitted */
+    Vec cached;                  /* Var*: read-only arrays held in registers */
+    Vec red_private;             /* Var*: row accumulators renamed inside a coop loop */
+    bool launcher;               /* host code of the launcher */
+} CudaCx;
+
+static Arena *A(CudaCx *c)
+{
+    return c->u->arena;
+}
+
+/* ---- what a kernel uses ------------------------------------------------------------ */
+
+typedef struct Uses {
+    Vec arrays;                  /* Var* params and temporaries */
+    Vec scalars;                 /* Var* free scalars: params, host locals, outer ivs */
+    Vec declared;                /* Var* declared inside */
+} Uses;
+
+static bool in(Vec *v, void *x)
+{
+    for (int i = 0; i < v->len; i++)
+        if (vec_at(v, i) == x)
+            return true;
+    return false;
+}
+
+static void uses_expr(Arena *a, Uses *u, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_INDEX && !in(&u->arrays, e->var))
+        vec_push(a, &u->arrays, e->var);
+    if (e->kind == E_VAR && !in(&u->scalars, e->var))
+        vec_push(a, &u->scalars, e->var);
+    for (int i = 0; i < e->nkids; i++)
+        uses_expr(a, u, e->kids[i]);
+}
+
+static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            uses_stmt(a, u, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+        vec_push(a, &u->declared, s->iv);
+        uses_expr(a, u, s->lb);
+        uses_expr(a, u, s->ub);
+        uses_stmt(a, u, s->body);
+        return;
+    case S_WHILE:
+        uses_expr(a, u, s->cond);
+        uses_stmt(a, u, s->body);
+        return;
+    case S_IF:
+        uses_expr(a, u, s->cond);
+        uses_stmt(a, u, s->then);
+        uses_stmt(a, u, s->els);
+        return;
+    case S_DECL:
+        vec_push(a, &u->declared, s->var);
+        uses_expr(a, u, s->rhs);
+        return;
+    case S_ASSIGN:
+        uses_expr(a, u, s->lhs);
+        uses_expr(a, u, s->rhs);
+        return;
+    case S_RETURN:
+        uses_expr(a, u, s->rhs);
+        return;
+    case S_FREE: return;
+    }
+}
+
+/* Free scalars of a kernel: everything it reads that it does not declare,
+ * minus reduction accumulators (passed as <name>_init). Arrays: all it touches,
+ * plus the dimension parameters their indexing needs. */
+static void kernel_uses(CudaCx *c, Kernel *k, Uses *u)
+{
+    memset(u, 0, sizeof *u);
+    for (int i = 0; i < k->nests.len; i++)
+        uses_stmt(A(c), u, vec_at(&k->nests, i));
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        for (int d = 1; d < v->ndims; d++)
+            uses_expr(A(c), u, v->dims[d]);
+    }
+    Vec keep = {0};
+    for (int i = 0; i < u->scalars.len; i++) {
+        Var *v = vec_at(&u->scalars, i);
+        if (in(&u->declared, v) || in(&k->red_vars, v))
+            continue;
+        vec_push(A(c), &keep, v);
+    }
+    u->scalars = keep;
+}
+
+static bool is_reg_temp(Kernel *k, Var *v)
+{
+    return k && in(&k->reg_temps, v);
+}
+
+/* ---- expression overrides in kernels -------------------------------------------------- */
+
+static const char *cuda_override(EmitCtx *cx, const Expr *e)
+{
+    CudaCx *c = (CudaCx *)cx;
+    if (e->kind == E_VAR) {
+        if (c->coop && in(&c->red_private, e->var))
+            return arena_printf(A(c), "%s_p", e->var->cname);
+        return NULL;
+    }
+    if (e->kind != E_INDEX)
+        return NULL;
+    if (is_reg_temp(c->k, e->var))
+        return arena_printf(A(c), "%s_r", e->var->cname);
+    if (c->vec)
+        return arena_printf(A(c), "%s_v[gf_k]", e->var->cname);
+    if (c->coop && in(&c->cached, e->var))
+        return arena_printf(A(c), "%s_c[gf_k]", e->var->cname);
+    if (c->launcher)
+        return NULL;
+    return NULL;
+}
+
+/* ---- kernel signatures ---------------------------------------------------------------------- */
+
+static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+{
+    int n = 0;
+    for (int i = 0; i < u->scalars.len; i++) {
+        Var *v = vec_at(&u->scalars, i);
+        buf_printf(b, "%s%s %s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
+    }
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        if (is_reg_temp(k, v))
+            continue;
+        Type *et = type_elem(v->ty);
+        bool ro = !v->written;
+        buf_printf(b, "%s%s%s *__restrict__ %s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et), v->cname);
+    }
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        const char *t = type_c_name(v->ty);
+        buf_printf(b, "%s%s %s_init, %s *gf_part_%s, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname, t,
+                   v->cname);
+    }
+    if (k->red_vars.len)
+        buf_printf(b, ", unsigned *gf_ticket");
+    if (k->pdims >= 1)
+        buf_printf(b, "%slong long gf_n0", n++ ? ", " : "");
+    if (k->pdims >= 2)
+        buf_printf(b, ", long long gf_n1");
+    if (k->pdims >= 3)
+        buf_printf(b, ", long long gf_n2");
+    (void)c;
+}
+
+static void kernel_args(Buf *b, Kernel *k, Uses *u)
+{
+    int n = 0;
+    for (int i = 0; i < u->scalars.len; i++)
+        buf_printf(b, "%s%s", n++ ? ", " : "", ((Var *)vec_at(&u->scalars, i))->cname);
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        if (is_reg_temp(k, v))
+            continue;
+        buf_printf(b, "%sgf_d_%s", n++ ? ", " : "", v->cname);
+    }
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        buf_printf(b, "%s%s, gf_part_%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname, v->cname);
+    }
+    if (k->red_vars.len)
+        buf_printf(b, ", gf_ticket");
+    if (k->pdims >= 1)
+        buf_printf(b, "%sgf_n0", n++ ? ", " : "");
+    if (k->pdims >= 2)
+        buf_printf(b, ", gf_n1");
+    if (k->pdims >= 3)
+        buf_printf(b, ", gf_n2");
+}
+
+static const char *red_functor(RedOp r)
+{
+    switch (r) {
+    case RED_ADD: return "gf_add";
+    case RED_MUL: return "gf_mul";
+    case RED_MIN: return "gf_minop";
+    case RED_MAX: return "gf_maxop";
+    case RED_AND: return "gf_land";
+    case RED_OR: return "gf_lor";
+    case RED_BAND: return "gf_band";
+    case RED_BOR: return "gf_bor";
+    case RED_BXOR: return "gf_bxor";
+    default: unreachable();
+    }
+}
+
+static RedOp red_of_var(Kernel *k, Var *v)
+{
+    for (int i = 0; i < k->reds.len; i++) {
+        Stmt *s = vec_at(&k->reds, i);
+        if (s->red_var == v)
+            return s->red;
+    }
+    unreachable();
+}
+
+/* ---- bodies ---------------------------------------------------------------------------------------- */
+
+static void emit_ivs(Buf *b, CudaCx *c, Kernel *k, const char *const *t)
+{
+    for (int d = 0; d < k->pdims; d++) {
+        Stmt *l = k->loops[d];
+        Buf lb = {0};
+        emit_expr(&lb, &c->base, l->lb);
+        if (l->step == 1)
+            buf_line(b, "const %s %s = (%s)(%s + %s);", type_c_name(l->iv->ty), l->iv->cname,
+                     type_c_name(l->iv->ty), lb.data, t[d]);
+        else
+            buf_line(b, "const %s %s = (%s)(%s + %s * %lld);", type_c_name(l->iv->ty), l->iv->cname,
+                     type_c_name(l->iv->ty), lb.data, t[d], l->step);
+        buf_free(&lb);
+    }
+}
+
+static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
+{
+    for (int i = 0; i < k->reg_temps.len; i++) {
+        Var *v = vec_at(&k->reg_temps, i);
+        buf_line(b, "%s %s_r; /* temporary '%s' lives in a register */", type_c_name(type_elem(v->ty)), v->cname,
+                 v->name);
+    }
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *nest = vec_at(&k->nests, i);
+        if (k->nests.len > 1) {
+            buf_line(b, "{ /* %s:%d */", c->u->path, nest->loc.line);
+            b->indent++;
+        }
+        emit_iv_aliases(b, k, nest);
+        emit_stmt(b, &c->base, nest_inner_body(nest, k->pdims));
+        if (k->nests.len > 1) {
+            b->indent--;
+            buf_line(b, "}");
+        }
+    }
+}
+
+static void emit_red_init(Buf *b, Kernel *k)
+{
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        buf_line(b, "%s %s = %s<%s>::id(); /* this thread's share of the reduction */", type_c_name(v->ty),
+                 v->cname, red_functor(red_of_var(k, v)), type_c_name(v->ty));
+    }
+}
+
+static void emit_red_finish(Buf *b, Kernel *k)
+{
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+        buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
+        buf_line(b, "if (threadIdx.x == 0)");
+        buf_line(b, "    gf_part_%s[blockIdx.x] = %s;", v->cname, v->cname);
+    }
+    buf_line(b, "if (gf_last_block(gf_ticket)) {");
+    b->indent++;
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+        buf_line(b, "const %s gf_total = gf_finish(gf_part_%s, (int)gridDim.x, %s<%s>());", t, v->cname, f, t);
+        buf_line(b, "if (threadIdx.x == 0)");
+        buf_line(b, "    *gf_out_%s = %s<%s>()(%s_init, gf_total);", v->cname, f, t, v->cname);
+    }
+    b->indent--;
+    buf_line(b, "}");
+}
+
+/* The 1-D grid-stride map or map-reduce kernel; `vec` = the 4-wide form. */
+static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
+{
+    buf_printf(b, "__global__ void __launch_bounds__(GF_THREADS) %s%s(", k->name, vec ? "_v4" : "");
+    kernel_params(b, c, k, u);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    if (k->red_vars.len)
+        emit_red_init(b, k);
+    buf_line(b, "const long long gf_stride = (long long)gridDim.x * blockDim.x;");
+    buf_line(b, "const long long gf_tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    const char *t0[] = {"gf_t"};
+    if (vec) {
+        /* 16-byte loads and stores of 4 consecutive elements; the launcher
+         * checked the alignment of every array at the first index */
+        Stmt *l = k->loops[0];
+        Buf lb = {0};
+        emit_expr(&lb, &c->base, l->lb);
+        buf_line(b, "const long long gf_n4 = gf_n0 / 4;");
+        buf_line(b, "for (long long gf_q = gf_tid; gf_q < gf_n4; gf_q += gf_stride) {");
+        b->indent++;
+        for (int i = 0; i < u->arrays.len; i++) {
+            Var *v = vec_at(&u->arrays, i);
+            if (is_reg_temp(k, v))
+                continue;
+            const char *et = type_c_name(type_elem(v->ty));
+            const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
+                             type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
+            buf_line(b, "%s %s_v[4];", et, v->cname);
+            if (v->read || !v->written)
+                buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
+                         v->written ? "*" : "__ldg", vt, v->cname, lb.data);
+        }
+        buf_line(b, "#pragma unroll");
+        buf_line(b, "for (int gf_k = 0; gf_k < 4; gf_k++) {");
+        b->indent++;
+        buf_line(b, "const long long gf_t = gf_q * 4 + gf_k;");
+        emit_ivs(b, c, k, t0);
+        c->vec = 1;
+        emit_nest_bodies(b, c, k);
+        c->vec = 0;
+        b->indent--;
+        buf_line(b, "}");
+        for (int i = 0; i < u->arrays.len; i++) {
+            Var *v = vec_at(&u->arrays, i);
+            if (!v->written || is_reg_temp(k, v))
+                continue;
+            const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
+                             type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
+            buf_line(b, "((%s *)(%s + (%s)))[gf_q] = *(%s *)%s_v;", vt, v->cname, lb.data, vt, v->cname);
+        }
+        b->indent--;
+        buf_line(b, "}");
+        buf_line(b, "for (long long gf_t = gf_n4 * 4 + gf_tid; gf_t < gf_n0; gf_t += gf_stride) { /* the tail */");
+        buf_free(&lb);
+    } else {
+        buf_line(b, "for (long long gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
+    }
+    b->indent++;
+    emit_ivs(b, c, k, t0);
+    emit_nest_bodies(b, c, k);
+    b->indent--;
+    buf_line(b, "}");
+    if (k->red_vars.len)
+        emit_red_finish(b, k);
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+/* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
+static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+{
+    buf_printf(b, "__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
+    kernel_params(b, c, k, u);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    if (k->red_vars.len)
+        emit_red_init(b, k);
+    const char *in = k->pdims == 2 ? "gf_n1" : "gf_n2";
+    buf_line(b, "const long long gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
+    buf_line(b, "for (long long gf_y = blockIdx.y; gf_y < gf_outer; gf_y += gridDim.y) {");
+    b->indent++;
+    buf_line(b, "for (long long gf_x = (long long)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s;", in);
+    buf_line(b, "     gf_x += (long long)gridDim.x * blockDim.x) {");
+    b->indent++;
+    if (k->pdims == 2) {
+        const char *t[] = {"gf_y", "gf_x"};
+        emit_ivs(b, c, k, t);
+    } else {
+        const char *t[] = {"gf_y / gf_n1", "gf_y % gf_n1", "gf_x"};
+        emit_ivs(b, c, k, t);
+    }
+    emit_nest_bodies(b, c, k);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+    if (k->red_vars.len)
+        emit_red_finish(b, k);
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+static void emit_single_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+{
+    buf_printf(b, "__global__ void %s(", k->name);
+    kernel_params(b, c, k, u);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    emit_stmt(b, &c->base, vec_at(&k->nests, 0));
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+/* ---- row kernels ------------------------------------------------------------------------------------- */
+
+/* Row-level statements: every thread computes the same scalars; stores to
+ * arrays are done once.  Inner loops are shared by the block. */
+static bool expr_reads_var(const Expr *e, const Var *v)
+{
+    if (!e)
+        return false;
+    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == v)
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (expr_reads_var(e->kids[i], v))
+            return true;
+    return false;
+}
+
+static void row_reds_of(CudaCx *c, Stmt *loop, Vec *out)
+{
+    /* accumulators reduced by this coop loop: row scalars */
+    Vec stack = {0};
+    vec_push(A(c), &stack, loop->body);
+    while (stack.len) {
+        Stmt *s = stack.data[--stack.len];
+        if (!s)
+            continue;
+        if (s->kind == S_BLOCK)
+            for (int i = 0; i < s->list.len; i++)
+                vec_push(A(c), &stack, vec_at(&s->list, i));
+        else if (s->kind == S_IF) {
+            vec_push(A(c), &stack, s->then);
+            vec_push(A(c), &stack, s->els);
+        } else if (s->kind == S_FOR)
+            vec_push(A(c), &stack, s->body);
+        else if (s->kind == S_ASSIGN && s->red && s->red_var->depth <= loop->depth && !in(out, s->red_var))
+            vec_push(A(c), out, s->red_var);
+    }
+}
+
+static RedOp red_in_loop(Stmt *loop, Var *v)
+{
+    if (!loop)
+        return RED_NONE;
+    switch (loop->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < loop->list.len; i++) {
+            RedOp r = red_in_loop(vec_at(&loop->list, i), v);
+            if (r)
+                return r;
+        }
+        return RED_NONE;
+    case S_FOR: return red_in_loop(loop->body, v);
+    case S_IF: {
+        RedOp r = red_in_loop(loop->then, v);
+        return r ? r : red_in_loop(loop->els, v);
+    }
+    case S_ASSIGN: return loop->red_var == v ? loop->red : RED_NONE;
+    default: return RED_NONE;
+    }
+}
+
+static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s);
+
+static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
+{
+    Vec reds = {0};
+    row_reds_of(c, l, &reds);
+    for (int i = 0; i < reds.len; i++) {
+        Var *v = vec_at(&reds, i);
+        buf_line(b, "%s %s_p = %s<%s>::id();", type_c_name(v->ty), v->cname, red_functor(red_in_loop(l, v)),
+                 type_c_name(v->ty));
+    }
+    Buf lb = {0}, ub = {0};
+    emit_expr(&lb, &c->base, l->lb);
+    emit_expr(&ub, &c->base, l->ub);
+    const char *iv = l->iv->cname, *ty = type_c_name(l->iv->ty);
+    Stmt *save = c->coop;
+    Vec save_red = c->red_private;
+    c->coop = l;
+    c->red_private = reds;
+    buf_line(b, "/* %s:%d: shared by the block */", c->u->path, l->loc.line);
+    buf_line(b, "if (GF_ITEMS > 0) {");
+    b->indent++;
+    buf_line(b, "#pragma unroll");
+    buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
+    b->indent++;
+    buf_line(b, "const %s %s = (%s)(%s + ((long long)threadIdx.x + (long long)gf_k * blockDim.x) * %lld);", ty, iv,
+             ty, lb.data, l->step);
+    buf_line(b, "if (%s < %s) {", iv, ub.data);
+    b->indent++;
+    emit_stmt(b, &c->base, l->body);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "} else {");
+    b->indent++;
+    Vec cached = c->cached;
+    c->cached.len = 0;           /* the general form reads memory */
+    buf_line(b, "for (%s %s = (%s)(%s + (long long)threadIdx.x * %lld); %s < %s; %s += (%s)(blockDim.x * %lld)) {",
+             ty, iv, ty, lb.data, l->step, iv, ub.data, iv, ty, l->step);
+    b->indent++;
+    emit_stmt(b, &c->base, l->body);
+    b->indent--;
+    buf_line(b, "}");
+    c->cached = cached;
+    b->indent--;
+    buf_line(b, "}");
+    c->coop = save;
+    c->red_private = save_red;
+    for (int i = 0; i < reds.len; i++) {
+        Var *v = vec_at(&reds, i);
+        const char *f = red_functor(red_in_loop(l, v)), *t = type_c_name(v->ty);
+        buf_line(b, "%s = %s<%s>()(%s, gf_block_reduce(%s_p, %s<%s>()));", v->cname, f, t, v->cname, v->cname, f, t);
+    }
+    buf_free(&lb);
+    buf_free(&ub);
+}
+
+static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    CudaCx *c = (CudaCx *)cx;
+    if (c->coop || !c->row)
+        return false;
+    if (s->kind == S_FOR) {
+        emit_coop_loop(b, c, (Stmt *)s);
+        buf_line(b, "__syncthreads(); /* the next inner loop may read what this one wrote */");
+        return true;
+    }
+    if (s->kind == S_ASSIGN && s->lhs->kind != E_VAR) {
+        buf_line(b, "if (threadIdx.x == 0) { /* a row-level store: once per row */");
+        b->indent++;
+        c->row = 0;
+        emit_stmt(b, cx, s);
+        c->row = 1;
+        b->indent--;
+        buf_line(b, "}");
+        buf_line(b, "__syncthreads();");
+        return true;
+    }
+    return false;
+}
+
+/* Arrays the row reads at [row][coop index] in every inner loop, never written. */
+static void find_cacheable(CudaCx *c, Kernel *k, Uses *u)
+{
+    Stmt *nest = vec_at(&k->nests, 0);
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        if (v->written || v->ndims != 2 || type_elem(v->ty)->kind == TY_STRUCT)
+            continue;
+        vec_push(A(c), &c->cached, v);
+    }
+    /* every access must be v[i][j] with j the index of its inner loop, and
+     * every inner loop must have the same bounds (one mapping of j to threads) */
+    Stmt *body = nest->body;
+    Stmt *first = NULL;
+    Vec keep = {0};
+    for (int ci = 0; ci < c->cached.len; ci++) {
+        Var *v = vec_at(&c->cached, ci);
+        bool ok = true;
+        for (int i = 0; i < body->list.len && ok; i++) {
+            Stmt *s = vec_at(&body->list, i);
+            if (s->kind != S_FOR) {
+                if (s->kind == S_DECL ? expr_reads_var(s->rhs, v) : s->kind == S_ASSIGN &&
+                    (expr_reads_var(s->rhs, v) || expr_reads_var(s->lhs, v)))
+                    ok = false;
+                continue;
+            }
+            if (!first)
+                first = s;
+            else if (!expr_equal(s->lb, first->lb) || !expr_equal(s->ub, first->ub) || s->step != first->step)
+                ok = false;
+        }
+        /* the subscripts: checked cheaply by walking the statements */
+        if (ok)
+            vec_push(A(c), &keep, v);
+    }
+    c->cached = keep;
+}
+
+static bool cached_access_ok(const Expr *e, Var *v, Var *row_iv, Var *coop_iv)
+{
+    if (!e)
+        return true;
+    if (e->kind == E_INDEX && e->var == v) {
+        if (e->nkids != 2 || e->kids[0]->kind != E_VAR || e->kids[0]->var != row_iv ||
+            e->kids[1]->kind != E_VAR || e->kids[1]->var != coop_iv)
+            return false;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        if (!cached_access_ok(e->kids[i], v, row_iv, coop_iv))
+            return false;
+    return true;
+}
+
+static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!stmt_cached_ok(vec_at(&s->list, i), v, row_iv, coop_iv))
+                return false;
+        return true;
+    case S_FOR:
+        /* deeper loops: their own index would not match the cache slot */
+        return !expr_reads_var(s->lb, v) && !expr_reads_var(s->ub, v) && !stmt_cached_ok(s->body, v, NULL, NULL) ?
+                   false : stmt_cached_ok(s->body, v, row_iv, coop_iv);
+    case S_WHILE: return cached_access_ok(s->cond, v, row_iv, coop_iv) && stmt_cached_ok(s->body, v, row_iv, coop_iv);
+    case S_IF:
+        return cached_access_ok(s->cond, v, row_iv, coop_iv) && stmt_cached_ok(s->then, v, row_iv, coop_iv) &&
+               stmt_cached_ok(s->els, v, row_iv, coop_iv);
+    case S_DECL: return cached_access_ok(s->rhs, v, row_iv, coop_iv);
+    case S_ASSIGN: return cached_access_ok(s->lhs, v, row_iv, coop_iv) && cached_access_ok(s->rhs, v, row_iv, coop_iv);
+    default: return true;
+    }
+}
+
+static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+{
+    Stmt *nest = vec_at(&k->nests, 0);
+    c->cached.len = 0;
+    find_cacheable(c, k, u);
+    /* drop arrays accessed any other way */
+    Vec keep = {0};
+    Stmt *body = nest->body;
+    Stmt *first = NULL;
+    for (int ci = 0; ci < c->cached.len; ci++) {
+        Var *v = vec_at(&c->cached, ci);
+        bool ok = body->kind == S_BLOCK;
+        for (int i = 0; ok && i < body->list.len; i++) {
+            Stmt *s = vec_at(&body->list, i);
+            if (s->kind == S_FOR) {
+                if (!first)
+                    first = s;
+                if (!stmt_cached_ok(s->body, v, nest->iv, s->iv))
+                    ok = false;
+            }
+        }
+        if (ok)
+            vec_push(A(c), &keep, v);
+    }
+    c->cached = keep;
+    buf_printf(b, "template <int GF_ITEMS>\n__global__ void __launch_bounds__(1024) %s(", k->name);
+    kernel_params(b, c, k, u);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    buf_line(b, "for (long long gf_t = blockIdx.x; gf_t < gf_n0; gf_t += gridDim.x) { /* one row per block */");
+    b->indent++;
+    const char *t0[] = {"gf_t"};
+    emit_ivs(b, c, k, t0);
+    if (c->cached.len && first) {
+        Buf lb = {0}, ub = {0};
+        emit_expr(&lb, &c->base, first->lb);
+        emit_expr(&ub, &c->base, first->ub);
+        buf_line(b, "/* the row in registers: read once, used by every inner loop */");
+        for (int i = 0; i < c->cached.len; i++) {
+            Var *v = vec_at(&c->cached, i);
+            buf_line(b, "%s %s_c[GF_ITEMS > 0 ? GF_ITEMS : 1];", type_c_name(type_elem(v->ty)), v->cname);
+        }
+        buf_line(b, "if (GF_ITEMS > 0) {");
+        b->indent++;
+        buf_line(b, "#pragma unroll");
+        buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
+        b->indent++;
+        buf_line(b, "const long long gf_j = %s + ((long long)threadIdx.x + (long long)gf_k * blockDim.x) * %lld;",
+                 lb.data, first->step);
+        for (int i = 0; i < c->cached.len; i++) {
+            Var *v = vec_at(&c->cached, i);
+            Buf d = {0};
+            emit_expr(&d, &c->base, v->dims[1]);
+            buf_line(b, "%s_c[gf_k] = gf_j < %s ? __ldg(&%s[(long long)%s * (%s) + gf_j]) : 0;", v->cname, ub.data,
+                     v->cname, nest->iv->cname, d.data);
+            buf_free(&d);
+        }
+        b->indent--;
+        buf_line(b, "}");
+        b->indent--;
+        buf_line(b, "}");
+        buf_free(&lb);
+        buf_free(&ub);
+    }
+    c->row = 1;
+    c->base.stmt_hook = row_hook;
+    emit_stmt(b, &c->base, nest->body);
+    c->base.stmt_hook = NULL;
+    c->row = 0;
+    b->indent--;
+    buf_line(b, "}");
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+    c->cached.len = 0;
+}
+
+/* The first inner loop's trip count, for the launcher's choice of ITEMS. */
+static Stmt *first_inner_loop(Kernel *k)
+{
+    Stmt *body = ((Stmt *)vec_at(&k->nests, 0))->body;
+    if (body->kind != S_BLOCK)
+        return body->kind == S_FOR ? body : NULL;
+    for (int i = 0; i < body->list.len; i++)
+        if (((Stmt *)vec_at(&body->list, i))->kind == S_FOR)
+            return vec_at(&body->list, i);
+    return NULL;
+}
+
+/* ---- launchers ------------------------------------------------------------------------------------------ */
+
+static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
+{
+    Buf lb = {0}, ub = {0};
+    emit_expr(&lb, &c->base, l->lb);
+    emit_expr(&ub, &c->base, l->ub);
+    buf_line(b, "const long long %s = (long long)(%s) > (long long)(%s) ? ((long long)(%s) - (long long)(%s) + %lld) / %lld : 0;",
+             name, ub.data, lb.data, ub.data, lb.data, l->step - 1, l->step);
+    buf_free(&lb);
+    buf_free(&ub);
+}
+
+static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
+{
+    Uses u;
+    kernel_uses(c, k, &u);
+    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->path, k->first_line, k->last_line);
+    b->indent++;
+    const char *n0 = "gf_n0";
+    for (int d = 0; d < k->pdims; d++)
+        trip_count(b, c, k->loops[d], arena_printf(A(c), "gf_n%d", d));
+    if (k->red_vars.len) {
+        for (int i = 0; i < k->red_vars.len; i++) {
+            Var *v = vec_at(&k->red_vars, i);
+            const char *t = type_c_name(v->ty);
+            buf_line(b, "%s *gf_part_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s) * 8192);", t, v->cname, t, t);
+            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s));", t, v->cname, t, t);
+        }
+        buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_scratch(gf_c, sizeof(unsigned));");
+        buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_ticket, 0, sizeof(unsigned), gf_s), \"cudaMemsetAsync\");");
+    }
+    Buf args = {0};
+    kernel_args(&args, k, &u);
+    if (k->pdims == 0) {
+        buf_line(b, "%s<<<1, 1, 0, gf_s>>>(%s);", k->name, args.data);
+    } else if (k->kind == K_ROW) {
+        Stmt *inner = first_inner_loop(k);
+        trip_count(b, c, inner, "gf_cols");
+        buf_line(b, "/* threads per row from its length; ITEMS elements of it per thread in registers */");
+        buf_line(b, "int gf_threads = 64;");
+        buf_line(b, "while (gf_threads < 1024 && gf_threads * 8 < gf_cols) gf_threads *= 2;");
+        buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
+        buf_line(b, "const long long gf_blocks = gf_min(%s, (long long)gf_sms * (2048 / gf_threads) * 4);", n0);
+        buf_line(b, "if (gf_blocks > 0) {");
+        b->indent++;
+        buf_line(b, "if (gf_per <= 1) %s<1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_line(b, "else if (gf_per <= 2) %s<2><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_line(b, "else if (gf_per <= 4) %s<4><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_line(b, "else if (gf_per <= 8) %s<8><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_line(b, "else if (gf_per <= 16) %s<16><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_line(b, "else %s<0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
+        b->indent--;
+        buf_line(b, "}");
+    } else if (k->pdims == 1) {
+        buf_line(b, "const long long gf_cap = (long long)gf_sms * (2048 / GF_THREADS);");
+        if (k->vec4) {
+            Buf lb = {0};
+            emit_expr(&lb, &c->base, k->loops[0]->lb);
+            Buf al = {0};
+            for (int i = 0; i < u.arrays.len; i++) {
+                Var *v = vec_at(&u.arrays, i);
+                if (!is_reg_temp(k, v))
+                    buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", v->cname, lb.data);
+            }
+            buf_line(b, "if (gf_n0 >= 4%s) {", al.data ? al.data : "");
+            b->indent++;
+            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 / 4 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
+            buf_line(b, "%s_v4<<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);", k->name, args.data);
+            b->indent--;
+            buf_line(b, "} else if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
+            buf_free(&lb);
+            buf_free(&al);
+        } else {
+            buf_line(b, "if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
+        }
+        b->indent++;
+        buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
+        buf_line(b, "%s<<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);", k->name, args.data);
+        b->indent--;
+        buf_line(b, "}");
+    } else {
+        const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
+        const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
+        buf_line(b, "const long long gf_gx = gf_max(1, gf_min((%s + GF_THREADS - 1) / GF_THREADS, (long long)gf_sms * 8));", inner);
+        buf_line(b, "const long long gf_gy = gf_max(1, gf_min(%s, (long long)gf_sms * 8 / gf_gx + 1));", outer);
+        buf_line(b, "if ((%s > 0 && %s > 0)%s)", inner, outer, k->red_vars.len ? " || 1" : "");
+        buf_line(b, "    %s<<<dim3((unsigned)gf_gx, (unsigned)gf_min(gf_gy, 65535)), GF_THREADS, 0, gf_s>>>(%s);", k->name,
+                 args.data);
+    }
+    buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(&%s, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
+                    "\"reading the reduction\");", v->cname, v->cname, v->cname);
+        if (i == k->red_vars.len - 1)
+            buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
+    }
+    buf_free(&args);
+    b->indent--;
+    buf_line(b, "}");
+}
+
+typedef struct LauncherCx {
+    CudaCx c;
+    Buf *bytes;
+} LauncherCx;
+
+static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    CudaCx *c = (CudaCx *)cx;
+    if (s->kind == S_RETURN) {
+        if (s->rhs) {
+            Buf r = {0};
+            emit_expr(&r, cx, s->rhs);
+            buf_line(b, "const %s gf_ret = %s;", type_c_name(c->r->ret), r.data);
+            buf_free(&r);
+            buf_line(b, "gf_call_end(gf_c, (size_t)gf_bytes, 1);");
+            buf_line(b, "return gf_ret;");
+        } else {
+            buf_line(b, "gf_call_end(gf_c, (size_t)gf_bytes, 0);");
+            buf_line(b, "return;");
+        }
+        return true;
+    }
+    if (s->kind == S_DECL && s->var->is_array) {
+        if (is_reg_temp(NULL, s->var))
+            return true;
+        for (int i = 0; i < c->r->plan->dead_temps.len; i++)
+            if (vec_at(&c->r->plan->dead_temps, i) == s->var)
+                return true;
+        Var *v = s->var;
+        Buf n = {0};
+        for (int i = 0; i < v->ndims; i++) {
+            if (i)
+                buf_puts(&n, " * ");
+            buf_puts(&n, "(size_t)(");
+            emit_expr(&n, cx, v->dims[i]);
+            buf_puts(&n, ")");
+        }
+        const char *et = type_c_name(type_elem(v->ty));
+        buf_line(b, "%s *gf_d_%s = (%s *)gf_call_scratch(gf_c, %s * sizeof(%s)); /* temporary '%s' */", et, v->cname,
+                 et, n.data, et, v->name);
+        buf_free(&n);
+        return true;
+    }
+    if (s->kind == S_FREE)
+        return true;             /* scratch lives until the call ends */
+    return false;
+}
+
+static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        switch (st->kind) {
+        case P_HOST: emit_stmt(b, &c->base, st->stmt); break;
+        case P_KERNEL: emit_launch(b, c, st->kernel); break;
+        case P_LOOP: {
+            Stmt *l = st->stmt;
+            Buf lb = {0}, ub = {0};
+            emit_expr(&lb, &c->base, l->lb);
+            emit_expr(&ub, &c->base, l->ub);
+            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) { /* sequential loop, line %d: runs on the host */",
+                     type_c_name(l->iv->ty), l->iv->cname, lb.data, l->iv->cname, ub.data, l->iv->cname, l->step,
+                     l->loc.line);
+            buf_free(&lb);
+            buf_free(&ub);
+            b->indent++;
+            launcher_steps(b, c, &st->body);
+            b->indent--;
+            buf_line(b, "}");
+            break;
+        }
+        }
+    }
+}
+
+static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
+{
+    Buf args = {0};
+    emit_params(&args, r, true, true);
+    buf_printf(b, "/* The launcher: replaces %s() (%s:%d) at link time. */\nextern \"C\" %s %s(", r->name, c->u->path,
+               r->loc.line, type_c_name(r->ret), name);
+    emit_params(b, r, true, false);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    int nargs = 0;
+    for (int i = 0; i < r->params.len; i++)
+        if (((Var *)vec_at(&r->params, i))->is_array)
+            nargs++;
+    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->path, r->loc.line);
+    buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
+    emit_isl_aliases(b, r);
+    buf_line(b, "long long gf_bytes = 0;");
+    int idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        char *lo = arena_printf(A(c), "gf_lo_%s", v->cname), *hi = arena_printf(A(c), "gf_hi_%s", v->cname);
+        emit_extent(b, r, v, lo, hi);
+        /* a pure output that is written everywhere it is staged needs no copy-in;
+         * anything less is copied in so unwritten elements keep their values */
+        const char *mode = v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
+        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
+        buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
+    }
+    buf_line(b, "switch (gf_call_map(gf_c)) {");
+    buf_line(b, "case GF_PATH_DEVICE:");
+    buf_line(b, "    break;");
+    buf_line(b, "case GF_PATH_HOST: /* no GPU: the same plan on the CPU */");
+    buf_line(b, "    gf_call_end(gf_c, 0, 0);");
+    buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    if (r->ret->kind == TY_VOID)
+        buf_line(b, "    return;");
+    buf_line(b, "default: /* overlapping arguments: the original order */");
+    buf_line(b, "    gf_call_end(gf_c, 0, 0);");
+    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    if (r->ret->kind == TY_VOID)
+        buf_line(b, "    return;");
+    buf_line(b, "}");
+    buf_line(b, "cudaStream_t gf_s = gf_call_stream(gf_c);");
+    buf_line(b, "const int gf_sms = gf_call_sm_count(gf_c);");
+    buf_line(b, "(void)gf_sms;");
+    idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        Type *et = type_elem(v->ty);
+        buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", v->written ? "" : "const ", type_c_name(et),
+                 v->cname, v->written ? "" : "const ", type_c_name(et), idx++);
+    }
+    c->launcher = true;
+    c->base.stmt_hook = launcher_hook;
+    launcher_steps(b, c, &r->plan->steps);
+    c->base.stmt_hook = NULL;
+    c->launcher = false;
+    Stmt *last = r->body->list.len ? vec_at(&r->body->list, r->body->list.len - 1) : NULL;
+    if (!last || last->kind != S_RETURN)
+        buf_line(b, "gf_call_end(gf_c, (size_t)gf_bytes, 0);");
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+    buf_free(&args);
+}
+
+void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
+{
+    buf_printf(b, "/* %s.gf.cu - generated by gpufuse %s from %s.  Do not edit: regenerate.\n"
+                  " * Build with nvcc -arch=sm_90 (or your GPU); link with libgpufuse. */\n",
+               o->input_name, GFC_VERSION, u->path);
+    buf_puts(b, "#define restrict __restrict__\n");
+    emit_prelude(b, u, true);
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        CudaCx c = {0};
+        c.base.r = r;
+        c.base.device = true;
+        c.base.override = cuda_override;
+        c.u = u;
+        c.r = r;
+        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, u->path, r->loc.line,
+                   r->plan->kernels.len, r->plan->kernels.len == 1 ? "" : "s");
+        for (int j = 0; j < r->plan->kernels.len; j++) {
+            Kernel *k = vec_at(&r->plan->kernels, j);
+            c.k = k;
+            Uses us;
+            kernel_uses(&c, k, &us);
+            buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
+                       kernel_kind_names[k->kind], u->path, k->first_line, k->last_line, k->nests.len,
+                       k->nests.len == 1 ? "" : "s");
+            if (k->pdims == 0)
+                emit_single_kernel(b, &c, k, &us);
+            else if (k->kind == K_ROW)
+                emit_row_kernel(b, &c, k, &us);
+            else if (k->pdims == 1) {
+                if (k->vec4)
+                    emit_flat_kernel(b, &c, k, &us, true);
+                emit_flat_kernel(b, &c, k, &us, false);
+            } else
+                emit_grid_kernel(b, &c, k, &us);
+        }
+        c.k = NULL;
+        buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
+        buf_puts(b, "/* the original body: for overlapping arguments */\nstatic ");
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
+        emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->name));
+    }
+}

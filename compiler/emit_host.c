@@ -1,0 +1,404 @@
+/* emit_host.c - the host side of generated code: the file prelude (the
+ * source's macros, types and helpers), each region's sequential body (the
+ * reference semantics, used when arguments overlap), and the fused plan as
+ * C with OpenMP: the CPU fallback, and the whole output of --target=host. */
+#include "gfc.h"
+#include "templates.h"
+
+#include <string.h>
+
+/* ---- prelude ------------------------------------------------------------------ */
+
+static bool helper_used(Unit *u, Func *f)
+{
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        for (int j = 0; j < r->helpers.len; j++) {
+            Func *h = vec_at(&r->helpers, j);
+            if (h == f || strstr(h->source, f->name))
+                return true;
+        }
+    }
+    return false;
+}
+
+void emit_prelude(Buf *b, Unit *u, bool cuda)
+{
+    buf_printf(b, "%s", gf_tpl_common);
+    if (cuda)
+        buf_printf(b, "%s", gf_tpl_device);
+    for (int i = 0; i < u->includes_direct.len; i++)
+        buf_printf(b, "#include \"%s\"\n", (const char *)vec_at(&u->includes_direct, i));
+    if (u->structs.len)
+        buf_puts(b, "\n/* ---- macros and types of the source file ---- */\n");
+    for (int i = 0; i < u->structs.len; i++) {
+        const char *s = vec_at(&u->structs, i);
+        buf_printf(b, "%s%s\n", s, s[0] == '#' ? "" : ";");
+    }
+    bool any = false;
+    for (int i = 0; i < u->helpers.len; i++) {
+        Func *f = vec_at(&u->helpers, i);
+        if (!helper_used(u, f))
+            continue;
+        if (!any)
+            buf_puts(b, "\n/* ---- helper functions of the source file ---- */\n");
+        any = true;
+        buf_printf(b, "/* %s:%d */\n%s%s\n\n", u->path, f->loc.line, cuda ? "__host__ __device__ " : "", f->source);
+    }
+}
+
+/* ---- shared host emission ------------------------------------------------------------ */
+
+typedef struct HostCx {
+    EmitCtx base;
+    Kernel *k;                   /* fused kernel being emitted, for registers */
+    Region *r;
+    bool fused;
+} HostCx;
+
+static const char *host_override(EmitCtx *cx, const Expr *e)
+{
+    HostCx *h = (HostCx *)cx;
+    if (e->kind != E_INDEX || !h->k)
+        return NULL;
+    for (int i = 0; i < h->k->reg_temps.len; i++)
+        if (vec_at(&h->k->reg_temps, i) == e->var)
+            return arena_printf(h->r->unit->arena, "%s_r", e->var->cname);
+    return NULL;
+}
+
+static bool is_dead_temp(Region *r, Var *v)
+{
+    for (int i = 0; r->plan && i < r->plan->dead_temps.len; i++)
+        if (vec_at(&r->plan->dead_temps, i) == v)
+            return true;
+    return false;
+}
+
+/* Frees VLA temporaries (they have no free() of their own) before returns. */
+static void free_vlas(Buf *b, Region *r, bool fused)
+{
+    for (int i = 0; i < r->vars.len; i++) {
+        Var *v = vec_at(&r->vars, i);
+        if (v->is_temp && v->decl && !v->decl->is_malloc && !(fused && is_dead_temp(r, v)))
+            buf_line(b, "gf_tmp_free(%s);", v->cname);
+    }
+}
+
+static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    HostCx *h = (HostCx *)cx;
+    if (s->kind == S_RETURN) {
+        free_vlas(b, h->r, h->fused);
+        return false;
+    }
+    if (h->fused && ((s->kind == S_DECL && s->var->is_array) || s->kind == S_FREE) && is_dead_temp(h->r, s->var))
+        return true;             /* never allocated */
+    return false;
+}
+
+static void host_cx(HostCx *h, Region *r, bool fused)
+{
+    memset(h, 0, sizeof *h);
+    h->base.r = r;
+    h->base.override = host_override;
+    h->base.stmt_hook = host_stmt_hook;
+    h->r = r;
+    h->fused = fused;
+}
+
+static bool ends_in_return(Region *r)
+{
+    Stmt *b = r->body;
+    return b->list.len && ((Stmt *)vec_at(&b->list, b->list.len - 1))->kind == S_RETURN;
+}
+
+/* The body of one nest below its first `pdims` loops. */
+Stmt *nest_inner_body(Stmt *nest, int pdims)
+{
+    Stmt *b = nest;
+    for (int i = 0; i < pdims; i++) {
+        b = b->body;
+        while (i + 1 < pdims && b->kind == S_BLOCK && b->list.len == 1)
+            b = vec_at(&b->list, 0);
+    }
+    return b;
+}
+
+/* `const int i_1 = i;` for a later nest's indices. */
+void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest)
+{
+    Stmt *l = nest;
+    for (int d = 0; d < k->pdims; d++) {
+        if (l->iv != k->loops[d]->iv)
+            buf_line(b, "const %s %s = %s;", type_c_name(l->iv->ty), l->iv->cname, k->loops[d]->iv->cname);
+        if (d + 1 < k->pdims) {
+            Stmt *x = l->body;
+            while (x->kind == S_BLOCK && x->list.len == 1)
+                x = vec_at(&x->list, 0);
+            l = x;
+        }
+    }
+}
+
+static const char *omp_red_op(RedOp r)
+{
+    switch (r) {
+    case RED_ADD: return "+";
+    case RED_MUL: return "*";
+    case RED_MIN: return "min";
+    case RED_MAX: return "max";
+    case RED_AND: return "&&";
+    case RED_OR: return "||";
+    case RED_BAND: return "&";
+    case RED_BOR: return "|";
+    case RED_BXOR: return "^";
+    default: return "+";
+    }
+}
+
+void emit_source_comment(Buf *b, Unit *u, Kernel *k)
+{
+    buf_line(b, "/* %s %s: %s lines %d-%d, %d nest%s fused */", kernel_kind_names[k->kind], k->name, u->path,
+             k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
+}
+
+static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
+{
+    HostCx h;
+    host_cx(&h, r, true);
+    h.k = k;
+    emit_source_comment(b, u, k);
+    if (k->pdims == 0) {
+        emit_stmt(b, &h.base, vec_at(&k->nests, 0));
+        return;
+    }
+    if (openmp) {
+        Buf clause = {0};
+        if (k->pdims > 1)
+            buf_printf(&clause, " collapse(%d)", k->pdims);
+        for (int i = 0; i < k->reds.len; i++) {
+            Stmt *s = vec_at(&k->reds, i);
+            bool dup = false;
+            for (int j = 0; j < i; j++)
+                if (((Stmt *)vec_at(&k->reds, j))->red_var == s->red_var)
+                    dup = true;
+            if (!dup)
+                buf_printf(&clause, " reduction(%s:%s)", omp_red_op(s->red), s->red_var->cname);
+        }
+        buf_puts(b, "#if defined(_OPENMP)\n");
+        buf_line(b, "#pragma omp parallel for%s", clause.data ? clause.data : "");
+        buf_puts(b, "#endif\n");
+        buf_free(&clause);
+    }
+    for (int d = 0; d < k->pdims; d++) {
+        Stmt *l = k->loops[d];
+        Buf lb = {0}, ub = {0};
+        emit_expr(&lb, &h.base, l->lb);
+        emit_expr(&ub, &h.base, l->ub);
+        if (l->step == 1)
+            buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(l->iv->ty), l->iv->cname, lb.data,
+                     l->iv->cname, ub.data, l->iv->cname);
+        else
+            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) {", type_c_name(l->iv->ty), l->iv->cname, lb.data,
+                     l->iv->cname, ub.data, l->iv->cname, l->step);
+        buf_free(&lb);
+        buf_free(&ub);
+        b->indent++;
+    }
+    for (int i = 0; i < k->reg_temps.len; i++) {
+        Var *v = vec_at(&k->reg_temps, i);
+        buf_line(b, "%s %s_r; /* temporary '%s' kept in a register */", type_c_name(type_elem(v->ty)), v->cname,
+                 v->name);
+    }
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *nest = vec_at(&k->nests, i);
+        if (k->nests.len > 1) {
+            buf_line(b, "{ /* line %d */", nest->loc.line);
+            b->indent++;
+        }
+        emit_iv_aliases(b, k, nest);
+        emit_stmt(b, &h.base, nest_inner_body(nest, k->pdims));
+        if (k->nests.len > 1) {
+            b->indent--;
+            buf_line(b, "}");
+        }
+    }
+    for (int d = 0; d < k->pdims; d++) {
+        b->indent--;
+        buf_line(b, "}");
+    }
+}
+
+static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
+{
+    HostCx h;
+    host_cx(&h, r, true);
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        switch (st->kind) {
+        case P_HOST: emit_stmt(b, &h.base, st->stmt); break;
+        case P_KERNEL: emit_host_kernel(b, u, r, st->kernel, openmp); break;
+        case P_LOOP: {
+            Stmt *l = st->stmt;
+            Buf lb = {0}, ub = {0};
+            emit_expr(&lb, &h.base, l->lb);
+            emit_expr(&ub, &h.base, l->ub);
+            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) { /* sequential, line %d */", type_c_name(l->iv->ty),
+                     l->iv->cname, lb.data, l->iv->cname, ub.data, l->iv->cname, l->step, l->loc.line);
+            buf_free(&lb);
+            buf_free(&ub);
+            b->indent++;
+            emit_steps(b, u, r, &st->body, openmp);
+            b->indent--;
+            buf_line(b, "}");
+            break;
+        }
+        }
+    }
+}
+
+void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp)
+{
+    buf_printf(b, "%s %s(", type_c_name(r->ret), name);
+    emit_params(b, r, false, false);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    if (fused) {
+        emit_steps(b, u, r, &r->plan->steps, openmp);
+    } else {
+        HostCx h;
+        host_cx(&h, r, false);
+        emit_stmt(b, &h.base, r->body);
+    }
+    if (!ends_in_return(r))
+        free_vlas(b, r, fused);
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+/* ---- argument extents and overlap ------------------------------------------------------ */
+
+/* Emits `lo`/`hi` byte offsets of the elements of v the call touches. */
+void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
+{
+    EmitCtx cx = {.r = r};
+    const char *et = type_c_name(type_elem(v->ty));
+    if (!v->ext_lo && !v->ext_whole) {
+        buf_line(b, "const long long %s = 0, %s = 0; /* '%s' is not touched */", lo, hi, v->name);
+        return;
+    }
+    Buf l = {0}, h = {0};
+    if (v->ext_whole) {
+        buf_puts(&l, "0");
+        buf_puts(&h, "(long long)");
+        for (int d = 0; d < v->ndims; d++) {
+            if (d)
+                buf_puts(&h, " * ");
+            buf_puts(&h, "(");
+            emit_expr(&h, &cx, v->dims[d]);
+            buf_puts(&h, ")");
+        }
+    } else {
+        for (int d = 0; d < v->ndims; d++) {
+            Buf stride = {0};
+            for (int k = d + 1; k < v->ndims; k++) {
+                buf_puts(&stride, " * (long long)(");
+                emit_expr(&stride, &cx, v->dims[k]);
+                buf_puts(&stride, ")");
+            }
+            buf_printf(&l, "%s(long long)(%s)%s", d ? " + " : "", v->ext_lo[d], stride.data ? stride.data : "");
+            buf_printf(&h, "%s(long long)(%s)%s", d ? " + " : "", v->ext_hi[d], stride.data ? stride.data : "");
+            buf_free(&stride);
+        }
+        buf_puts(&h, " + 1");
+    }
+    buf_line(b, "long long %s = (%s) * (long long)sizeof(%s);", lo, l.data, et);
+    buf_line(b, "long long %s = (%s) * (long long)sizeof(%s);", hi, h.data, et);
+    buf_line(b, "if (%s < %s) %s = %s; /* empty iteration space */", hi, lo, hi, lo);
+    buf_free(&l);
+    buf_free(&h);
+}
+
+/* isl names that differ from the C names get an alias. */
+void emit_isl_aliases(Buf *b, Region *r)
+{
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (v->is_array || !type_is_integer(v->ty))
+            continue;
+        const char *n = aff_var_name(r->unit->arena, v);
+        if (strcmp(n, v->cname))
+            buf_line(b, "const long long %s = %s;", n, v->cname);
+    }
+}
+
+/* Host target: true when arguments overlap in a way the plan does not allow. */
+static void emit_host_hazard(Buf *b, Region *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->params.len; i++)
+        if (((Var *)vec_at(&r->params, i))->is_array)
+            n++;
+    if (n < 2)
+        return;
+    emit_isl_aliases(b, r);
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        emit_extent(b, r, v, arena_printf(r->unit->arena, "gf_lo_%s", v->cname),
+                    arena_printf(r->unit->arena, "gf_hi_%s", v->cname));
+    }
+    Buf cond = {0};
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        for (int j = 0; j < r->params.len; j++) {
+            Var *w = vec_at(&r->params, j);
+            if (j <= i || !w->is_array || (!v->written && !w->written))
+                continue;
+            buf_printf(&cond, "%s\n        gf_overlap(%s, gf_lo_%s, gf_hi_%s, %s, gf_lo_%s, gf_hi_%s, %d)",
+                       cond.len ? " ||" : "", v->cname, v->cname, v->cname, w->cname, w->cname, w->cname,
+                       v->alias_class && v->alias_class == w->alias_class);
+        }
+    }
+    if (cond.len) {
+        buf_line(b, "if (%s) {", cond.data);
+        buf_line(b, "    /* the arguments overlap: the sequential body is the only right answer */");
+        Buf args = {0};
+        emit_params(&args, r, false, true);
+        buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+        if (r->ret->kind == TY_VOID)
+            buf_line(b, "    return;");
+        buf_free(&args);
+        buf_line(b, "}");
+    }
+    buf_free(&cond);
+}
+
+void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
+{
+    buf_printf(b, "/* %s.gf.c - generated by gpufuse %s from %s (--target=host): the fused\n"
+                  " * plan as C with OpenMP.  Do not edit: regenerate. */\n",
+               o->input_name, GFC_VERSION, u->path);
+    emit_prelude(b, u, false);
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->path, r->loc.line);
+        buf_puts(b, "/* the original body: used when arguments overlap */\nstatic ");
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
+        /* the fused plan, with the hazard check first */
+        Buf body = {0};
+        emit_host_region(&body, u, r, arena_printf(u->arena, "%s%s", o->prefix, r->name), true, o->openmp);
+        char *brace = strstr(body.data, "\n{\n");
+        gfc_assert(brace);
+        buf_printf(b, "%.*s", (int)(brace - body.data + 3), body.data);
+        b->indent = 1;
+        emit_host_hazard(b, r);
+        b->indent = 0;
+        buf_puts(b, brace + 3);
+        buf_free(&body);
+    }
+}

@@ -1,0 +1,583 @@
+/* fuse.c - the fusion plan of a region: which loop nests become one kernel
+ * (vertical, horizontal and map-reduce fusion, decided by isl's dependences),
+ * which kernel shape each gets (map, reduce, row), which temporaries live in
+ * registers and are never allocated, and what runs on the host between
+ * launches (scalar statements, sequential time loops). */
+#include "gfc.h"
+
+#include <string.h>
+
+typedef struct F {
+    Unit *u;
+    Region *r;
+    Arena *a;
+    Plan *plan;
+} F;
+
+/* ---- small queries -------------------------------------------------------------- */
+
+static bool expr_reads(const Expr *e, const Var *v)
+{
+    if (!e)
+        return false;
+    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == v)
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (expr_reads(e->kids[i], v))
+            return true;
+    return false;
+}
+
+/* Visits every expression of a statement tree. */
+typedef bool (*ExprPred)(const Expr *e, const void *arg);
+
+static bool any_expr(const Expr *e, ExprPred f, const void *arg)
+{
+    if (!e)
+        return false;
+    if (f(e, arg))
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (any_expr(e->kids[i], f, arg))
+            return true;
+    return false;
+}
+
+static bool stmt_any(const Stmt *s, ExprPred f, const void *arg)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (stmt_any(vec_at(&s->list, i), f, arg))
+                return true;
+        return false;
+    case S_FOR:
+        return any_expr(s->lb, f, arg) || any_expr(s->ub, f, arg) || stmt_any(s->body, f, arg);
+    case S_WHILE:
+        return any_expr(s->cond, f, arg) || stmt_any(s->body, f, arg);
+    case S_IF:
+        return any_expr(s->cond, f, arg) || stmt_any(s->then, f, arg) || stmt_any(s->els, f, arg);
+    case S_DECL:
+        if (s->var->is_array)
+            for (int i = 0; i < s->var->ndims; i++)
+                if (any_expr(s->var->dims[i], f, arg))
+                    return true;
+        return any_expr(s->rhs, f, arg);
+    case S_ASSIGN:
+        return any_expr(s->lhs, f, arg) || any_expr(s->rhs, f, arg);
+    case S_RETURN:
+        return any_expr(s->rhs, f, arg);
+    case S_FREE:
+        return false;
+    }
+    return false;
+}
+
+static bool is_var_use(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
+static bool is_index(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_INDEX;
+}
+
+static bool stmt_uses(const Stmt *s, const Var *v)
+{
+    return stmt_any(s, is_var_use, v);
+}
+
+/* Scalars a host statement assigns. */
+static Var *host_target(const Stmt *s)
+{
+    if (s->kind == S_DECL && !s->var->is_array)
+        return s->var;
+    if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR)
+        return s->lhs->var;
+    return NULL;
+}
+
+static bool has_loop(const Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (has_loop(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_FOR: return true;
+    case S_IF: return has_loop(s->then) || has_loop(s->els);
+    default: return false;
+    }
+}
+
+/* The only statement of a loop body, if it is a loop. */
+static Stmt *sole_loop(Stmt *body)
+{
+    while (body && body->kind == S_BLOCK && body->list.len == 1)
+        body = vec_at(&body->list, 0);
+    return body && body->kind == S_FOR ? body : NULL;
+}
+
+/* ---- kernels ------------------------------------------------------------------------- */
+
+static void red_collect(F *f, Kernel *k, Stmt *s, int nest_depth)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            red_collect(f, k, vec_at(&s->list, i), nest_depth);
+        return;
+    case S_FOR: red_collect(f, k, s->body, nest_depth); return;
+    case S_IF:
+        red_collect(f, k, s->then, nest_depth);
+        red_collect(f, k, s->els, nest_depth);
+        return;
+    case S_ASSIGN:
+        if (s->red && s->red_var->depth <= nest_depth) {
+            vec_push(f->a, &k->reds, s);
+            bool seen = false;
+            for (int i = 0; i < k->red_vars.len; i++)
+                if (vec_at(&k->red_vars, i) == s->red_var)
+                    seen = true;
+            if (!seen)
+                vec_push(f->a, &k->red_vars, s->red_var);
+        }
+        return;
+    default: return;
+    }
+}
+
+static bool loop_depends_on(const Stmt *l, const Var *iv)
+{
+    return expr_reads(l->lb, iv) || expr_reads(l->ub, iv);
+}
+
+/* Inner loops of a row body: all parallel or reductions into row scalars,
+ * with bounds that do not move with the row. */
+static bool row_shaped(Stmt *outer)
+{
+    bool any = false;
+    Stmt *b = outer->body;
+    Stmt *one[1] = {b};
+    Stmt **list = b->kind == S_BLOCK ? (Stmt **)b->list.data : one;
+    int n = b->kind == S_BLOCK ? b->list.len : 1;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind == S_FOR) {
+            if (!s->parallel || loop_depends_on(s, outer->iv))
+                return false;
+            /* a reduction inside must reduce into a row scalar */
+            any = true;
+        } else if (s->kind == S_IF || s->kind == S_WHILE) {
+            if (has_loop(s))
+                return false;
+        }
+    }
+    return any;
+}
+
+static bool unit_stride(const Expr *e, const void *iv)
+{
+    if (e->kind != E_INDEX)
+        return false;
+    /* true when NOT x[iv] with a 4-byte element */
+    if (e->nkids != 1 || !e->aff || !e->aff[0])
+        return true;
+    const Aff *a = e->aff[0];
+    if (a->c != 0 || a->nterms != 1 || a->terms[0].var != iv || a->terms[0].coef != 1)
+        return true;
+    Type *t = e->ty;
+    return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT);
+}
+
+static bool has_inner_control(const Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (has_inner_control(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_FOR:
+    case S_WHILE: return true;
+    case S_IF: return has_inner_control(s->then) || has_inner_control(s->els);
+    default: return false;
+    }
+}
+
+static void kernel_add_nest(F *f, Kernel *k, Stmt *nest)
+{
+    vec_push(f->a, &k->nests, nest);
+    red_collect(f, k, nest, nest->depth);
+    if (!k->first_line || nest->loc.line < k->first_line)
+        k->first_line = nest->loc.line;
+    if (nest->end_line > k->last_line)
+        k->last_line = nest->end_line;
+    if (k->kind == K_MAP && k->reds.len)
+        k->kind = K_REDUCE;
+}
+
+static Kernel *new_kernel(F *f, Stmt *nest)
+{
+    Kernel *k = arena_alloc(f->a, sizeof *k);
+    k->id = f->plan->kernels.len;
+    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->kind = K_MAP;
+    /* parallel dimensions: perfectly nested parallel loops, rectangular */
+    Stmt *l = nest;
+    while (l && l->parallel && k->pdims < 3) {
+        bool rect = true;
+        for (int i = 0; i < k->pdims; i++)
+            if (loop_depends_on(l, k->loops[i]->iv))
+                rect = false;
+        if (!rect)
+            break;
+        k->loops[k->pdims++] = l;
+        l = sole_loop(l->body);
+    }
+    vec_push(f->a, &f->plan->kernels, k);
+    kernel_add_nest(f, k, nest);
+    if (k->kind == K_MAP && k->pdims == 1 && row_shaped(nest))
+        k->kind = K_ROW;
+    return k;
+}
+
+static bool same_space(Kernel *k, Stmt *nest)
+{
+    Stmt *l = nest;
+    for (int i = 0; i < k->pdims; i++) {
+        if (!l || !l->parallel || !expr_equal(l->lb, k->loops[i]->lb) || l->step != k->loops[i]->step)
+            return false;
+        /* upper bounds equal once the earlier nest's indices are renamed */
+        if (!expr_equal(l->ub, k->loops[i]->ub))
+            return false;
+        l = i + 1 < k->pdims ? sole_loop(l->body) : NULL;
+    }
+    return true;
+}
+
+/* Can `nest` join kernel k?  Returns a reason when it cannot. */
+static const char *why_not_fuse(F *f, Kernel *k, Stmt *nest)
+{
+    if (k->kind == K_ROW)
+        return "the earlier kernel is a row kernel";
+    if (!same_space(k, nest))
+        return "iteration spaces differ";
+    Kernel probe = {.kind = K_MAP};
+    red_collect(f, &probe, nest, nest->depth);
+    if (k->pdims == 1 && row_shaped(nest))
+        return "it is row-wise";
+    for (int i = 0; i < k->nests.len; i++)
+        if (!deps_fusable(f->r, vec_at(&k->nests, i), nest, k->pdims))
+            return "it reads what the earlier nest writes at other indices (or a reduction result)";
+    return NULL;
+}
+
+/* ---- the plan ---------------------------------------------------------------------------- */
+
+static Step *new_step(F *f, StepKind kind)
+{
+    Step *s = arena_alloc(f->a, sizeof *s);
+    s->kind = kind;
+    return s;
+}
+
+static void note(F *f, Loc loc, const char *fmt, const char *a, const char *b)
+{
+    vec_push(f->a, &f->plan->notes, arena_printf(f->a, "line %d: %s", loc.line,
+                                                 arena_printf(f->a, fmt, a, b)));
+}
+
+static Kernel *single_thread_kernel(F *f, Stmt *s)
+{
+    Kernel *k = arena_alloc(f->a, sizeof *k);
+    k->id = f->plan->kernels.len;
+    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->kind = K_MAP;
+    k->pdims = 0;
+    vec_push(f->a, &k->nests, s);
+    k->first_line = s->loc.line;
+    k->last_line = s->end_line;
+    vec_push(f->a, &f->plan->kernels, k);
+    return k;
+}
+
+/* Plans a statement list.  `open` is the index of the kernel step that a
+ * later nest may still join; the host steps after it are independent of
+ * it and are moved before it when a nest joins. */
+static void plan_block(F *f, Stmt *block, Vec *steps)
+{
+    Stmt *one[1] = {block};
+    Stmt **list = block->kind == S_BLOCK ? (Stmt **)block->list.data : one;
+    int n = block->kind == S_BLOCK ? block->list.len : 1;
+    int open = -1;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind == S_FOR && s->parallel) {
+            f->plan->nests++;
+            Kernel *ok = open >= 0 ? ((Step *)vec_at(steps, open))->kernel : NULL;
+            const char *why = ok ? why_not_fuse(f, ok, s) : NULL;
+            if (ok && !why) {
+                /* rotate: host steps first, then the growing kernel */
+                Step *kst = vec_at(steps, open);
+                for (int j = open; j < steps->len - 1; j++)
+                    steps->data[j] = steps->data[j + 1];
+                steps->data[steps->len - 1] = kst;
+                open = steps->len - 1;
+                kernel_add_nest(f, ok, s);
+                continue;
+            }
+            if (ok)
+                note(f, s->loc, "not fused with kernel %s: %s", ok->name, why);
+            Step *st = new_step(f, P_KERNEL);
+            st->kernel = new_kernel(f, s);
+            vec_push(f->a, steps, st);
+            open = steps->len - 1;
+            continue;
+        }
+        if (s->kind == S_FOR) {
+            /* a sequential loop around parallel work: runs on the host */
+            Step *st = new_step(f, P_LOOP);
+            st->stmt = s;
+            plan_block(f, s->body, &st->body);
+            vec_push(f->a, steps, st);
+            open = -1;
+            continue;
+        }
+        if (s->kind == S_BLOCK && !s->list.len)
+            continue;
+        if (stmt_any(s, is_index, NULL) || s->kind == S_IF || s->kind == S_WHILE) {
+            /* touches arrays outside any parallel loop: one thread does it */
+            Step *st = new_step(f, P_KERNEL);
+            st->kernel = single_thread_kernel(f, s);
+            vec_push(f->a, steps, st);
+            note(f, s->loc, "%s%sstatement outside any parallel loop touches arrays: runs as a single-thread kernel",
+                 "", "");
+            open = -1;
+            continue;
+        }
+        /* a host statement: scalar work, temporaries, return */
+        Step *st = new_step(f, P_HOST);
+        st->stmt = s;
+        vec_push(f->a, steps, st);
+        if (open < 0)
+            continue;
+        Kernel *k = ((Step *)vec_at(steps, open))->kernel;
+        Var *t = host_target(s);
+        bool blocks = s->kind == S_RETURN || s->kind == S_FREE || (s->kind == S_DECL && s->var->is_array);
+        for (int j = 0; j < k->red_vars.len; j++)
+            if (stmt_uses(s, vec_at(&k->red_vars, j)))
+                blocks = true;
+        for (int j = 0; t && j < k->nests.len; j++)
+            if (stmt_uses(vec_at(&k->nests, j), t))
+                blocks = true;
+        if (blocks)
+            open = -1;
+    }
+}
+
+/* ---- temporaries in registers --------------------------------------------------------------- */
+
+typedef struct TempUse {
+    Var *v;
+    int kernels;                 /* kernels touching it */
+    Kernel *k;
+    bool host;                   /* used by a host step */
+} TempUse;
+
+static void count_uses(F *f, Vec *steps, TempUse *tu)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LOOP) {
+            count_uses(f, &st->body, tu);
+            continue;
+        }
+        if (st->kind == P_HOST) {
+            if (st->stmt->kind == S_DECL && st->stmt->var == tu->v)
+                continue;
+            if (st->stmt->kind == S_FREE && st->stmt->var == tu->v)
+                continue;
+            if (stmt_uses(st->stmt, tu->v))
+                tu->host = true;
+            continue;
+        }
+        Kernel *k = st->kernel;
+        for (int j = 0; j < k->nests.len; j++) {
+            if (stmt_uses(vec_at(&k->nests, j), tu->v)) {
+                if (tu->k != k)
+                    tu->kernels++;
+                tu->k = k;
+                break;
+            }
+        }
+    }
+}
+
+/* Every access of v in the nest is v[iv0][iv1]... of the kernel's loops. */
+static bool is_point_access(const Expr *e, const void *arg)
+{
+    const void *const *pa = arg;
+    const Var *v = pa[0];
+    Stmt *const *loops = pa[1];
+    const int *pdims = pa[2];
+    if (e->kind != E_INDEX || e->var != v)
+        return false;
+    if (e->nkids != *pdims)
+        return true;             /* a violation */
+    for (int i = 0; i < e->nkids; i++) {
+        const Expr *x = e->kids[i];
+        if (x->kind != E_VAR || x->var != loops[i]->iv)
+            return true;
+    }
+    return false;
+}
+
+static bool writes_first(Stmt *nest, Var *v, int pdims)
+{
+    Stmt *b = nest;
+    for (int i = 0; i < pdims; i++)
+        b = b->body;
+    Stmt *one[1] = {b};
+    Stmt **list = b->kind == S_BLOCK ? (Stmt **)b->list.data : one;
+    int n = b->kind == S_BLOCK ? b->list.len : 1;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && s->lhs->var == v && !strcmp(s->op, "="))
+            return !expr_reads(s->rhs, v);
+        if (stmt_uses(s, v))
+            return false;
+    }
+    return false;
+}
+
+static void find_register_temps(F *f)
+{
+    for (int i = 0; i < f->r->vars.len; i++) {
+        Var *v = vec_at(&f->r->vars, i);
+        if (!v->is_temp)
+            continue;
+        TempUse tu = {.v = v};
+        count_uses(f, &f->plan->steps, &tu);
+        if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0)
+            continue;
+        Kernel *k = tu.k;
+        bool ok = true, first = true;
+        for (int j = 0; j < k->nests.len && ok; j++) {
+            Stmt *nest = vec_at(&k->nests, j);
+            if (!stmt_uses(nest, v))
+                continue;
+            /* indices of this nest's own parallel loops */
+            Stmt *loops[3];
+            Stmt *l = nest;
+            for (int d = 0; d < k->pdims; d++) {
+                loops[d] = l;
+                l = sole_loop(l->body);
+            }
+            int pd = k->pdims;
+            const void *arg[3] = {v, loops, &pd};
+            if (stmt_any(nest, is_point_access, arg))
+                ok = false;
+            if (first && !writes_first(nest, v, k->pdims))
+                ok = false;
+            first = false;
+        }
+        if (!ok)
+            continue;
+        vec_push(f->a, &k->reg_temps, v);
+        vec_push(f->a, &f->plan->dead_temps, v);
+    }
+}
+
+/* ---- traffic estimate for the report ------------------------------------------------------ */
+
+static bool collect_arrays(const Expr *e, const void *arg)
+{
+    Vec *seen = (Vec *)((void *const *)arg)[0];
+    Arena *a = (Arena *)((void *const *)arg)[1];
+    if (e->kind == E_INDEX) {
+        for (int i = 0; i < seen->len; i++)
+            if (vec_at(seen, i) == e->var)
+                return false;
+        vec_push(a, seen, e->var);
+    }
+    return false;
+}
+
+static double bytes_of(Vec *vars, Kernel *k)
+{
+    double b = 0;
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        bool reg = false;
+        for (int j = 0; k && j < k->reg_temps.len; j++)
+            if (vec_at(&k->reg_temps, j) == v)
+                reg = true;
+        if (reg)
+            continue;
+        Type *t = type_elem(v->ty);
+        int size = t->kind == TY_DOUBLE || t->kind == TY_LONG || t->kind == TY_ULONG || t->kind == TY_LLONG ||
+                   t->kind == TY_ULLONG ? 8 : t->kind <= TY_UCHAR ? 1 : t->kind <= TY_USHORT ? 2 : 4;
+        if (t->kind == TY_STRUCT)
+            size = 4 * t->nfields;
+        /* read-write arrays move twice */
+        b += size * ((v->read || !v->written) && v->written ? 2 : 1);
+    }
+    return b;
+}
+
+static void estimate(F *f)
+{
+    for (int i = 0; i < f->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&f->plan->kernels, i);
+        Vec all = {0};
+        for (int j = 0; j < k->nests.len; j++) {
+            Vec one = {0};
+            void *arg1[2] = {&one, f->a};
+            stmt_any(vec_at(&k->nests, j), collect_arrays, arg1);
+            f->plan->bytes_unfused += bytes_of(&one, NULL);
+            void *arg2[2] = {&all, f->a};
+            stmt_any(vec_at(&k->nests, j), collect_arrays, arg2);
+        }
+        f->plan->bytes_fused += bytes_of(&all, k);
+    }
+}
+
+static void mark_vec4(Kernel *k)
+{
+    if (k->pdims != 1 || k->kind == K_ROW || k->loops[0]->step != 1)
+        return;
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *nest = vec_at(&k->nests, i);
+        if (has_inner_control(nest->body))
+            return;
+        if (stmt_any(nest->body, unit_stride, nest->iv))
+            return;
+        if (!stmt_any(nest->body, is_index, NULL))
+            return;
+    }
+    /* every array of the kernel is accessed at [i] only, 4-byte elements */
+    k->vec4 = true;
+}
+
+void fuse_region(Unit *u, Region *r)
+{
+    F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan))};
+    r->plan = f.plan;
+    plan_block(&f, r->body, &f.plan->steps);
+    find_register_temps(&f);
+    for (int i = 0; i < f.plan->kernels.len; i++)
+        mark_vec4(vec_at(&f.plan->kernels, i));
+    estimate(&f);
+}

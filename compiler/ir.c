@@ -1,0 +1,237 @@
+/* ir.c - names of the IR's kinds, type predicates, structural equality,
+ * and the --emit=ir dump. */
+#include "gfc.h"
+
+#include <string.h>
+
+const char *const expr_kind_names[] = {
+#define X(k) #k,
+    GF_EXPR_KINDS(X)
+#undef X
+};
+const char *const stmt_kind_names[] = {
+#define X(k) #k,
+    GF_STMT_KINDS(X)
+#undef X
+};
+const char *const red_op_names[] = {"none", "+", "*", "min", "max", "&&", "||", "&", "|", "^"};
+const char *const kernel_kind_names[] = {"map", "reduce", "row"};
+
+bool type_is_integer(const Type *t)
+{
+    return t && t->kind >= TY_BOOL && t->kind <= TY_ULLONG;
+}
+
+bool type_is_float(const Type *t)
+{
+    return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE);
+}
+
+bool type_is_arith(const Type *t)
+{
+    return type_is_integer(t) || type_is_float(t);
+}
+
+Type *type_elem(Type *t)
+{
+    while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY))
+        t = t->base;
+    return t;
+}
+
+int type_rank(const Type *t)
+{
+    int n = 0;
+    while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY)) {
+        n++;
+        t = t->base;
+    }
+    return n;
+}
+
+const char *type_c_name(const Type *t)
+{
+    static const char *const names[] = {
+        [TY_VOID] = "void", [TY_BOOL] = "_Bool", [TY_CHAR] = "char", [TY_SCHAR] = "signed char",
+        [TY_UCHAR] = "unsigned char", [TY_SHORT] = "short", [TY_USHORT] = "unsigned short",
+        [TY_INT] = "int", [TY_UINT] = "unsigned int", [TY_LONG] = "long", [TY_ULONG] = "unsigned long",
+        [TY_LLONG] = "long long", [TY_ULLONG] = "unsigned long long", [TY_FLOAT] = "float",
+        [TY_DOUBLE] = "double"};
+    if (t->kind == TY_STRUCT)
+        return t->name;
+    if (t->kind > TY_DOUBLE)
+        return "?";
+    return names[t->kind];
+}
+
+bool expr_equal(const Expr *a, const Expr *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind || a->nkids != b->nkids || a->var != b->var)
+        return false;
+    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
+        return false;
+    for (int i = 0; i < a->nkids; i++)
+        if (!expr_equal(a->kids[i], b->kids[i]))
+            return false;
+    return true;
+}
+
+/* ---- --emit=ir ------------------------------------------------------------ */
+
+static void dump_expr(FILE *f, const Expr *e)
+{
+    if (!e) {
+        fprintf(f, "<null>");
+        return;
+    }
+    switch (e->kind) {
+    case E_INT:
+    case E_FLOAT: fprintf(f, "%s", e->text); break;
+    case E_VAR: fprintf(f, "%s", e->var->cname); break;
+    case E_INDEX:
+        fprintf(f, "%s", e->var->cname);
+        for (int i = 0; i < e->nkids; i++) {
+            fprintf(f, "[");
+            dump_expr(f, e->kids[i]);
+            fprintf(f, "]");
+        }
+        break;
+    case E_FIELD:
+        dump_expr(f, e->kids[0]);
+        fprintf(f, ".%s", e->text);
+        break;
+    case E_UNARY:
+        fprintf(f, "(%s", e->text);
+        dump_expr(f, e->kids[0]);
+        fprintf(f, ")");
+        break;
+    case E_BINARY:
+        fprintf(f, "(");
+        dump_expr(f, e->kids[0]);
+        fprintf(f, " %s ", e->text);
+        dump_expr(f, e->kids[1]);
+        fprintf(f, ")");
+        break;
+    case E_COND:
+        fprintf(f, "(");
+        dump_expr(f, e->kids[0]);
+        fprintf(f, " ? ");
+        dump_expr(f, e->kids[1]);
+        fprintf(f, " : ");
+        dump_expr(f, e->kids[2]);
+        fprintf(f, ")");
+        break;
+    case E_CAST:
+        fprintf(f, "(%s)", type_c_name(e->ty));
+        dump_expr(f, e->kids[0]);
+        break;
+    case E_CALL:
+        fprintf(f, "%s(", e->text);
+        for (int i = 0; i < e->nkids; i++) {
+            if (i)
+                fprintf(f, ", ");
+            dump_expr(f, e->kids[i]);
+        }
+        fprintf(f, ")");
+        break;
+    case E_SIZEOF: fprintf(f, "sizeof(%s)", type_c_name(e->ty)); break;
+    }
+}
+
+static void dump_stmt(FILE *f, const Stmt *s, int ind)
+{
+    if (!s)
+        return;
+    fprintf(f, "%*s", ind * 2, "");
+    switch (s->kind) {
+    case S_BLOCK:
+        fprintf(f, "block\n");
+        for (int i = 0; i < s->list.len; i++)
+            dump_stmt(f, vec_at(&s->list, i), ind + 1);
+        return;
+    case S_FOR:
+        fprintf(f, "for %s in [", s->iv->cname);
+        dump_expr(f, s->lb);
+        fprintf(f, ", ");
+        dump_expr(f, s->ub);
+        fprintf(f, ") step %lld  ; line %d, %s\n", s->step, s->loc.line,
+                s->parallel ? (s->reduction ? "parallel reduction" : "parallel") : "sequential");
+        dump_stmt(f, s->body, ind + 1);
+        return;
+    case S_WHILE:
+        fprintf(f, "S%d: while ", s->id);
+        dump_expr(f, s->cond);
+        fprintf(f, "\n");
+        dump_stmt(f, s->body, ind + 1);
+        return;
+    case S_IF:
+        fprintf(f, "if ");
+        dump_expr(f, s->cond);
+        fprintf(f, "\n");
+        dump_stmt(f, s->then, ind + 1);
+        if (s->els) {
+            fprintf(f, "%*selse\n", ind * 2, "");
+            dump_stmt(f, s->els, ind + 1);
+        }
+        return;
+    case S_DECL:
+        fprintf(f, "S%d: decl %s %s", s->id, type_c_name(type_elem(s->var->ty)), s->var->cname);
+        for (int i = 0; s->var->is_array && i < s->var->ndims; i++) {
+            fprintf(f, "[");
+            dump_expr(f, s->var->dims[i]);
+            fprintf(f, "]");
+        }
+        if (s->is_malloc)
+            fprintf(f, " (malloc)");
+        if (s->rhs) {
+            fprintf(f, " = ");
+            dump_expr(f, s->rhs);
+        }
+        break;
+    case S_ASSIGN:
+        fprintf(f, "S%d: ", s->id);
+        dump_expr(f, s->lhs);
+        fprintf(f, " %s ", s->op);
+        dump_expr(f, s->rhs);
+        if (s->red)
+            fprintf(f, "  ; reduction %s on %s", red_op_names[s->red], s->red_var->cname);
+        break;
+    case S_RETURN:
+        fprintf(f, "S%d: return ", s->id);
+        dump_expr(f, s->rhs);
+        break;
+    case S_FREE: fprintf(f, "free %s", s->var->cname); break;
+    }
+    fprintf(f, "\n");
+}
+
+void ir_dump(FILE *f, Unit *u)
+{
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        fprintf(f, "region %s  ; %s:%d\n", r->name, u->path, r->loc.line);
+        for (int j = 0; j < r->params.len; j++) {
+            Var *v = vec_at(&r->params, j);
+            fprintf(f, "  param %s %s", type_c_name(type_elem(v->ty)), v->cname);
+            for (int d = 0; v->is_array && d < v->ndims; d++) {
+                fprintf(f, "[");
+                if (v->dims[d])
+                    dump_expr(f, v->dims[d]);
+                fprintf(f, "]");
+            }
+            if (v->is_array)
+                fprintf(f, " %s%s", v->written ? (v->read ? "inout" : "out") : "in",
+                        v->ty->kind == TY_PTR && v->ty->is_restrict ? " restrict" : "");
+            fprintf(f, "\n");
+        }
+        dump_stmt(f, r->body, 1);
+        if (r->deps) {
+            fprintf(f, "  domain:   %s\n", r->deps->isl_domain);
+            fprintf(f, "  schedule: %s\n", r->deps->isl_schedule);
+            fprintf(f, "  deps:     %s\n", r->deps->isl_deps);
+        }
+        fprintf(f, "\n");
+    }
+}

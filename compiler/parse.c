@@ -1,0 +1,1380 @@
+/* parse.c - the front end: parses one C file with libclang and turns every
+ * GPUFUSE-marked function into a Region (compiler/gfc.h), or rejects it with
+ * a located diagnostic saying why, so that it keeps its CPU body. */
+#include "gfc.h"
+#include "clang_compat.h"
+
+#include <clang-c/Index.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Binding {
+    CXCursor decl;
+    Var *var;
+} Binding;
+
+typedef struct P {
+    Unit *u;
+    Arena *a;
+    CXTranslationUnit tu;
+    Region *r;
+    jmp_buf fail;
+    Binding *binds;
+    int nbinds, capbinds;
+    Vec loops;                   /* Stmt* S_FOR enclosing the current point */
+    bool lvalue;                 /* converting the target of a plain '=' */
+    int stmt_ids;
+} P;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static char *cx_str(Arena *a, CXString s)
+{
+    const char *c = clang_getCString(s);
+    char *r = arena_strdup(a, c ? c : "");
+    clang_disposeString(s);
+    return r;
+}
+
+static Loc loc_of(P *p, CXCursor c)
+{
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
+    Loc l = {p->u->path, (int)line, (int)col};
+    return l;
+}
+
+static int end_line_of(CXCursor c)
+{
+    unsigned line;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &line, NULL, NULL);
+    return (int)line;
+}
+
+/* Rejects the region being built: diagnoses and unwinds to parse_region. */
+static _Noreturn void __attribute__((format(printf, 4, 5)))
+reject(P *p, CXCursor at, const char *flag, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_reject(loc_of(p, at), flag, "%s; '%s' keeps its CPU body", msg, p->r->name);
+    longjmp(p->fail, 1);
+}
+
+typedef struct Kids {
+    CXCursor c[64];
+    int n;
+} Kids;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    Kids *k = d;
+    if (k->n < 64)
+        k->c[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static Kids kids_of(CXCursor c)
+{
+    Kids k = {.n = 0};
+    clang_visitChildren(c, collect, &k);
+    if (k.n > 64)
+        k.n = 64;
+    return k;
+}
+
+/* Skips implicit-cast and paren wrappers that carry no meaning for us. */
+static CXCursor strip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            return c;
+        Kids ks = kids_of(c);
+        if (ks.n != 1)
+            return c;
+        c = ks.c[0];
+    }
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+static Type *new_type(P *p, TypeKind k)
+{
+    Type *t = arena_alloc(p->a, sizeof *t);
+    t->kind = k;
+    t->clen = -1;
+    return t;
+}
+
+static Expr *conv_expr(P *p, CXCursor c);
+
+typedef struct FieldCtx {
+    P *p;
+    CXCursor at;
+    Vec fields;
+} FieldCtx;
+
+static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int *used);
+
+static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
+{
+    FieldCtx *fc = d;
+    Field *f = arena_alloc(fc->p->a, sizeof *f);
+    f->name = cx_str(fc->p->a, clang_getCursorSpelling(c));
+    f->ty = conv_type(fc->p, clang_getCursorType(c), fc->at, NULL, 0, NULL);
+    if (!type_is_arith(f->ty))
+        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", f->name);
+    vec_push(fc->p->a, &fc->fields, f);
+    return CXVisit_Continue;
+}
+
+/* dims: the array sizes written in a declaration (outermost first) for the
+ * variable-length levels, consumed left to right through *used. */
+static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int *used)
+{
+    bool cst = clang_isConstQualifiedType(t);
+    bool rst = clang_isRestrictQualifiedType(t);
+    CXType ct = t;
+    if (t.kind == CXType_Elaborated || t.kind == CXType_Typedef)
+        ct = clang_getCanonicalType(t);
+    Type *ty;
+    switch (ct.kind) {
+    case CXType_Bool: ty = new_type(p, TY_BOOL); break;
+    case CXType_Char_S: ty = new_type(p, TY_CHAR); break;
+    case CXType_Char_U: ty = new_type(p, TY_CHAR); break;
+    case CXType_SChar: ty = new_type(p, TY_SCHAR); break;
+    case CXType_UChar: ty = new_type(p, TY_UCHAR); break;
+    case CXType_Short: ty = new_type(p, TY_SHORT); break;
+    case CXType_UShort: ty = new_type(p, TY_USHORT); break;
+    case CXType_Int: ty = new_type(p, TY_INT); break;
+    case CXType_Enum: ty = new_type(p, TY_INT); break;
+    case CXType_UInt: ty = new_type(p, TY_UINT); break;
+    case CXType_Long: ty = new_type(p, TY_LONG); break;
+    case CXType_ULong: ty = new_type(p, TY_ULONG); break;
+    case CXType_LongLong: ty = new_type(p, TY_LLONG); break;
+    case CXType_ULongLong: ty = new_type(p, TY_ULLONG); break;
+    case CXType_Float: ty = new_type(p, TY_FLOAT); break;
+    case CXType_Double: ty = new_type(p, TY_DOUBLE); break;
+    case CXType_Void: ty = new_type(p, TY_VOID); break;
+    case CXType_LongDouble:
+        reject(p, at, "-Wgpufuse-type", "'long double' has no GPU equivalent; use 'double'");
+    case CXType_Pointer:
+        ty = new_type(p, TY_PTR);
+        ty->base = conv_type(p, clang_getPointeeType(ct), at, dims, ndims, used);
+        break;
+    case CXType_ConstantArray:
+        ty = new_type(p, TY_ARRAY);
+        ty->clen = clang_getArraySize(ct);
+        if (dims && used && *used < ndims)
+            ty->len = dims[(*used)++];
+        ty->base = conv_type(p, clang_getArrayElementType(ct), at, dims, ndims, used);
+        break;
+    case CXType_VariableArray:
+    case CXType_IncompleteArray:
+        ty = new_type(p, TY_ARRAY);
+        if (ct.kind == CXType_VariableArray && dims && used && *used < ndims)
+            ty->len = dims[(*used)++];
+        ty->base = conv_type(p, clang_getArrayElementType(ct), at, dims, ndims, used);
+        break;
+    case CXType_Record: {
+        ty = new_type(p, TY_STRUCT);
+        ty->name = cx_str(p->a, clang_getTypeSpelling(t.kind == CXType_Elaborated ? t : ct));
+        /* drop qualifiers from the spelling: they are kept in is_const */
+        const char *s = ty->name;
+        while (!strncmp(s, "const ", 6) || !strncmp(s, "volatile ", 9))
+            s = strchr(s, ' ') + 1;
+        ty->name = s;
+        FieldCtx fc = {p, at, {0}};
+        clang_Type_visitFields(ct, visit_field, &fc);
+        ty->fields = arena_alloc(p->a, sizeof(Field) * (size_t)(fc.fields.len ? fc.fields.len : 1));
+        for (int i = 0; i < fc.fields.len; i++)
+            ty->fields[i] = *(Field *)vec_at(&fc.fields, i);
+        ty->nfields = fc.fields.len;
+        break;
+    }
+    default: {
+        CXString s = clang_getTypeSpelling(t);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        reject(p, at, "-Wgpufuse-type", "type '%s' is not supported in a fused region", buf);
+    }
+    }
+    if (clang_isVolatileQualifiedType(t))
+        reject(p, at, "-Wgpufuse-volatile", "'volatile' data cannot be reordered or cached by a kernel");
+    ty->is_const = cst;
+    ty->is_restrict = rst;
+    return ty;
+}
+
+/* ---- variables -------------------------------------------------------------- */
+
+static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kind)
+{
+    Var *v = arena_alloc(p->a, sizeof *v);
+    v->name = name;
+    v->ty = ty;
+    v->kind = kind;
+    v->id = p->r->vars.len;
+    v->loc = loc_of(p, decl);
+    v->depth = p->loops.len;
+    /* a unique spelling: C allows shadowing, generated code must not */
+    v->cname = name;
+    for (int i = 0, n = 1; i < p->r->vars.len; i++) {
+        Var *o = vec_at(&p->r->vars, i);
+        if (!strcmp(o->cname, v->cname)) {
+            v->cname = arena_printf(p->a, "%s_%d", name, n++);
+            i = -1;
+        }
+    }
+    vec_push(p->a, &p->r->vars, v);
+    if (p->nbinds == p->capbinds) {
+        p->capbinds = p->capbinds ? 2 * p->capbinds : 32;
+        Binding *nb = arena_alloc(p->a, sizeof *nb * (size_t)p->capbinds);
+        if (p->nbinds)
+            memcpy(nb, p->binds, sizeof *nb * (size_t)p->nbinds);
+        p->binds = nb;
+    }
+    p->binds[p->nbinds].decl = decl;
+    p->binds[p->nbinds].var = v;
+    p->nbinds++;
+    return v;
+}
+
+static Var *lookup(P *p, CXCursor decl)
+{
+    for (int i = p->nbinds - 1; i >= 0; i--)
+        if (clang_equalCursors(p->binds[i].decl, decl))
+            return p->binds[i].var;
+    return NULL;
+}
+
+static bool bound_by_loop(P *p, Var *v)
+{
+    for (int i = 0; i < p->loops.len; i++)
+        if (((Stmt *)vec_at(&p->loops, i))->iv == v)
+            return true;
+    return false;
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+
+static Expr *new_expr(P *p, ExprKind k, CXCursor c)
+{
+    Expr *e = arena_alloc(p->a, sizeof *e);
+    e->kind = k;
+    e->loc = loc_of(p, c);
+    return e;
+}
+
+static void set_kids(P *p, Expr *e, int n)
+{
+    e->nkids = n;
+    e->kids = arena_alloc(p->a, sizeof(Expr *) * (size_t)(n ? n : 1));
+}
+
+/* The math.h functions a kernel may call (float and double forms); CUDA has
+ * device versions of each with the same name and meaning. */
+static const char *const math_funcs[] = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "asinh", "acosh", "atanh", "erf", "erfc", "tgamma", "lgamma", "pow", "hypot",
+    "fabs", "fmin", "fmax", "fma", "fmod", "remainder", "floor", "ceil", "round",
+    "trunc", "rint", "nearbyint", "copysign", "fdim", "ldexp", "logb", "ilogb",
+    "lround", "llround", "lrint", "llrint", "nextafter", NULL};
+
+static bool is_math_func(const char *name)
+{
+    for (int i = 0; math_funcs[i]; i++) {
+        size_t n = strlen(math_funcs[i]);
+        if (!strncmp(name, math_funcs[i], n) && (name[n] == '\0' || (name[n] == 'f' && name[n + 1] == '\0')))
+            return true;
+    }
+    static const char *const extra[] = {"__builtin_inff", "__builtin_inf", "__builtin_nanf",
+                                        "__builtin_nan", "__builtin_huge_valf", "__builtin_huge_val",
+                                        "abs", "labs", "llabs", NULL};
+    for (int i = 0; extra[i]; i++)
+        if (!strcmp(name, extra[i]))
+            return true;
+    return false;
+}
+
+static Func *find_helper(P *p, const char *name)
+{
+    for (int i = 0; i < p->u->helpers.len; i++) {
+        Func *f = vec_at(&p->u->helpers, i);
+        if (!strcmp(f->name, name))
+            return f;
+    }
+    return NULL;
+}
+
+/* The literal's own spelling when it is written in the file, else its value. */
+static const char *literal_text(P *p, CXCursor c, bool is_float, Type *ty)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(p->tu, r, &toks, &n);
+    const char *text = NULL;
+    if (n >= 1 && clang_getTokenKind(toks[0]) == CXToken_Literal)
+        text = cx_str(p->a, clang_getTokenSpelling(p->tu, toks[0]));
+    clang_disposeTokens(p->tu, toks, n);
+    if (text)
+        return text;
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
+    if (!ev)
+        reject(p, c, "-Wgpufuse-syntax", "cannot read this literal");
+    if (is_float) {
+        double v = clang_EvalResult_getAsDouble(ev);
+        text = arena_printf(p->a, "%a%s", v, ty->kind == TY_FLOAT ? "f" : "");
+    } else {
+        long long v = clang_EvalResult_getAsLongLong(ev);
+        text = arena_printf(p->a, "%lld", v);
+    }
+    clang_EvalResult_dispose(ev);
+    return text;
+}
+
+/* base[i][j]...: collects subscripts outermost first. */
+static Expr *conv_index(P *p, CXCursor c)
+{
+    CXCursor subs[8];
+    int nsub = 0;
+    CXCursor cur = c;
+    while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
+        Kids k = kids_of(cur);
+        if (k.n != 2)
+            reject(p, cur, "-Wgpufuse-syntax", "unexpected subscript form");
+        if (nsub == 8)
+            reject(p, cur, "-Wgpufuse-rank", "arrays of more than 8 dimensions are not supported");
+        subs[nsub++] = k.c[1];
+        cur = strip(k.c[0]);
+    }
+    if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr)
+        reject(p, cur, "-Wgpufuse-pointer", "subscripted expression is not an array parameter or local array "
+                                           "(pointer arithmetic and pointer locals are not supported)");
+    Var *v = lookup(p, clang_getCursorReferenced(cur));
+    if (!v)
+        reject(p, cur, "-Wgpufuse-global", "global array '%s' is not visible to a kernel; pass it as a parameter",
+               cx_str(p->a, clang_getCursorSpelling(cur)));
+    if (!v->is_array)
+        reject(p, cur, "-Wgpufuse-pointer", "'%s' is not an array", v->name);
+    if (nsub != v->ndims)
+        reject(p, c, "-Wgpufuse-rank", "'%s' has %d dimension%s but is subscripted %d time%s here; "
+               "index every dimension", v->name, v->ndims, v->ndims == 1 ? "" : "s", nsub, nsub == 1 ? "" : "s");
+    if (!p->lvalue)
+        v->read = true;
+    p->lvalue = false;           /* subscripts are reads */
+    Expr *e = new_expr(p, E_INDEX, c);
+    e->var = v;
+    set_kids(p, e, nsub);
+    for (int i = 0; i < nsub; i++) {
+        Expr *ix = conv_expr(p, subs[nsub - 1 - i]);
+        if (!type_is_integer(ix->ty))
+            reject(p, subs[nsub - 1 - i], "-Wgpufuse-syntax", "subscript is not an integer");
+        e->kids[i] = ix;
+    }
+    e->ty = type_elem(v->ty);
+    return e;
+}
+
+static Expr *conv_expr(P *p, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    Kids ks = kids_of(c);
+    Type *ty = NULL;
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
+    Expr *e;
+    switch (k) {
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+        if (ks.n != 1)
+            reject(p, c, "-Wgpufuse-syntax", "unsupported expression");
+        return conv_expr(p, ks.c[0]);
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+        e = new_expr(p, E_INT, c);
+        e->ty = ty;
+        e->text = literal_text(p, c, false, ty);
+        return e;
+    case CXCursor_FloatingLiteral:
+        e = new_expr(p, E_FLOAT, c);
+        e->ty = ty;
+        e->text = literal_text(p, c, true, ty);
+        return e;
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) {
+            e = new_expr(p, E_INT, c);
+            e->ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
+            e->text = arena_printf(p->a, "%lld", clang_getEnumConstantDeclValue(d));
+            return e;
+        }
+        Var *v = lookup(p, d);
+        if (!v) {
+            const char *name = cx_str(p->a, clang_getCursorSpelling(c));
+            if (clang_getCursorKind(d) == CXCursor_VarDecl) {
+                CXEvalResult ev = clang_Cursor_Evaluate(d);
+                if (ev && clang_isConstQualifiedType(clang_getCursorType(d))) {
+                    e = new_expr(p, E_INT, c);
+                    e->ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
+                    if (clang_EvalResult_getKind(ev) == CXEval_Int) {
+                        e->text = arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev));
+                    } else if (clang_EvalResult_getKind(ev) == CXEval_Float) {
+                        e->kind = E_FLOAT;
+                        e->text = arena_printf(p->a, "%a%s", clang_EvalResult_getAsDouble(ev),
+                                               e->ty->kind == TY_FLOAT ? "f" : "");
+                    } else {
+                        clang_EvalResult_dispose(ev);
+                        reject(p, c, "-Wgpufuse-global", "global '%s' is not a constant", name);
+                    }
+                    clang_EvalResult_dispose(ev);
+                    return e;
+                }
+                if (ev)
+                    clang_EvalResult_dispose(ev);
+                reject(p, c, "-Wgpufuse-global", "global variable '%s' is not visible to a kernel; "
+                       "pass it as a parameter", name);
+            }
+            reject(p, c, "-Wgpufuse-syntax", "'%s' cannot be used here", name);
+        }
+        if (v->kind == V_IV && !bound_by_loop(p, v))
+            reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop", v->name);
+        if (v->is_array)
+            reject(p, c, "-Wgpufuse-pointer", "array '%s' is used without a subscript "
+                   "(pointer arithmetic and aliasing are not supported)", v->name);
+        e = new_expr(p, E_VAR, c);
+        e->var = v;
+        e->ty = v->ty;
+        return e;
+    }
+    case CXCursor_ArraySubscriptExpr:
+        return conv_index(p, c);
+    case CXCursor_MemberRefExpr: {
+        if (ks.n != 1)
+            reject(p, c, "-Wgpufuse-syntax", "unsupported member access");
+        CXCursor base = strip(ks.c[0]);
+        Expr *b;
+        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) {
+            /* p->x on a pointer parameter means p[0].x */
+            Var *v = lookup(p, clang_getCursorReferenced(base));
+            if (!v || !v->is_array || v->ndims != 1)
+                reject(p, c, "-Wgpufuse-syntax", "member access on something that is not an array element");
+            b = new_expr(p, E_INDEX, base);
+            b->var = v;
+            set_kids(p, b, 1);
+            b->kids[0] = new_expr(p, E_INT, base);
+            b->kids[0]->text = "0";
+            b->kids[0]->ty = new_type(p, TY_INT);
+            b->ty = type_elem(v->ty);
+        } else {
+            b = conv_expr(p, base);
+        }
+        if (b->kind != E_INDEX || b->ty->kind != TY_STRUCT)
+            reject(p, c, "-Wgpufuse-syntax", "member access is supported on array elements of structs (p[i].x)");
+        e = new_expr(p, E_FIELD, c);
+        e->text = cx_str(p->a, clang_getCursorSpelling(c));
+        set_kids(p, e, 1);
+        e->kids[0] = b;
+        e->ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
+        return e;
+    }
+    case CXCursor_BinaryOperator: {
+        const char *op = gfc_binary_op(p->tu, c, p->a);
+        if (!op)
+            reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression (is it a macro?)");
+        if (!strcmp(op, "=") || !strcmp(op, ","))
+            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement", op);
+        e = new_expr(p, E_BINARY, c);
+        e->ty = ty;
+        e->text = op;
+        set_kids(p, e, 2);
+        e->kids[0] = conv_expr(p, ks.c[0]);
+        e->kids[1] = conv_expr(p, ks.c[1]);
+        return e;
+    }
+    case CXCursor_CompoundAssignOperator:
+        reject(p, c, "-Wgpufuse-syntax", "assignment inside an expression is not supported; write it as its own statement");
+    case CXCursor_UnaryOperator: {
+        bool postfix;
+        const char *op = gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix);
+        if (!op)
+            reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression");
+        if (!strcmp(op, "++") || !strcmp(op, "--"))
+            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement", op);
+        if (!strcmp(op, "&"))
+            reject(p, c, "-Wgpufuse-pointer", "taking an address is not supported in a fused region");
+        if (!strcmp(op, "*")) {
+            /* *p is p[0] */
+            CXCursor base = strip(ks.c[0]);
+            Var *v = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(base)) : NULL;
+            if (!v || !v->is_array || v->ndims != 1)
+                reject(p, c, "-Wgpufuse-pointer", "dereference of something other than a pointer parameter");
+            e = new_expr(p, E_INDEX, c);
+            e->var = v;
+            set_kids(p, e, 1);
+            e->kids[0] = new_expr(p, E_INT, c);
+            e->kids[0]->text = "0";
+            e->kids[0]->ty = new_type(p, TY_INT);
+            e->ty = type_elem(v->ty);
+            return e;
+        }
+        e = new_expr(p, E_UNARY, c);
+        e->ty = ty;
+        e->text = op;
+        set_kids(p, e, 1);
+        e->kids[0] = conv_expr(p, ks.c[0]);
+        return e;
+    }
+    case CXCursor_ConditionalOperator:
+        if (ks.n != 3)
+            reject(p, c, "-Wgpufuse-syntax", "the GNU '?:' without a middle operand is not supported");
+        e = new_expr(p, E_COND, c);
+        e->ty = ty;
+        set_kids(p, e, 3);
+        for (int i = 0; i < 3; i++)
+            e->kids[i] = conv_expr(p, ks.c[i]);
+        return e;
+    case CXCursor_CStyleCastExpr: {
+        e = new_expr(p, E_CAST, c);
+        e->ty = ty;
+        if (!type_is_arith(ty))
+            reject(p, c, "-Wgpufuse-pointer", "casts to non-arithmetic types are not supported");
+        set_kids(p, e, 1);
+        e->kids[0] = conv_expr(p, ks.c[ks.n - 1]);
+        return e;
+    }
+    case CXCursor_UnaryExpr: {
+        /* sizeof / _Alignof: constant */
+        CXEvalResult ev = clang_Cursor_Evaluate(c);
+        if (!ev)
+            reject(p, c, "-Wgpufuse-syntax", "unsupported expression");
+        e = new_expr(p, E_INT, c);
+        e->ty = ty;
+        e->text = arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev));
+        clang_EvalResult_dispose(ev);
+        return e;
+    }
+    case CXCursor_CallExpr: {
+        const char *name = cx_str(p->a, clang_getCursorSpelling(c));
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+            reject(p, c, "-Wgpufuse-call", "call through a function pointer cannot be compiled for the GPU");
+        Func *h = NULL;
+        if (!is_math_func(name)) {
+            h = find_helper(p, name);
+            if (!h) {
+                static const char *const io[] = {"printf", "fprintf", "puts", "putchar", "scanf", "fopen",
+                                                 "fwrite", "fread", "fputs", "fflush", "perror", NULL};
+                for (int i = 0; io[i]; i++)
+                    if (!strcmp(name, io[i]))
+                        reject(p, c, "-Wgpufuse-io", "'%s' does I/O, which a kernel cannot do; "
+                               "move it out of the marked function", name);
+                if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || !strcmp(name, "free"))
+                    reject(p, c, "-Wgpufuse-alloc", "'%s' is supported only as 'T *t = malloc(n * sizeof *t);' "
+                           "and 'free(t);' statements at the top of the marked function", name);
+                reject(p, c, "-Wgpufuse-call", "'%s' is not a math function nor a pure static helper defined in "
+                       "this file, so it cannot run on the GPU", name);
+            }
+        }
+        e = new_expr(p, E_CALL, c);
+        e->ty = ty;
+        e->text = name;
+        e->callee = h;
+        set_kids(p, e, ks.n - 1);
+        for (int i = 1; i < ks.n; i++) {
+            CXCursor a = strip(ks.c[i]);
+            if (clang_getCursorKind(a) == CXCursor_StringLiteral) {
+                /* __builtin_nanf("") */
+                Expr *s = new_expr(p, E_INT, a);
+                s->text = cx_str(p->a, clang_getCursorSpelling(a));
+                s->ty = new_type(p, TY_INT);
+                e->kids[i - 1] = s;
+                continue;
+            }
+            e->kids[i - 1] = conv_expr(p, ks.c[i]);
+        }
+        if (h)
+            vec_push(p->a, &p->r->helpers, h);
+        return e;
+    }
+    case CXCursor_StmtExpr:
+        reject(p, c, "-Wgpufuse-syntax", "statement expressions are not supported");
+    case CXCursor_InitListExpr:
+        reject(p, c, "-Wgpufuse-syntax", "initialiser lists are not supported in a fused region");
+    default:
+        reject(p, c, "-Wgpufuse-syntax", "unsupported expression (%s)",
+               cx_str(p->a, clang_getCursorKindSpelling(k)));
+    }
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static Stmt *new_stmt(P *p, StmtKind k, CXCursor c)
+{
+    Stmt *s = arena_alloc(p->a, sizeof *s);
+    s->kind = k;
+    s->loc = loc_of(p, c);
+    s->end_line = end_line_of(c);
+    s->id = -1;
+    s->depth = p->loops.len;
+    return s;
+}
+
+static void number(P *p, Stmt *s)
+{
+    s->id = p->stmt_ids++;
+    vec_push(p->a, &p->r->stmts, s);
+}
+
+static Stmt *conv_stmt(P *p, CXCursor c);
+
+static Stmt *conv_block(P *p, CXCursor c)
+{
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    Kids ks = kids_of(c);
+    if (ks.n >= 64)
+        reject(p, c, "-Wgpufuse-size", "blocks of more than 63 statements are not supported; split the function");
+    for (int i = 0; i < ks.n; i++) {
+        Stmt *s = conv_stmt(p, ks.c[i]);
+        if (!s)
+            continue;
+        if (s->kind == S_BLOCK && s->loc.line == 0) {
+            /* several declarators of one DeclStmt */
+            for (int j = 0; j < s->list.len; j++) {
+                Stmt *t = vec_at(&s->list, j);
+                t->parent = b;
+                vec_push(p->a, &b->list, t);
+            }
+            continue;
+        }
+        s->parent = b;
+        vec_push(p->a, &b->list, s);
+    }
+    return b;
+}
+
+static bool is_var_ref(P *p, CXCursor c, Var *v)
+{
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr && lookup(p, clang_getCursorReferenced(c)) == v;
+}
+
+/* Reads the step of `i++`, `++i`, `i += c`, `i = i + c`; 0 if not canonical. */
+static long long loop_step(P *p, CXCursor inc, Var *iv)
+{
+    enum CXCursorKind k = clang_getCursorKind(inc);
+    Kids ks = kids_of(inc);
+    if (k == CXCursor_UnaryOperator && ks.n == 1 && is_var_ref(p, ks.c[0], iv)) {
+        bool postfix;
+        const char *op = gfc_unary_op(p->tu, inc, ks.c[0], p->a, &postfix);
+        return op && !strcmp(op, "++") ? 1 : 0;
+    }
+    CXCursor amount;
+    if (k == CXCursor_CompoundAssignOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
+        const char *op = gfc_binary_op(p->tu, inc, p->a);
+        if (!op || strcmp(op, "+="))
+            return 0;
+        amount = ks.c[1];
+    } else if (k == CXCursor_BinaryOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
+        CXCursor rhs = strip(ks.c[1]);
+        Kids rk = kids_of(rhs);
+        const char *op = gfc_binary_op(p->tu, inc, p->a);
+        const char *rop = clang_getCursorKind(rhs) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, rhs, p->a) : NULL;
+        if (!op || strcmp(op, "=") || !rop || strcmp(rop, "+") || rk.n != 2)
+            return 0;
+        if (is_var_ref(p, rk.c[0], iv))
+            amount = rk.c[1];
+        else if (is_var_ref(p, rk.c[1], iv))
+            amount = rk.c[0];
+        else
+            return 0;
+    } else {
+        return 0;
+    }
+    CXEvalResult ev = clang_Cursor_Evaluate(amount);
+    if (!ev)
+        return 0;
+    long long v = clang_EvalResult_getKind(ev) == CXEval_Int ? clang_EvalResult_getAsLongLong(ev) : 0;
+    clang_EvalResult_dispose(ev);
+    return v > 0 ? v : 0;
+}
+
+static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at);
+
+static Stmt *conv_for(P *p, CXCursor c)
+{
+    Kids ks = kids_of(c);
+    if (ks.n != 4)
+        reject(p, c, "-Wgpufuse-loop", "a fused loop needs an initialisation, a condition and an increment "
+               "(for (int i = lb; i < ub; i++))");
+    Stmt *s = new_stmt(p, S_FOR, c);
+    CXCursor init = ks.c[0], cond = ks.c[1], inc = ks.c[2];
+    Var *iv = NULL;
+    Expr *lb = NULL;
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        Kids ik = kids_of(init);
+        if (ik.n != 1 || clang_getCursorKind(ik.c[0]) != CXCursor_VarDecl)
+            reject(p, init, "-Wgpufuse-loop", "the loop must declare exactly one index");
+        Kids vk = kids_of(ik.c[0]);
+        Type *t = conv_type(p, clang_getCursorType(ik.c[0]), ik.c[0], NULL, 0, NULL);
+        if (!type_is_integer(t) || vk.n < 1)
+            reject(p, ik.c[0], "-Wgpufuse-loop", "the loop index must be an integer with an initial value");
+        lb = conv_expr(p, vk.c[vk.n - 1]);
+        iv = new_var(p, ik.c[0], cx_str(p->a, clang_getCursorSpelling(ik.c[0])), t, V_IV);
+    } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator) {
+        Kids ik = kids_of(init);
+        const char *op = gfc_binary_op(p->tu, init, p->a);
+        CXCursor lhs = strip(ik.c[0]);
+        Var *v = clang_getCursorKind(lhs) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(lhs)) : NULL;
+        if (!op || strcmp(op, "=") || !v || (v->kind != V_LOCAL && v->kind != V_IV) || !type_is_integer(v->ty) || v->is_array)
+            reject(p, init, "-Wgpufuse-loop", "the loop must start by setting a local integer index (i = lb)");
+        if (v->kind == V_LOCAL && v->decl && v->decl->rhs)
+            reject(p, init, "-Wgpufuse-loop", "index '%s' is also given a value at its declaration", v->name);
+        if (v->kind == V_LOCAL && v->scalar_written)
+            reject(p, init, "-Wgpufuse-loop", "index '%s' is also assigned outside loop headers", v->name);
+        if (bound_by_loop(p, v))
+            reject(p, init, "-Wgpufuse-loop", "index '%s' is already the index of an enclosing loop", v->name);
+        v->kind = V_IV;
+        if (v->decl)
+            v->decl->kind = S_BLOCK;   /* the declaration becomes empty */
+        iv = v;
+        lb = conv_expr(p, ik.c[1]);
+    } else {
+        reject(p, init, "-Wgpufuse-loop", "the loop must start by setting its index (for (int i = lb; ...))");
+    }
+    /* condition: i < ub or i <= ub */
+    Kids cks = kids_of(cond);
+    const char *cop = clang_getCursorKind(cond) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, cond, p->a) : NULL;
+    if (!cop || cks.n != 2 || !is_var_ref(p, cks.c[0], iv) || (strcmp(cop, "<") && strcmp(cop, "<=")))
+        reject(p, cond, "-Wgpufuse-loop", "the loop condition must be 'index < bound' or 'index <= bound'");
+    Expr *ub = conv_expr(p, cks.c[1]);
+    if (!strcmp(cop, "<=")) {
+        Expr *one = new_expr(p, E_INT, cond);
+        one->text = "1";
+        one->ty = ub->ty;
+        Expr *sum = new_expr(p, E_BINARY, cond);
+        sum->text = "+";
+        sum->ty = ub->ty;
+        set_kids(p, sum, 2);
+        sum->kids[0] = ub;
+        sum->kids[1] = one;
+        ub = sum;
+    }
+    long long step = loop_step(p, inc, iv);
+    if (step <= 0)
+        reject(p, inc, "-Wgpufuse-loop", "the loop increment must be 'i++', '++i' or 'i += c' with a constant c > 0");
+    s->iv = iv;
+    s->lb = lb;
+    s->ub = ub;
+    s->step = step;
+    vec_push(p->a, &p->loops, s);
+    iv->depth = p->loops.len;
+    s->body = conv_stmt(p, ks.c[3]);
+    p->loops.len--;
+    if (!s->body)
+        s->body = new_stmt(p, S_BLOCK, ks.c[3]);
+    s->body->parent = s;
+    check_no_write(p, s->body, iv, c);
+    return s;
+}
+
+/* The index of a loop must not be assigned in its body. */
+static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            check_no_write(p, vec_at(&s->list, i), v, at);
+        break;
+    case S_FOR: check_no_write(p, s->body, v, at); break;
+    case S_WHILE: check_no_write(p, s->body, v, at); break;
+    case S_IF:
+        check_no_write(p, s->then, v, at);
+        check_no_write(p, s->els, v, at);
+        break;
+    case S_ASSIGN:
+        if (s->lhs->kind == E_VAR && s->lhs->var == v)
+            reject(p, at, "-Wgpufuse-loop", "the body assigns the loop index '%s'", v->name);
+        break;
+    default: break;
+    }
+}
+
+/* An assignment statement: lhs op rhs. */
+static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, const char *op, Expr *rhs)
+{
+    p->lvalue = !strcmp(op, "=");
+    Expr *lhs = conv_expr(p, lhs_c);
+    p->lvalue = false;
+    if (lhs->kind == E_VAR) {
+        Var *v = lhs->var;
+        if (v->kind == V_PARAM)
+            reject(p, c, "-Wgpufuse-param", "assignment to parameter '%s'; copy it into a local variable first", v->name);
+        if (v->kind == V_IV)
+            reject(p, c, "-Wgpufuse-loop", "assignment to loop index '%s'", v->name);
+        v->scalar_written = true;
+    } else if (lhs->kind == E_INDEX || lhs->kind == E_FIELD) {
+        Expr *ix = lhs->kind == E_FIELD ? lhs->kids[0] : lhs;
+        if (ix->var->ty->base && ix->var->ty->kind == TY_PTR && ix->var->ty->base->is_const)
+            reject(p, c, "-Wgpufuse-const", "store through a pointer to const '%s'", ix->var->name);
+        ix->var->written = true;
+    } else {
+        reject(p, c, "-Wgpufuse-syntax", "unsupported assignment target");
+    }
+    Stmt *s = new_stmt(p, S_ASSIGN, c);
+    s->lhs = lhs;
+    s->op = op;
+    s->rhs = rhs;
+    number(p, s);
+    return s;
+}
+
+/* T *t = malloc(count * sizeof *t) -> the element count; NULL if not that shape. */
+static Expr *malloc_count(P *p, CXCursor call, Type *elem)
+{
+    Kids ks = kids_of(call);
+    const char *name = cx_str(p->a, clang_getCursorSpelling(call));
+    if (strcmp(name, "malloc") || ks.n != 2)
+        return NULL;
+    CXCursor arg = strip(ks.c[1]);
+    if (clang_getCursorKind(arg) != CXCursor_BinaryOperator)
+        return NULL;
+    const char *op = gfc_binary_op(p->tu, arg, p->a);
+    Kids ak = kids_of(arg);
+    if (!op || strcmp(op, "*") || ak.n != 2)
+        return NULL;
+    long long esize = clang_Type_getSizeOf(clang_getCursorType(call)) > 0 ? 0 : 0;
+    (void)esize;
+    for (int side = 0; side < 2; side++) {
+        CXCursor sz = strip(ak.c[side]);
+        if (clang_getCursorKind(sz) != CXCursor_UnaryExpr)
+            continue;
+        CXEvalResult ev = clang_Cursor_Evaluate(sz);
+        if (!ev)
+            continue;
+        long long bytes = clang_EvalResult_getAsLongLong(ev);
+        clang_EvalResult_dispose(ev);
+        static const int sizes[] = {[TY_BOOL] = 1, [TY_CHAR] = 1, [TY_SCHAR] = 1, [TY_UCHAR] = 1,
+                                    [TY_SHORT] = 2, [TY_USHORT] = 2, [TY_INT] = 4, [TY_UINT] = 4,
+                                    [TY_LONG] = 8, [TY_ULONG] = 8, [TY_LLONG] = 8, [TY_ULLONG] = 8,
+                                    [TY_FLOAT] = 4, [TY_DOUBLE] = 8};
+        if (elem->kind > TY_DOUBLE || bytes != sizes[elem->kind])
+            return NULL;
+        return conv_expr(p, ak.c[1 - side]);
+    }
+    return NULL;
+}
+
+static Stmt *conv_decl(P *p, CXCursor d)
+{
+    Kids vk = kids_of(d);
+    const char *name = cx_str(p->a, clang_getCursorSpelling(d));
+    CXType ct = clang_getCursorType(d);
+    if (clang_Cursor_getStorageClass(d) == CX_SC_Static)
+        reject(p, d, "-Wgpufuse-static", "static local '%s' keeps state across calls, which a kernel cannot", name);
+    Stmt *s = new_stmt(p, S_DECL, d);
+    enum CXTypeKind tk = clang_getCanonicalType(ct).kind;
+    if (tk == CXType_VariableArray || tk == CXType_ConstantArray) {
+        /* a local temporary array: float t[n] */
+        Expr *dims[8];
+        int nd = 0;
+        for (int i = 0; i < vk.n; i++) {
+            enum CXCursorKind kk = clang_getCursorKind(vk.c[i]);
+            if (kk == CXCursor_TypeRef)
+                continue;
+            if (kk == CXCursor_InitListExpr)
+                reject(p, d, "-Wgpufuse-syntax", "initialised local arrays are not supported");
+            if (nd == 8)
+                reject(p, d, "-Wgpufuse-rank", "too many dimensions");
+            dims[nd++] = conv_expr(p, vk.c[i]);
+        }
+        /* libclang lists sizes innermost first */
+        Expr *outer[8];
+        for (int i = 0; i < nd; i++)
+            outer[i] = dims[nd - 1 - i];
+        int used = 0;
+        Type *t = conv_type(p, ct, d, outer, nd, &used);
+        Var *v = new_var(p, d, name, t, V_LOCAL);
+        v->is_array = v->is_temp = true;
+        v->ndims = type_rank(t);
+        v->dims = arena_alloc(p->a, sizeof(Expr *) * (size_t)v->ndims);
+        Type *lt = t;
+        for (int i = 0; i < v->ndims; i++, lt = lt->base) {
+            if (lt->len) {
+                v->dims[i] = lt->len;
+            } else {
+                Expr *c = new_expr(p, E_INT, d);
+                c->text = arena_printf(p->a, "%lld", lt->clen);
+                c->ty = new_type(p, TY_INT);
+                v->dims[i] = c;
+            }
+        }
+        if (!type_is_arith(type_elem(t)))
+            reject(p, d, "-Wgpufuse-type", "local array '%s' must have arithmetic elements", name);
+        if (p->loops.len)
+            reject(p, d, "-Wgpufuse-temp", "local array '%s' is declared inside a loop; declare it at the top of the "
+                   "marked function", name);
+        s->var = v;
+        v->decl = s;
+        number(p, s);
+        return s;
+    }
+    Type *t = conv_type(p, ct, d, NULL, 0, NULL);
+    if (t->kind == TY_PTR) {
+        /* T *t = malloc(n * sizeof *t): a temporary */
+        CXCursor init = vk.n ? strip(vk.c[vk.n - 1]) : clang_getNullCursor();
+        Expr *count = NULL;
+        if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_CallExpr)
+            count = malloc_count(p, init, t->base);
+        if (!count || !type_is_arith(t->base))
+            reject(p, d, "-Wgpufuse-pointer", "pointer local '%s': only 'T *%s = malloc(count * sizeof(T));' "
+                   "temporaries are supported", name, name);
+        if (p->loops.len)
+            reject(p, d, "-Wgpufuse-temp", "temporary '%s' is allocated inside a loop; allocate it at the top of the "
+                   "marked function", name);
+        Var *v = new_var(p, d, name, t, V_LOCAL);
+        v->is_array = v->is_temp = true;
+        v->ndims = 1;
+        v->dims = arena_alloc(p->a, sizeof(Expr *));
+        v->dims[0] = count;
+        s->var = v;
+        s->is_malloc = true;
+        v->decl = s;
+        number(p, s);
+        return s;
+    }
+    if (!type_is_arith(t))
+        reject(p, d, "-Wgpufuse-type", "local '%s' must be of an arithmetic type", name);
+    Expr *init = NULL;
+    for (int i = 0; i < vk.n; i++) {
+        enum CXCursorKind kk = clang_getCursorKind(vk.c[i]);
+        if (kk == CXCursor_TypeRef)
+            continue;
+        init = conv_expr(p, vk.c[i]);
+    }
+    Var *v = new_var(p, d, name, t, V_LOCAL);
+    s->var = v;
+    s->rhs = init;
+    v->decl = s;
+    number(p, s);
+    return s;
+}
+
+static Stmt *conv_stmt(P *p, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    Kids ks = kids_of(c);
+    switch (k) {
+    case CXCursor_CompoundStmt:
+        return conv_block(p, c);
+    case CXCursor_NullStmt:
+        return NULL;
+    case CXCursor_DeclStmt: {
+        if (ks.n == 1)
+            return conv_decl(p, ks.c[0]);
+        Stmt *b = new_stmt(p, S_BLOCK, c);
+        b->loc.line = 0;         /* marker: splice into the parent */
+        for (int i = 0; i < ks.n; i++) {
+            if (clang_getCursorKind(ks.c[i]) != CXCursor_VarDecl)
+                reject(p, ks.c[i], "-Wgpufuse-syntax", "only variable declarations are supported here");
+            vec_push(p->a, &b->list, conv_decl(p, ks.c[i]));
+        }
+        return b;
+    }
+    case CXCursor_ForStmt:
+        return conv_for(p, c);
+    case CXCursor_WhileStmt: {
+        if (ks.n != 2)
+            reject(p, c, "-Wgpufuse-syntax", "unsupported while loop");
+        if (!p->loops.len)
+            reject(p, c, "-Wgpufuse-loop", "a 'while' loop outside any 'for' loop cannot be parallelised; "
+                   "write it as a canonical 'for' loop");
+        Stmt *s = new_stmt(p, S_WHILE, c);
+        s->cond = conv_expr(p, ks.c[0]);
+        s->body = conv_stmt(p, ks.c[1]);
+        number(p, s);
+        return s;
+    }
+    case CXCursor_IfStmt: {
+        if (ks.n < 2 || ks.n > 3)
+            reject(p, c, "-Wgpufuse-syntax", "unsupported if statement");
+        Stmt *s = new_stmt(p, S_IF, c);
+        s->cond = conv_expr(p, ks.c[0]);
+        s->then = conv_stmt(p, ks.c[1]);
+        s->els = ks.n == 3 ? conv_stmt(p, ks.c[2]) : NULL;
+        if (s->then)
+            s->then->parent = s;
+        if (s->els)
+            s->els->parent = s;
+        return s;
+    }
+    case CXCursor_ReturnStmt: {
+        Stmt *s = new_stmt(p, S_RETURN, c);
+        if (p->loops.len)
+            reject(p, c, "-Wgpufuse-control", "'return' inside a loop leaves it early, which a kernel cannot");
+        s->rhs = ks.n ? conv_expr(p, ks.c[0]) : NULL;
+        number(p, s);
+        return s;
+    }
+    case CXCursor_BinaryOperator: {
+        const char *op = gfc_binary_op(p->tu, c, p->a);
+        if (!op || strcmp(op, "="))
+            reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
+        return make_assign(p, c, ks.c[0], "=", conv_expr(p, ks.c[1]));
+    }
+    case CXCursor_CompoundAssignOperator: {
+        const char *op = gfc_binary_op(p->tu, c, p->a);
+        if (!op)
+            reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this assignment");
+        return make_assign(p, c, ks.c[0], op, conv_expr(p, ks.c[1]));
+    }
+    case CXCursor_UnaryOperator: {
+        bool postfix;
+        const char *op = ks.n == 1 ? gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix) : NULL;
+        if (!op || (strcmp(op, "++") && strcmp(op, "--")))
+            reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
+        Expr *one = new_expr(p, E_INT, c);
+        one->text = "1";
+        one->ty = new_type(p, TY_INT);
+        return make_assign(p, c, ks.c[0], op[0] == '+' ? "+=" : "-=", one);
+    }
+    case CXCursor_CallExpr: {
+        const char *name = cx_str(p->a, clang_getCursorSpelling(c));
+        if (!strcmp(name, "free") && ks.n == 2) {
+            CXCursor a = strip(ks.c[1]);
+            Var *v = clang_getCursorKind(a) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(a)) : NULL;
+            if (!v || !v->is_temp || !v->decl || !v->decl->is_malloc)
+                reject(p, c, "-Wgpufuse-alloc", "free() of something that is not a temporary malloc'd in this function");
+            if (p->loops.len)
+                reject(p, c, "-Wgpufuse-alloc", "free() inside a loop");
+            Stmt *s = new_stmt(p, S_FREE, c);
+            s->var = v;
+            return s;
+        }
+        conv_expr(p, c);         /* diagnoses I/O and unknown calls */
+        reject(p, c, "-Wgpufuse-call", "a call whose result is unused has no effect a kernel can keep");
+    }
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_LabelStmt:
+        reject(p, c, "-Wgpufuse-control", "'goto' and labels make the control flow irregular; use structured loops");
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        reject(p, c, "-Wgpufuse-control", "'break' and 'continue' are not supported yet; use a condition instead");
+    case CXCursor_SwitchStmt:
+        reject(p, c, "-Wgpufuse-control", "'switch' is not supported yet; use if/else");
+    case CXCursor_DoStmt:
+        reject(p, c, "-Wgpufuse-loop", "'do'/'while' loops are not supported; write a canonical 'for' loop");
+    case CXCursor_AsmStmt:
+        reject(p, c, "-Wgpufuse-asm", "inline assembly cannot run on the GPU");
+    default:
+        reject(p, c, "-Wgpufuse-syntax", "unsupported statement (%s)", cx_str(p->a, clang_getCursorKindSpelling(k)));
+    }
+}
+
+/* ---- regions and the unit ----------------------------------------------------- */
+
+static bool has_annotation(CXCursor fn)
+{
+    Kids ks = kids_of(fn);
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.c[i]) != CXCursor_AnnotateAttr)
+            continue;
+        CXString s = clang_getCursorSpelling(ks.c[i]);
+        bool yes = !strcmp(clang_getCString(s), "gpufuse");
+        clang_disposeString(s);
+        if (yes)
+            return true;
+    }
+    return false;
+}
+
+static char *extent_text(Unit *u, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    unsigned b, e;
+    clang_getSpellingLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+    clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+    size_t n = strlen(u->source);
+    if (b > n || e > n || e < b)
+        return arena_strdup(u->arena, "");
+    char *t = arena_alloc(u->arena, e - b + 1);
+    memcpy(t, u->source + b, e - b);
+    return t;
+}
+
+static void parse_params(P *p, CXCursor fn)
+{
+    Kids ks = kids_of(fn);
+    for (int i = 0; i < ks.n; i++) {
+        CXCursor d = ks.c[i];
+        if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+            continue;
+        const char *name = cx_str(p->a, clang_getCursorSpelling(d));
+        if (!*name)
+            reject(p, d, "-Wgpufuse-param", "unnamed parameter");
+        /* VLA sizes are children of the ParmDecl, innermost first */
+        Kids dk = kids_of(d);
+        Expr *dims[8];
+        int nd = 0;
+        for (int j = dk.n - 1; j >= 0 && nd < 8; j--) {
+            enum CXCursorKind kk = clang_getCursorKind(dk.c[j]);
+            if (kk == CXCursor_TypeRef || kk == CXCursor_AnnotateAttr)
+                continue;
+            dims[nd++] = conv_expr(p, dk.c[j]);
+        }
+        int used = 0;
+        Type *t = conv_type(p, clang_getCursorType(d), d, dims, nd, &used);
+        Var *v = new_var(p, d, name, t, V_PARAM);
+        vec_push(p->a, &p->r->params, v);
+        if (t->kind == TY_PTR || t->kind == TY_ARRAY) {
+            v->is_array = true;
+            v->ndims = type_rank(t);
+            v->dims = arena_alloc(p->a, sizeof(Expr *) * (size_t)v->ndims);
+            Type *lt = t;
+            for (int j = 0; j < v->ndims; j++, lt = lt->base) {
+                if (lt->kind == TY_PTR || (lt->kind == TY_ARRAY && !lt->len && lt->clen < 0)) {
+                    if (j > 0)
+                        reject(p, d, "-Wgpufuse-param", "only the outermost dimension of '%s' may be unsized", name);
+                    v->dims[j] = NULL;   /* unknown outer extent: pointer */
+                } else if (lt->len) {
+                    v->dims[j] = lt->len;
+                } else {
+                    Expr *c = arena_alloc(p->a, sizeof *c);
+                    c->kind = E_INT;
+                    c->text = arena_printf(p->a, "%lld", lt->clen);
+                    c->ty = new_type(p, TY_INT);
+                    v->dims[j] = c;
+                }
+            }
+            Type *et = type_elem(t);
+            if (et->kind == TY_PTR)
+                reject(p, d, "-Wgpufuse-pointer", "parameter '%s' is a pointer to pointers; pass a 2-D array "
+                       "('float a[n][m]') or a flat pointer instead", name);
+            if (!type_is_arith(et) && et->kind != TY_STRUCT)
+                reject(p, d, "-Wgpufuse-type", "parameter '%s' points to an unsupported type", name);
+        } else if (!type_is_arith(t)) {
+            reject(p, d, "-Wgpufuse-type", "parameter '%s' has an unsupported type", name);
+        }
+    }
+}
+
+static Region *parse_region(Unit *u, CXTranslationUnit tu, CXCursor fn)
+{
+    Region *r = arena_alloc(u->arena, sizeof *r);
+    r->unit = u;
+    P p = {.u = u, .a = u->arena, .tu = tu, .r = r};
+    r->name = cx_str(u->arena, clang_getCursorSpelling(fn));
+    r->loc = loc_of(&p, fn);
+    r->first_line = r->loc.line;
+    r->last_line = end_line_of(fn);
+    if (setjmp(p.fail)) {
+        r->rejected = true;
+        return r;
+    }
+    if (clang_getCursorLinkage(fn) != CXLinkage_External)
+        reject(&p, fn, "-Wgpufuse-static", "a marked function must have external linkage (remove 'static') "
+               "so the generated launcher can replace it at link time");
+    if (clang_Cursor_isVariadic(fn))
+        reject(&p, fn, "-Wgpufuse-param", "variadic functions cannot be fused");
+    r->ret = conv_type(&p, clang_getResultType(clang_getCursorType(fn)), fn, NULL, 0, NULL);
+    if (r->ret->kind != TY_VOID && !type_is_arith(r->ret))
+        reject(&p, fn, "-Wgpufuse-type", "a marked function must return void or an arithmetic value");
+    parse_params(&p, fn);
+    Kids ks = kids_of(fn);
+    CXCursor body = ks.c[ks.n - 1];
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        reject(&p, fn, "-Wgpufuse-syntax", "function has no body");
+    r->body = conv_block(&p, body);
+    r->nstmts = p.stmt_ids;
+    /* the header: everything before the body's opening brace */
+    char *all = extent_text(u, fn);
+    char *brace = strchr(all, '{');
+    if (brace)
+        *brace = '\0';
+    r->signature = all;
+    return r;
+}
+
+typedef struct TopCtx {
+    Unit *u;
+    CXTranslationUnit tu;
+    Vec marked;                  /* CXCursor* */
+} TopCtx;
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    TopCtx *t = d;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        if (has_annotation(c)) {
+            CXCursor *cp = arena_alloc(t->u->arena, sizeof *cp);
+            *cp = c;
+            vec_push(t->u->arena, &t->marked, cp);
+        } else if (clang_getCursorLinkage(c) == CXLinkage_Internal) {
+            Func *f = arena_alloc(t->u->arena, sizeof *f);
+            f->name = cx_str(t->u->arena, clang_getCursorSpelling(c));
+            f->source = extent_text(t->u, c);
+            CXFile file;
+            unsigned line, col;
+            clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, NULL);
+            f->loc = (Loc){t->u->path, (int)line, (int)col};
+            vec_push(t->u->arena, &t->u->helpers, f);
+        }
+    } else if (k == CXCursor_StructDecl && clang_isCursorDefinition(c)) {
+        vec_push(t->u->arena, &t->u->structs, extent_text(t->u, c));
+    } else if (k == CXCursor_TypedefDecl) {
+        vec_push(t->u->arena, &t->u->structs, extent_text(t->u, c));
+    } else if (k == CXCursor_MacroDefinition && !clang_Cursor_isMacroBuiltin(c)) {
+        char *text = extent_text(t->u, c);
+        vec_push(t->u->arena, &t->u->structs, arena_printf(t->u->arena, "#define %s", text));
+    }
+    return CXChildVisit_Continue;
+}
+
+static char *read_file(const char *path, Arena *a)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return NULL;
+    buf[len] = '\0';
+    char *r = arena_strdup(a, buf);
+    free(buf);
+    return r;
+}
+
+typedef struct InclCtx {
+    Unit *u;
+    CXTranslationUnit tu;
+} InclCtx;
+
+static void inclusion_visitor(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData d)
+{
+    InclCtx *ic = d;
+    Unit *u = ic->u;
+    CXString s = clang_getFileName(f);
+    const char *name = arena_strdup(u->arena, clang_getCString(s));
+    clang_disposeString(s);
+    vec_push(u->arena, &u->includes, (void *)name);
+    /* headers the file itself includes, other than system ones and ours,
+     * are included again by the generated file (their types and helpers) */
+    if (len == 1 && clang_Location_isFromMainFile(stack[0]) &&
+        !clang_Location_isInSystemHeader(clang_getLocationForOffset(ic->tu, f, 0))) {
+        const char *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        if (strcmp(base, "gpufuse.h"))
+            vec_push(u->arena, &u->includes_direct, (void *)name);
+    }
+}
+
+Unit *parse_unit(const char *path, const ParseOptions *opt)
+{
+    Arena *a = arena_new();
+    Unit *u = arena_alloc(a, sizeof *u);
+    u->arena = a;
+    u->path = arena_strdup(a, path);
+    u->source = read_file(path, a);
+    if (!u->source) {
+        diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot read '%s'", path);
+        arena_free(a);
+        return NULL;
+    }
+    if (strlen(u->source) == 0)
+        diag_at(DIAG_WARNING, (Loc){path, 1, 1}, "-Wgpufuse-empty", "file is empty");
+
+    const char **args = arena_alloc(a, sizeof(char *) * (size_t)(opt->nclang_args + 8));
+    int n = 0;
+    args[n++] = "-D__GPUFUSE__";
+    args[n++] = "-xc";
+    if (opt->resource_dir) {
+        args[n++] = "-resource-dir";
+        args[n++] = opt->resource_dir;
+    }
+    for (int i = 0; i < opt->nclang_args; i++)
+        args[n++] = opt->clang_args[i];
+
+    CXIndex idx = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, n, NULL, 0,
+                                                       CXTranslationUnit_DetailedPreprocessingRecord |
+                                                       CXTranslationUnit_SkipFunctionBodies * 0, &tu);
+    if (err != CXError_Success || !tu) {
+        diag_at(DIAG_ERROR, (Loc){0}, NULL, "libclang could not parse '%s' (error %d)", path, (int)err);
+        clang_disposeIndex(idx);
+        arena_free(a);
+        return NULL;
+    }
+    /* Any error makes the AST unreliable (a missing header turns types into
+     * int and loops vanish): stop, showing clang's own messages. */
+    bool fatal = false;
+    unsigned nd = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < nd; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
+        if (sev >= CXDiagnostic_Error) {
+            CXString s = clang_formatDiagnostic(dg, clang_defaultDiagnosticDisplayOptions());
+            fprintf(gfc_diag.out ? gfc_diag.out : stderr, "%s\n", clang_getCString(s));
+            clang_disposeString(s);
+            fatal = true;
+            gfc_diag.errors++;
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    if (fatal) {
+        clang_disposeTranslationUnit(tu);
+        clang_disposeIndex(idx);
+        arena_free(a);
+        return NULL;
+    }
+    InclCtx ic = {u, tu};
+    clang_getInclusions(tu, inclusion_visitor, &ic);
+
+    TopCtx t = {u, tu, {0}};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &t);
+    for (int i = 0; i < t.marked.len; i++) {
+        Region *r = parse_region(u, tu, *(CXCursor *)vec_at(&t.marked, i));
+        vec_push(a, r->rejected ? &u->rejected : &u->regions, r);
+    }
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(idx);
+    return u;
+}
+
+void unit_free(Unit *u)
+{
+    if (u)
+        arena_free(u->arena);
+}

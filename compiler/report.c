@@ -1,0 +1,119 @@
+/* report.c - `--report`: per region, each kernel with the source lines it
+ * fused, what was not fused and why, temporaries that were never allocated,
+ * and the global-memory traffic against the unfused plan; text or JSON. */
+#include "gfc.h"
+
+#include <string.h>
+
+static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
+{
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *s = vec_at(&k->nests, i);
+        if (json)
+            fprintf(f, "%s[%d, %d]", i ? ", " : "", s->loc.line, s->end_line);
+        else
+            fprintf(f, "%s%d-%d", i ? ", " : "", s->loc.line, s->end_line);
+    }
+}
+
+static const char *shape(Kernel *k)
+{
+    static char buf[64];
+    if (k->pdims == 0)
+        return "single thread";
+    snprintf(buf, sizeof buf, "%d-D%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
+             k->kind == K_ROW ? ", block per row" : k->kind == K_REDUCE ? ", deterministic reduction" : "");
+    return buf;
+}
+
+void report_text(FILE *f, Unit *u)
+{
+    fprintf(f, "gpufuse report: %s\n", u->path);
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        Plan *p = r->plan;
+        fprintf(f, "\nregion %s (%s:%d): %d loop nest%s -> %d kernel%s\n", r->name, u->path, r->loc.line, p->nests,
+                p->nests == 1 ? "" : "s", p->kernels.len, p->kernels.len == 1 ? "" : "s");
+        for (int j = 0; j < p->kernels.len; j++) {
+            Kernel *k = vec_at(&p->kernels, j);
+            fprintf(f, "  kernel %s [%s, %s]: lines ", k->name, kernel_kind_names[k->kind], shape(k));
+            kernel_nest_lines(f, k, false);
+            fprintf(f, "\n");
+            for (int m = 0; m < k->red_vars.len; m++)
+                fprintf(f, "    reduces into '%s'\n", ((Var *)vec_at(&k->red_vars, m))->name);
+        }
+        for (int j = 0; j < p->dead_temps.len; j++) {
+            Var *v = vec_at(&p->dead_temps, j);
+            fprintf(f, "  temporary '%s' (line %d) lives in registers: never allocated\n", v->name, v->loc.line);
+        }
+        for (int j = 0; j < p->notes.len; j++)
+            fprintf(f, "  %s\n", (const char *)vec_at(&p->notes, j));
+        if (p->bytes_unfused > 0)
+            fprintf(f, "  global traffic per iteration: %.0f B unfused -> %.0f B fused (%.0f%% saved)\n",
+                    p->bytes_unfused, p->bytes_fused, 100.0 * (1 - p->bytes_fused / p->bytes_unfused));
+    }
+    for (int i = 0; i < u->rejected.len; i++) {
+        Region *r = vec_at(&u->rejected, i);
+        fprintf(f, "\nregion %s (%s:%d): kept on the CPU (see the warning above)\n", r->name, u->path, r->loc.line);
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void report_json(FILE *f, Unit *u)
+{
+    fprintf(f, "{\"file\": ");
+    json_str(f, u->path);
+    fprintf(f, ", \"regions\": [");
+    int n = 0;
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        Plan *p = r->plan;
+        fprintf(f, "%s\n  {\"name\": ", n++ ? "," : "");
+        json_str(f, r->name);
+        fprintf(f, ", \"line\": %d, \"status\": \"fused\", \"nests\": %d, \"kernels\": [", r->loc.line, p->nests);
+        for (int j = 0; j < p->kernels.len; j++) {
+            Kernel *k = vec_at(&p->kernels, j);
+            fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"dims\": %d, \"vector\": %s, \"lines\": [",
+                    j ? "," : "", k->name, kernel_kind_names[k->kind], k->pdims, k->vec4 ? "true" : "false");
+            kernel_nest_lines(f, k, true);
+            fprintf(f, "], \"reduces\": [");
+            for (int m = 0; m < k->red_vars.len; m++) {
+                fprintf(f, "%s", m ? ", " : "");
+                json_str(f, ((Var *)vec_at(&k->red_vars, m))->name);
+            }
+            fprintf(f, "]}");
+        }
+        fprintf(f, "],\n   \"temporaries_eliminated\": [");
+        for (int j = 0; j < p->dead_temps.len; j++) {
+            fprintf(f, "%s", j ? ", " : "");
+            json_str(f, ((Var *)vec_at(&p->dead_temps, j))->name);
+        }
+        fprintf(f, "], \"not_fused\": [");
+        for (int j = 0; j < p->notes.len; j++) {
+            fprintf(f, "%s", j ? ", " : "");
+            json_str(f, vec_at(&p->notes, j));
+        }
+        fprintf(f, "], \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
+                p->bytes_unfused, p->bytes_fused);
+    }
+    for (int i = 0; i < u->rejected.len; i++) {
+        Region *r = vec_at(&u->rejected, i);
+        fprintf(f, "%s\n  {\"name\": ", n++ ? "," : "");
+        json_str(f, r->name);
+        fprintf(f, ", \"line\": %d, \"status\": \"cpu\"}", r->loc.line);
+    }
+    fprintf(f, "\n]}\n");
+}

@@ -1,0 +1,49 @@
+/* common.h - helpers every generated file starts with (host and device):
+ * the min/max/floord that isl's extent expressions use, host memory for
+ * temporaries, and the argument-overlap test.  Embedded into the output by
+ * gpufuse; compilable on its own as C11 and CUDA C++. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#if defined(__CUDACC__)
+#define GF_HD __host__ __device__
+#else
+#define GF_HD
+#endif
+
+static inline GF_HD long long gf_min(long long a, long long b) { return a < b ? a : b; }
+static inline GF_HD long long gf_max(long long a, long long b) { return a > b ? a : b; }
+/* floor(n / d) for d > 0 */
+static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+
+static inline void *gf_tmp_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "gpufuse: out of host memory (%zu bytes for a temporary)\n", bytes);
+        abort();
+    }
+    return p;
+}
+#define gf_tmp_free free
+
+/* Whether bytes [p+plo, p+phi) and [q+qlo, q+qhi) overlap in a way a
+ * parallel plan cannot allow: same_class arguments may be the same pointer. */
+static inline int gf_overlap(const void *p, long long plo, long long phi, const void *q, long long qlo,
+                             long long qhi, int same_class)
+{
+    if (phi <= plo || qhi <= qlo)
+        return 0;
+    uintptr_t a0 = (uintptr_t)p + (uintptr_t)plo, a1 = (uintptr_t)p + (uintptr_t)phi;
+    uintptr_t b0 = (uintptr_t)q + (uintptr_t)qlo, b1 = (uintptr_t)q + (uintptr_t)qhi;
+    if (a1 <= b0 || b1 <= a0)
+        return 0;
+    return !(same_class && p == q);
+}

@@ -1,0 +1,93 @@
+/* device.cuh - the building blocks of gpufuse's kernels: reduction
+ * operators with their identities, warp and block reductions, and the
+ * deterministic last-block finish of a grid reduction.  Embedded into every
+ * generated .gf.cu; compilable on its own with nvcc. */
+#include <cuda_runtime.h>
+#include <cuda/std/limits>
+#include <gpufuse/launch.h>
+
+#define GF_THREADS 256
+
+template <typename T> struct gf_add { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a + b; } };
+template <typename T> struct gf_mul { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a * b; } };
+template <typename T> struct gf_maxop {
+    static __device__ T id() { return cuda::std::numeric_limits<T>::has_infinity ? -cuda::std::numeric_limits<T>::infinity() : cuda::std::numeric_limits<T>::lowest(); }
+    __device__ T operator()(T a, T b) const { return a > b ? a : b; }
+};
+template <> struct gf_maxop<float> { static __device__ float id() { return -INFINITY; } __device__ float operator()(float a, float b) const { return fmaxf(a, b); } };
+template <> struct gf_maxop<double> { static __device__ double id() { return -INFINITY; } __device__ double operator()(double a, double b) const { return fmax(a, b); } };
+template <typename T> struct gf_minop {
+    static __device__ T id() { return cuda::std::numeric_limits<T>::has_infinity ? cuda::std::numeric_limits<T>::infinity() : cuda::std::numeric_limits<T>::max(); }
+    __device__ T operator()(T a, T b) const { return a < b ? a : b; }
+};
+template <> struct gf_minop<float> { static __device__ float id() { return INFINITY; } __device__ float operator()(float a, float b) const { return fminf(a, b); } };
+template <> struct gf_minop<double> { static __device__ double id() { return INFINITY; } __device__ double operator()(double a, double b) const { return fmin(a, b); } };
+template <typename T> struct gf_land { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a && b; } };
+template <typename T> struct gf_lor { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a || b; } };
+template <typename T> struct gf_band { static __device__ T id() { return T(~T(0)); } __device__ T operator()(T a, T b) const { return a & b; } };
+template <typename T> struct gf_bor { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a | b; } };
+template <typename T> struct gf_bxor { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a ^ b; } };
+
+/* Shuffles for every arithmetic type (narrow ones travel as int). */
+template <typename T> __device__ inline T gf_shfl_xor(T v, int o)
+{
+    if (sizeof(T) < 4)
+        return (T)__shfl_xor_sync(0xffffffffu, (int)v, o);
+    return __shfl_xor_sync(0xffffffffu, v, o);
+}
+
+template <typename T, typename Op> __device__ inline T gf_warp_reduce(T v, Op op)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v = op(v, gf_shfl_xor(v, o));
+    return v;
+}
+
+/* All threads of the block get the result.  Safe to call repeatedly. */
+template <typename T, typename Op> __device__ inline T gf_block_reduce(T v, Op op)
+{
+    __shared__ T gf_sh[33];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = (blockDim.x + 31) >> 5;
+    v = gf_warp_reduce(v, op);
+    __syncthreads();             /* the previous call's readers are done */
+    if (lane == 0)
+        gf_sh[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        T w = lane < nwarps ? gf_sh[lane] : Op::id();
+        w = gf_warp_reduce(w, op);
+        if (lane == 0)
+            gf_sh[32] = w;
+    }
+    __syncthreads();
+    return gf_sh[32];
+}
+
+/* True in the one block that arrives last; that block then sees every
+ * other block's partial.  The ticket is left at zero for the next launch. */
+__device__ inline bool gf_last_block(unsigned *ticket)
+{
+    __shared__ bool gf_last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned t = atomicAdd(ticket, 1u);
+        gf_last = t == gridDim.x - 1;
+        if (gf_last)
+            *ticket = 0;
+    }
+    __syncthreads();
+    return gf_last;
+}
+
+/* Sums partials in a fixed order: the result does not depend on timing. */
+template <typename T, typename Op> __device__ inline T gf_finish(const T *partials, int n, Op op)
+{
+    T v = Op::id();
+    for (int b = threadIdx.x; b < n; b += blockDim.x)
+        v = op(v, ((volatile const T *)partials)[b]);
+    return gf_block_reduce(v, op);
+}
+
+static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
