@@ -86,6 +86,7 @@ gf_pool *gf_device_pool(int device)
             gf_pool_backend be = {&pool_dev[device], dev_alloc, dev_free, ev_create,
                                   ev_record, ev_query, ev_destroy, dev_sync};
             p = gf_pool_create(&be, &cfg);
+            gf_release_at_exit();
             atomic_store_explicit(&pools[device], p, memory_order_release);
         }
     }

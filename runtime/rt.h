@@ -193,6 +193,9 @@ GF_HIDDEN int gf_host_kind(const void *p);
  * the last chunk is queued; d2h returns once the data is in `dst`. */
 GF_HIDDEN gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream);
 GF_HIDDEN gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream);
+/* Registers (once) the exit hook that frees staging rings and returns cached
+ * pool segments; call only after CUDA is initialised. */
+GF_HIDDEN void gf_release_at_exit(void);
 
 /* ---- data.c ------------------------------------------------------------------ */
 
