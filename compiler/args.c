@@ -84,6 +84,79 @@ static void key_stmt(KeyCx *k, const Stmt *s)
     }
 }
 
+typedef struct WriteCx {
+    Var *v;
+    int writes;
+    bool exact;                  /* every write is an unconditional point store */
+} WriteCx;
+
+static bool is_zero(const Expr *e)
+{
+    return e && e->kind == E_INT && !strcmp(e->text, "0");
+}
+
+/* Walks statements keeping the enclosing loops; `cond` = under if/while. */
+static void writes_of(WriteCx *w, const Stmt *s, const Stmt **loops, int nloops, bool cond)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            writes_of(w, vec_at(&s->list, i), loops, nloops, cond);
+        return;
+    case S_FOR:
+        if (nloops < 16)
+            loops[nloops] = s;
+        writes_of(w, s->body, loops, nloops + 1, cond);
+        return;
+    case S_IF:
+        writes_of(w, s->then, loops, nloops, true);
+        writes_of(w, s->els, loops, nloops, true);
+        return;
+    case S_WHILE:
+        writes_of(w, s->body, loops, nloops, true);
+        return;
+    case S_ASSIGN: {
+        const Expr *l = s->lhs;
+        if (l->kind == E_FIELD)
+            l = l->kids[0];
+        if (l->kind != E_INDEX || l->var != w->v)
+            return;
+        w->writes++;
+        bool ok = !cond && !strcmp(s->op, "=") && s->lhs->kind == E_INDEX && l->nkids <= nloops;
+        /* subscript d is the index of loop (nloops - nkids + d), step 1, and
+         * inner dimensions run over the whole declared extent */
+        int first = nloops - l->nkids;
+        for (int d = 0; ok && d < l->nkids; d++) {
+            const Stmt *lp = loops[first + d];
+            const Expr *x = l->kids[d];
+            if (x->kind != E_VAR || x->var != lp->iv || lp->step != 1)
+                ok = false;
+            else if (d > 0 && (!is_zero(lp->lb) || !w->v->dims[d] || !expr_equal(lp->ub, w->v->dims[d])))
+                ok = false;
+        }
+        /* loops outside the subscripted ones must not skip any instance */
+        if (!ok)
+            w->exact = false;
+        return;
+    }
+    default: return;
+    }
+}
+
+/* A pure output written exactly once per element of its staged box needs no
+ * copy-in. */
+static bool write_only(Region *r, Var *v)
+{
+    if (!v->written || v->read || v->ext_whole || !v->ext_lo)
+        return false;
+    WriteCx w = {v, 0, true};
+    const Stmt *loops[16];
+    writes_of(&w, r->body, loops, 0, false);
+    return w.writes == 1 && w.exact;
+}
+
 bool args_plan(Unit *u, Region *r)
 {
     const char *keys[256];
@@ -107,6 +180,10 @@ bool args_plan(Unit *u, Region *r)
             }
             v->ext_whole = true;
         }
+        v->write_only = write_only(r, v);
+        /* restrict is the user's promise that nothing overlaps */
+        if (v->ty->kind == TY_PTR && v->ty->is_restrict)
+            continue;
         KeyCx k = {u->arena, v, NULL, true};
         key_stmt(&k, r->body);
         if (!k.uniform || !k.key || nkeys == 256)

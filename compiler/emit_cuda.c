@@ -157,7 +157,9 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             continue;
         Type *et = type_elem(v->ty);
         bool ro = !v->written;
-        buf_printf(b, "%s%s%s *__restrict__ %s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et), v->cname);
+        /* arguments that may legally be the same pointer are not restrict */
+        buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et),
+                   v->alias_class ? "" : "__restrict__ ", v->cname);
     }
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
@@ -328,14 +330,14 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
             buf_line(b, "%s %s_v[4];", et, v->cname);
             if (v->read || !v->written)
-                buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
-                         v->written ? "*" : "__ldg", vt, v->cname, lb.data);
+                buf_line(b, "*(%s *)%s_v = ((const %s *)(%s + (%s)))[gf_q];", vt, v->cname, vt, v->cname, lb.data);
         }
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < 4; gf_k++) {");
         b->indent++;
         buf_line(b, "const long long gf_t = gf_q * 4 + gf_k;");
         emit_ivs(b, c, k, t0);
+        buf_line(b, "(void)%s;", k->loops[0]->iv->cname);
         c->vec = 1;
         emit_nest_bodies(b, c, k);
         c->vec = 0;
@@ -685,7 +687,7 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             Var *v = vec_at(&c->cached, i);
             Buf d = {0};
             emit_expr(&d, &c->base, v->dims[1]);
-            buf_line(b, "%s_c[gf_k] = gf_j < %s ? __ldg(&%s[(long long)%s * (%s) + gf_j]) : 0;", v->cname, ub.data,
+            buf_line(b, "%s_c[gf_k] = gf_j < %s ? %s[(long long)%s * (%s) + gf_j] : 0;", v->cname, ub.data,
                      v->cname, nest->iv->cname, d.data);
             buf_free(&d);
         }
@@ -727,8 +729,11 @@ static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
     Buf lb = {0}, ub = {0};
     emit_expr(&lb, &c->base, l->lb);
     emit_expr(&ub, &c->base, l->ub);
-    buf_line(b, "const long long %s = (long long)(%s) > (long long)(%s) ? ((long long)(%s) - (long long)(%s) + %lld) / %lld : 0;",
-             name, ub.data, lb.data, ub.data, lb.data, l->step - 1, l->step);
+    if (l->step == 1)
+        buf_line(b, "const long long %s = gf_max(0, (long long)(%s) - (long long)(%s));", name, ub.data, lb.data);
+    else
+        buf_line(b, "const long long %s = gf_max(0, ((long long)(%s) - (long long)(%s) + %lld) / %lld);", name,
+                 ub.data, lb.data, l->step - 1, l->step);
     buf_free(&lb);
     buf_free(&ub);
 }
@@ -924,7 +929,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         emit_extent(b, r, v, lo, hi);
         /* a pure output that is written everywhere it is staged needs no copy-in;
          * anything less is copied in so unwritten elements keep their values */
-        const char *mode = v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
+        const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
         buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
         buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
     }

@@ -134,6 +134,7 @@ struct Var {
      * dimension, as C expressions; NULL when untouched */
     char **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
+    bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
 };
 

@@ -17,13 +17,14 @@
 #else
 #define GF_HD
 #endif
+#define GF_UNUSED __attribute__((unused))
 
-static inline GF_HD long long gf_min(long long a, long long b) { return a < b ? a : b; }
-static inline GF_HD long long gf_max(long long a, long long b) { return a > b ? a : b; }
+GF_UNUSED static inline GF_HD long long gf_min(long long a, long long b) { return a < b ? a : b; }
+GF_UNUSED static inline GF_HD long long gf_max(long long a, long long b) { return a > b ? a : b; }
 /* floor(n / d) for d > 0 */
-static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+GF_UNUSED static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 
-static inline void *gf_tmp_alloc(size_t bytes)
+GF_UNUSED static inline void *gf_tmp_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
@@ -36,7 +37,7 @@ static inline void *gf_tmp_alloc(size_t bytes)
 
 /* Whether bytes [p+plo, p+phi) and [q+qlo, q+qhi) overlap in a way a
  * parallel plan cannot allow: same_class arguments may be the same pointer. */
-static inline int gf_overlap(const void *p, long long plo, long long phi, const void *q, long long qlo,
+GF_UNUSED static inline int gf_overlap(const void *p, long long plo, long long phi, const void *q, long long qlo,
                              long long qhi, int same_class)
 {
     if (phi <= plo || qhi <= qlo)

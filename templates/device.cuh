@@ -90,4 +90,4 @@ template <typename T, typename Op> __device__ inline T gf_finish(const T *partia
     return gf_block_reduce(v, op);
 }
 
-static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+GF_UNUSED static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
