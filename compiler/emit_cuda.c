@@ -1011,7 +1011,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.k = NULL;
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
-        buf_puts(b, "/* the original body: for overlapping arguments */\nstatic ");
+        buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
         emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->name));
     }

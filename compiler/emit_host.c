@@ -131,7 +131,7 @@ void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest)
     Stmt *l = nest;
     for (int d = 0; d < k->pdims; d++) {
         if (l->iv != k->loops[d]->iv)
-            buf_line(b, "const %s %s = %s;", type_c_name(l->iv->ty), l->iv->cname, k->loops[d]->iv->cname);
+            buf_line(b, "GF_UNUSED const %s %s = %s;", type_c_name(l->iv->ty), l->iv->cname, k->loops[d]->iv->cname);
         if (d + 1 < k->pdims) {
             Stmt *x = l->body;
             while (x->kind == S_BLOCK && x->list.len == 1)
@@ -387,7 +387,7 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->path, r->loc.line);
-        buf_puts(b, "/* the original body: used when arguments overlap */\nstatic ");
+        buf_puts(b, "/* the original body: used when arguments overlap */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
         /* the fused plan, with the hazard check first */
         Buf body = {0};

@@ -280,7 +280,7 @@ static const char *why_not_fuse(F *f, Kernel *k, Stmt *nest)
         return "it is row-wise";
     for (int i = 0; i < k->nests.len; i++)
         if (!deps_fusable(f->r, vec_at(&k->nests, i), nest, k->pdims))
-            return "it reads what the earlier nest writes at other indices (or a reduction result)";
+            return "a dependence between the nests crosses iterations (a stencil read, an anti-dependence or a reduction result)";
     return NULL;
 }
 

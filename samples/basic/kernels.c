@@ -1,0 +1,72 @@
+/* kernels.c - the quick-start sample: ordinary C functions marked GPUFUSE.
+ * Built plainly they run on the CPU; built through gpufuse each becomes a
+ * few fused CUDA kernels with the same name and meaning. */
+#include <gpufuse.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* One kernel: the whole expression per element, no temporaries. */
+GPUFUSE void blend(int n, float a, const float *restrict x, const float *restrict y, float *restrict out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = a * x[i] + y[i];
+}
+
+/* Two nests and a temporary: fused vertically, the temporary never exists. */
+GPUFUSE void normalize_shift(int n, const float *restrict x, float shift, float *restrict out)
+{
+    float *t = malloc(n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        t[i] = sqrtf(x[i] * x[i] + 1.0f);
+    for (int i = 0; i < n; i++)
+        out[i] = t[i] * expf(-fabsf(x[i])) + shift;
+    free(t);
+}
+
+/* Map-reduce: the product fuses into the sum, which the function returns. */
+GPUFUSE double dot(int n, const float *restrict x, const float *restrict y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += (double)x[i] * y[i];
+    return s;
+}
+
+/* Row-wise: max, sum of exponentials and normalisation in one kernel. */
+GPUFUSE void softmax(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = -INFINITY;
+        for (int j = 0; j < cols; j++)
+            m = fmaxf(m, x[i][j]);
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += expf(x[i][j] - m);
+        for (int j = 0; j < cols; j++)
+            y[i][j] = expf(x[i][j] - m) / s;
+    }
+}
+
+/* A time loop around a 2-D stencil: the loop runs on the host, the sweeps on the GPU. */
+GPUFUSE void heat(int n, int steps, float u[n][n], float tmp[n][n])
+{
+    for (int t = 0; t < steps; t++) {
+        for (int i = 1; i < n - 1; i++)
+            for (int j = 1; j < n - 1; j++)
+                tmp[i][j] = u[i][j] + 0.1f * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1] - 4 * u[i][j]);
+        for (int i = 1; i < n - 1; i++)
+            for (int j = 1; j < n - 1; j++)
+                u[i][j] = tmp[i][j];
+    }
+}
+
+/* A running sum carries a dependence from one iteration to the next: gpufuse
+ * says so (-Wgpufuse-dependence) and this function keeps its CPU body. */
+GPUFUSE void prefix_sum(int n, const float *restrict x, float *restrict out)
+{
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++) {
+        acc += x[i];
+        out[i] = acc;
+    }
+}
