@@ -40,7 +40,9 @@ static float *filled(size_t n)
     return p;
 }
 
-/* Largest error relative to max(|ref|, floor). */
+/* Largest error relative to max(|ref|, floor).  The GPU contracts a*b+c into
+ * one fused multiply-add, which rounds once instead of twice (docs/language.md),
+ * so results may differ from the C body in the last bits. */
 static double max_rel(const float *a, const float *b, size_t n, double floor)
 {
     double worst = 0;
