@@ -49,7 +49,9 @@ void emit_index(Buf *b, EmitCtx *cx, const Expr *e)
     /* ((i0 * d1 + i1) * d2 + i2), in 64 bits */
     for (int i = 0; i < e->nkids - 1; i++)
         buf_puts(b, "(");
-    buf_puts(b, "(long long)");
+    /* kernels are templates over their index type GF_I (int when every
+     * extent fits in 31 bits) */
+    buf_puts(b, cx->device ? "(GF_I)" : "(long long)");
     emit_sub(b, cx, e->kids[0], 15);
     for (int i = 1; i < e->nkids; i++) {
         buf_puts(b, " * ");

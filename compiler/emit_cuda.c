@@ -170,11 +170,11 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     if (k->red_vars.len)
         buf_printf(b, ", unsigned *gf_ticket");
     if (k->pdims >= 1)
-        buf_printf(b, "%slong long gf_n0", n++ ? ", " : "");
+        buf_printf(b, "%sGF_I gf_n0", n++ ? ", " : "");
     if (k->pdims >= 2)
-        buf_printf(b, ", long long gf_n1");
+        buf_printf(b, ", GF_I gf_n1");
     if (k->pdims >= 3)
-        buf_printf(b, ", long long gf_n2");
+        buf_printf(b, ", GF_I gf_n2");
     (void)c;
 }
 
@@ -303,14 +303,14 @@ static void emit_red_finish(Buf *b, Kernel *k)
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 4-wide form. */
 static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
 {
-    buf_printf(b, "__global__ void __launch_bounds__(GF_THREADS) %s%s(", k->name, vec ? "_v4" : "");
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s%s(", k->name, vec ? "_v4" : "");
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     if (k->red_vars.len)
         emit_red_init(b, k);
-    buf_line(b, "const long long gf_stride = (long long)gridDim.x * blockDim.x;");
-    buf_line(b, "const long long gf_tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    buf_line(b, "const GF_I gf_stride = (GF_I)gridDim.x * blockDim.x;");
+    buf_line(b, "const GF_I gf_tid = (GF_I)blockIdx.x * blockDim.x + threadIdx.x;");
     const char *t0[] = {"gf_t"};
     if (vec) {
         /* 16-byte loads and stores of 4 consecutive elements; the launcher
@@ -318,8 +318,8 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
         Stmt *l = k->loops[0];
         Buf lb = {0};
         emit_expr(&lb, &c->base, l->lb);
-        buf_line(b, "const long long gf_n4 = gf_n0 / 4;");
-        buf_line(b, "for (long long gf_q = gf_tid; gf_q < gf_n4; gf_q += gf_stride) {");
+        buf_line(b, "const GF_I gf_n4 = gf_n0 / 4;");
+        buf_line(b, "for (GF_I gf_q = gf_tid; gf_q < gf_n4; gf_q += gf_stride) {");
         b->indent++;
         for (int i = 0; i < u->arrays.len; i++) {
             Var *v = vec_at(&u->arrays, i);
@@ -330,12 +330,13 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
             buf_line(b, "%s %s_v[4];", et, v->cname);
             if (v->read || !v->written)
-                buf_line(b, "*(%s *)%s_v = ((const %s *)(%s + (%s)))[gf_q];", vt, v->cname, vt, v->cname, lb.data);
+                buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
+                         v->written ? "*" : "__ldcs", vt, v->cname, lb.data);
         }
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < 4; gf_k++) {");
         b->indent++;
-        buf_line(b, "const long long gf_t = gf_q * 4 + gf_k;");
+        buf_line(b, "const GF_I gf_t = gf_q * 4 + gf_k;");
         emit_ivs(b, c, k, t0);
         buf_line(b, "(void)%s;", k->loops[0]->iv->cname);
         c->vec = 1;
@@ -349,14 +350,14 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
                 continue;
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
-            buf_line(b, "((%s *)(%s + (%s)))[gf_q] = *(%s *)%s_v;", vt, v->cname, lb.data, vt, v->cname);
+            buf_line(b, "__stcs((%s *)(%s + (%s)) + gf_q, *(%s *)%s_v);", vt, v->cname, lb.data, vt, v->cname);
         }
         b->indent--;
         buf_line(b, "}");
-        buf_line(b, "for (long long gf_t = gf_n4 * 4 + gf_tid; gf_t < gf_n0; gf_t += gf_stride) { /* the tail */");
+        buf_line(b, "for (GF_I gf_t = gf_n4 * 4 + gf_tid; gf_t < gf_n0; gf_t += gf_stride) { /* the tail */");
         buf_free(&lb);
     } else {
-        buf_line(b, "for (long long gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
+        buf_line(b, "for (GF_I gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
     }
     b->indent++;
     emit_ivs(b, c, k, t0);
@@ -372,18 +373,18 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
 /* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
 static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
-    buf_printf(b, "__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     if (k->red_vars.len)
         emit_red_init(b, k);
     const char *in = k->pdims == 2 ? "gf_n1" : "gf_n2";
-    buf_line(b, "const long long gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
-    buf_line(b, "for (long long gf_y = blockIdx.y; gf_y < gf_outer; gf_y += gridDim.y) {");
+    buf_line(b, "const GF_I gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
+    buf_line(b, "for (GF_I gf_y = blockIdx.y; gf_y < gf_outer; gf_y += gridDim.y) {");
     b->indent++;
-    buf_line(b, "for (long long gf_x = (long long)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s;", in);
-    buf_line(b, "     gf_x += (long long)gridDim.x * blockDim.x) {");
+    buf_line(b, "for (GF_I gf_x = (GF_I)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s;", in);
+    buf_line(b, "     gf_x += (GF_I)gridDim.x * blockDim.x) {");
     b->indent++;
     if (k->pdims == 2) {
         const char *t[] = {"gf_y", "gf_x"};
@@ -405,7 +406,7 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 
 static void emit_single_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
-    buf_printf(b, "__global__ void %s(", k->name);
+    buf_printf(b, "template <typename GF_I>\n__global__ void %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
@@ -499,7 +500,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     buf_line(b, "#pragma unroll");
     buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
     b->indent++;
-    buf_line(b, "const %s %s = (%s)(%s + ((long long)threadIdx.x + (long long)gf_k * blockDim.x) * %lld);", ty, iv,
+    buf_line(b, "const %s %s = (%s)(%s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * %lld);", ty, iv,
              ty, lb.data, l->step);
     buf_line(b, "if (%s < %s) {", iv, ub.data);
     b->indent++;
@@ -513,7 +514,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     b->indent++;
     Vec cached = c->cached;
     c->cached.len = 0;           /* the general form reads memory */
-    buf_line(b, "for (%s %s = (%s)(%s + (long long)threadIdx.x * %lld); %s < %s; %s += (%s)(blockDim.x * %lld)) {",
+    buf_line(b, "for (%s %s = (%s)(%s + (GF_I)threadIdx.x * %lld); %s < %s; %s += (%s)(blockDim.x * %lld)) {",
              ty, iv, ty, lb.data, l->step, iv, ub.data, iv, ty, l->step);
     b->indent++;
     emit_stmt(b, &c->base, l->body);
@@ -533,6 +534,81 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     buf_free(&ub);
 }
 
+/* Arrays stored by `s` that a statement after it in its block reads. */
+static bool stores_to(const Stmt *s, const Var *v)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (stores_to(vec_at(&s->list, i), v))
+                return true;
+        return false;
+    case S_FOR:
+    case S_WHILE: return stores_to(s->body, v);
+    case S_IF: return stores_to(s->then, v) || stores_to(s->els, v);
+    case S_ASSIGN: {
+        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        return l->kind == E_INDEX && l->var == v;
+    }
+    default: return false;
+    }
+}
+
+/* Whether statement t reads an array that `loop` stores to. */
+static bool expr_reads_store(const Expr *e, const Stmt *loop)
+{
+    if (!e)
+        return false;
+    if (e->kind == E_INDEX && stores_to(loop, e->var))
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (expr_reads_store(e->kids[i], loop))
+            return true;
+    return false;
+}
+
+static bool reads_any_store(const Stmt *t, const Stmt *loop)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < t->list.len; i++)
+            if (reads_any_store(vec_at(&t->list, i), loop))
+                return true;
+        return false;
+    case S_FOR:
+        return expr_reads_store(t->lb, loop) || expr_reads_store(t->ub, loop) || reads_any_store(t->body, loop);
+    case S_WHILE: return expr_reads_store(t->cond, loop) || reads_any_store(t->body, loop);
+    case S_IF:
+        return expr_reads_store(t->cond, loop) || reads_any_store(t->then, loop) || reads_any_store(t->els, loop);
+    case S_DECL:
+    case S_RETURN: return expr_reads_store(t->rhs, loop);
+    case S_ASSIGN: return expr_reads_store(t->rhs, loop) || expr_reads_store(t->lhs, loop);
+    default: return false;
+    }
+}
+
+/* A barrier after an inner loop is needed only when a later statement of
+ * the row reads what the loop stored (another thread may have stored it). */
+static bool later_reads_written(const Stmt *loop)
+{
+    const Stmt *blk = loop->parent;
+    if (!blk || blk->kind != S_BLOCK)
+        return true;
+    bool after = false;
+    for (int i = 0; i < blk->list.len; i++) {
+        const Stmt *t = vec_at(&blk->list, i);
+        if (t == loop)
+            after = true;
+        else if (after && reads_any_store(t, loop))
+            return true;
+    }
+    return false;
+}
+
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     CudaCx *c = (CudaCx *)cx;
@@ -540,7 +616,8 @@ static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
         return false;
     if (s->kind == S_FOR) {
         emit_coop_loop(b, c, (Stmt *)s);
-        buf_line(b, "__syncthreads(); /* the next inner loop may read what this one wrote */");
+        if (later_reads_written(s))
+            buf_line(b, "__syncthreads(); /* a later inner loop reads what this one wrote */");
         return true;
     }
     if (s->kind == S_ASSIGN && s->lhs->kind != E_VAR) {
@@ -659,11 +736,11 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             vec_push(A(c), &keep, v);
     }
     c->cached = keep;
-    buf_printf(b, "template <int GF_ITEMS>\n__global__ void __launch_bounds__(1024) %s(", k->name);
+    buf_printf(b, "template <typename GF_I, int GF_ITEMS>\n__global__ void __launch_bounds__(1024) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    buf_line(b, "for (long long gf_t = blockIdx.x; gf_t < gf_n0; gf_t += gridDim.x) { /* one row per block */");
+    buf_line(b, "for (GF_I gf_t = blockIdx.x; gf_t < gf_n0; gf_t += gridDim.x) { /* one row per block */");
     b->indent++;
     const char *t0[] = {"gf_t"};
     emit_ivs(b, c, k, t0);
@@ -681,13 +758,13 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
         b->indent++;
-        buf_line(b, "const long long gf_j = %s + ((long long)threadIdx.x + (long long)gf_k * blockDim.x) * %lld;",
+        buf_line(b, "const GF_I gf_j = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * %lld;",
                  lb.data, first->step);
         for (int i = 0; i < c->cached.len; i++) {
             Var *v = vec_at(&c->cached, i);
             Buf d = {0};
             emit_expr(&d, &c->base, v->dims[1]);
-            buf_line(b, "%s_c[gf_k] = gf_j < %s ? %s[(long long)%s * (%s) + gf_j] : 0;", v->cname, ub.data,
+            buf_line(b, "%s_c[gf_k] = gf_j < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_j]) : 0;", v->cname, ub.data,
                      v->cname, nest->iv->cname, d.data);
             buf_free(&d);
         }
@@ -759,26 +836,28 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     }
     Buf args = {0};
     kernel_args(&args, k, &u);
+    /* 32-bit index arithmetic when every extent allows it */
+    buf_line(b, "const bool gf_i32 = gf_big < GF_I32_LIMIT%s%s%s;", k->pdims >= 1 ? " && gf_n0 < GF_I32_LIMIT" : "",
+             k->pdims >= 2 ? " && gf_n0 * gf_n1 < GF_I32_LIMIT" : "",
+             k->pdims >= 3 ? " && gf_n0 * gf_n1 * gf_n2 < GF_I32_LIMIT" : "");
+    Buf launch = {0};            /* the launch statements, "@I@" = index type */
     if (k->pdims == 0) {
-        buf_line(b, "%s<<<1, 1, 0, gf_s>>>(%s);", k->name, args.data);
+        buf_printf(&launch, "%s<@I@><<<1, 1, 0, gf_s>>>(%s);\n", k->name, args.data);
     } else if (k->kind == K_ROW) {
         Stmt *inner = first_inner_loop(k);
         trip_count(b, c, inner, "gf_cols");
-        buf_line(b, "/* threads per row from its length; ITEMS elements of it per thread in registers */");
+        buf_line(b, "/* a block per row, sized so that each thread holds up to 16 of its elements */");
         buf_line(b, "int gf_threads = 64;");
-        buf_line(b, "while (gf_threads < 1024 && gf_threads * 8 < gf_cols) gf_threads *= 2;");
+        buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
         buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
-        buf_line(b, "const long long gf_blocks = gf_min(%s, (long long)gf_sms * (2048 / gf_threads) * 4);", n0);
+        buf_line(b, "const long long gf_blocks = gf_min(%s, 2147483647LL);", n0);
+        static const int items[] = {1, 2, 4, 8, 16};
+        for (int i = 0; i < 5; i++)
+            buf_printf(&launch, "%sif (gf_per <= %d) %s<@I@, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                       i ? "else " : "", items[i], k->name, items[i], args.data);
+        buf_printf(&launch, "else %s<@I@, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name, args.data);
         buf_line(b, "if (gf_blocks > 0) {");
         b->indent++;
-        buf_line(b, "if (gf_per <= 1) %s<1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        buf_line(b, "else if (gf_per <= 2) %s<2><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        buf_line(b, "else if (gf_per <= 4) %s<4><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        buf_line(b, "else if (gf_per <= 8) %s<8><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        buf_line(b, "else if (gf_per <= 16) %s<16><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        buf_line(b, "else %s<0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);", k->name, args.data);
-        b->indent--;
-        buf_line(b, "}");
     } else if (k->pdims == 1) {
         buf_line(b, "const long long gf_cap = (long long)gf_sms * (2048 / GF_THREADS);");
         if (k->vec4) {
@@ -790,30 +869,55 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
                 if (!is_reg_temp(k, v))
                     buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", v->cname, lb.data);
             }
-            buf_line(b, "if (gf_n0 >= 4%s) {", al.data ? al.data : "");
-            b->indent++;
-            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 / 4 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
-            buf_line(b, "%s_v4<<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);", k->name, args.data);
-            b->indent--;
-            buf_line(b, "} else if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
+            buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
+            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min(((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS, gf_cap));");
+            buf_printf(&launch, "if (gf_vec) %s_v4<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name,
+                       args.data);
+            buf_printf(&launch, "else %s<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args.data);
             buf_free(&lb);
             buf_free(&al);
         } else {
-            buf_line(b, "if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
+            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
+            buf_printf(&launch, "%s<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args.data);
         }
+        buf_line(b, "if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
         b->indent++;
-        buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
-        buf_line(b, "%s<<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);", k->name, args.data);
-        b->indent--;
-        buf_line(b, "}");
     } else {
         const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
         const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
         buf_line(b, "const long long gf_gx = gf_max(1, gf_min((%s + GF_THREADS - 1) / GF_THREADS, (long long)gf_sms * 8));", inner);
         buf_line(b, "const long long gf_gy = gf_max(1, gf_min(%s, (long long)gf_sms * 8 / gf_gx + 1));", outer);
-        buf_line(b, "if ((%s > 0 && %s > 0)%s)", inner, outer, k->red_vars.len ? " || 1" : "");
-        buf_line(b, "    %s<<<dim3((unsigned)gf_gx, (unsigned)gf_min(gf_gy, 65535)), GF_THREADS, 0, gf_s>>>(%s);", k->name,
-                 args.data);
+        buf_printf(&launch, "%s<@I@><<<dim3((unsigned)gf_gx, (unsigned)gf_min(gf_gy, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
+                   k->name, args.data);
+        buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, k->red_vars.len ? " || 1" : "");
+        b->indent++;
+    }
+    /* the launch, once per index type */
+    for (int t = 0; t < 2; t++) {
+        buf_line(b, t ? "} else {" : "if (gf_i32) {");
+        b->indent++;
+        for (char *line = launch.data; line && *line;) {
+            char *nl = strchr(line, '\n');
+            Buf one = {0};
+            for (char *p = line; p < nl; p++) {
+                if (!strncmp(p, "@I@", 3)) {
+                    buf_puts(&one, t ? "long long" : "int");
+                    p += 2;
+                } else {
+                    buf_printf(&one, "%c", *p);
+                }
+            }
+            buf_line(b, "%s", one.data);
+            buf_free(&one);
+            line = nl + 1;
+        }
+        b->indent--;
+    }
+    buf_line(b, "}");
+    buf_free(&launch);
+    if (k->pdims > 0) {
+        b->indent--;
+        buf_line(b, "}");
     }
     buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
     for (int i = 0; i < k->red_vars.len; i++) {
@@ -868,6 +972,7 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
         const char *et = type_c_name(type_elem(v->ty));
         buf_line(b, "%s *gf_d_%s = (%s *)gf_call_scratch(gf_c, %s * sizeof(%s)); /* temporary '%s' */", et, v->cname,
                  et, n.data, et, v->name);
+        buf_line(b, "gf_big = gf_max(gf_big, (long long)(%s));", n.data);
         buf_free(&n);
         return true;
     }
@@ -919,7 +1024,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
     emit_isl_aliases(b, r);
-    buf_line(b, "long long gf_bytes = 0;");
+    buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
     int idx = 0;
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
@@ -932,6 +1037,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
         buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
         buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
+        buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
     }
     buf_line(b, "switch (gf_call_map(gf_c)) {");
     buf_line(b, "case GF_PATH_DEVICE:");

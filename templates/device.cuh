@@ -7,6 +7,8 @@
 #include <gpufuse/launch.h>
 
 #define GF_THREADS 256
+/* extents below this use 32-bit index arithmetic (room left for grid strides) */
+#define GF_I32_LIMIT ((1LL << 31) - (1LL << 26))
 
 template <typename T> struct gf_add { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a + b; } };
 template <typename T> struct gf_mul { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a * b; } };
