@@ -382,9 +382,10 @@ static void build(Model *m, Stmt *s)
                 add_access(m, ps, s->lhs, false, false);
             add_access(m, ps, s->lhs, true, false);
         }
-        for (int i = 0; i < m->nconds; i++)
-            if (m->conds[i] == NULL)
-                ps->exact_domain = false;
+        /* a condition isl cannot express is dropped from the domain: the
+         * statement may run on more instances than it does, which over-
+         * approximates its accesses (safe for dependences and for staging
+         * extents; write_only() already refuses conditional writes) */
         return;
     }
     case S_RETURN: {

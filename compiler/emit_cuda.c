@@ -16,6 +16,8 @@ typedef struct CudaCx {
     Stmt *coop;                  /* the cooperative loop being emitted */
     Vec cached;                  /* Var*: read-only arrays held in registers */
     Vec red_private;             /* Var*: row accumulators renamed inside a coop loop */
+    Vec vstores;                 /* Var*: row stores buffered for 16-byte writes */
+    bool row_vec;                /* the row kernel has a 4-wide instantiation */
     bool launcher;               /* host code of the launcher */
 } CudaCx;
 
@@ -135,8 +137,10 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
         return arena_printf(A(c), "%s_r", e->var->cname);
     if (c->vec)
         return arena_printf(A(c), "%s_v[gf_k]", e->var->cname);
+    if (c->coop && in(&c->vstores, e->var))
+        return arena_printf(A(c), "%s_w[gf_v]", e->var->cname);
     if (c->coop && in(&c->cached, e->var))
-        return arena_printf(A(c), "%s_c[gf_k]", e->var->cname);
+        return arena_printf(A(c), "%s_c[gf_k * GF_VEC + gf_v]", e->var->cname);
     if (c->launcher)
         return NULL;
     return NULL;
@@ -476,6 +480,70 @@ static RedOp red_in_loop(Stmt *loop, Var *v)
 }
 
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s);
+static bool stores_to(const Stmt *s, const Var *v);
+static bool expr_reads_var(const Expr *e, const Var *v);
+
+/* Whether s reads array v (a plain store's target is not a read). */
+static bool stmt_reads_array(const Stmt *s, const Var *v)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (stmt_reads_array(vec_at(&s->list, i), v))
+                return true;
+        return false;
+    case S_FOR: return expr_reads_var(s->lb, v) || expr_reads_var(s->ub, v) || stmt_reads_array(s->body, v);
+    case S_WHILE: return expr_reads_var(s->cond, v) || stmt_reads_array(s->body, v);
+    case S_IF: return expr_reads_var(s->cond, v) || stmt_reads_array(s->then, v) || stmt_reads_array(s->els, v);
+    case S_DECL:
+    case S_RETURN: return expr_reads_var(s->rhs, v);
+    case S_ASSIGN: {
+        if (expr_reads_var(s->rhs, v))
+            return true;
+        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        if (l->kind != E_INDEX)
+            return false;
+        if (l->var == v && strcmp(s->op, "="))
+            return true;
+        for (int i = 0; i < l->nkids; i++)
+            if (expr_reads_var(l->kids[i], v))
+                return true;
+        return false;
+    }
+    default: return false;
+    }
+}
+
+/* y[row][j] = ... at the top of the loop body, y float, written once and not
+ * read in the loop: buffered per thread and written 16 bytes at a time. */
+static void row_vec_stores(CudaCx *c, Stmt *l, Vec *out)
+{
+    Stmt *body = l->body;
+    Stmt *one[1] = {body};
+    Stmt **list = body->kind == S_BLOCK ? (Stmt **)body->list.data : one;
+    int n = body->kind == S_BLOCK ? body->list.len : 1;
+    Var *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+            continue;
+        Expr *x = s->lhs;
+        Var *v = x->var;
+        if (x->nkids != 2 || type_elem(v->ty)->kind != TY_FLOAT || !v->dims[1] || in(out, v))
+            continue;
+        if (x->kids[0]->kind != E_VAR || x->kids[0]->var != row || x->kids[1]->kind != E_VAR ||
+            x->kids[1]->var != l->iv)
+            continue;
+        int stores = 0;
+        for (int j = 0; j < n; j++)
+            if (stores_to(list[j], v))
+                stores++;
+        if (stores == 1 && !stmt_reads_array(body, v))
+            vec_push(A(c), out, v);
+    }
+}
 
 static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
 {
@@ -497,16 +565,46 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     buf_line(b, "/* %s:%d: shared by the block */", c->u->path, l->loc.line);
     buf_line(b, "if (GF_ITEMS > 0) {");
     b->indent++;
+    /* stores of this loop that can be gathered into 16-byte writes */
+    Vec vst = {0};
+    if (c->row_vec)
+        row_vec_stores(c, l, &vst);
     buf_line(b, "#pragma unroll");
     buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
     b->indent++;
-    buf_line(b, "const %s %s = (%s)(%s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * %lld);", ty, iv,
-             ty, lb.data, l->step);
+    buf_line(b, "const GF_I gf_jb = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * GF_VEC * %lld;", lb.data,
+             l->step);
+    for (int i = 0; i < vst.len; i++) {
+        Var *v = vec_at(&vst, i);
+        buf_line(b, "%s %s_w[GF_VEC];", type_c_name(type_elem(v->ty)), v->cname);
+    }
+    buf_line(b, "#pragma unroll");
+    buf_line(b, "for (int gf_v = 0; gf_v < GF_VEC; gf_v++) {");
+    b->indent++;
+    buf_line(b, "const %s %s = (%s)(gf_jb + gf_v * %lld);", ty, iv, ty, l->step);
     buf_line(b, "if (%s < %s) {", iv, ub.data);
     b->indent++;
+    c->vstores = vst;
     emit_stmt(b, &c->base, l->body);
+    c->vstores.len = 0;
     b->indent--;
     buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+    for (int i = 0; i < vst.len; i++) {
+        Var *v = vec_at(&vst, i);
+        Buf d = {0};
+        emit_expr(&d, &c->base, v->dims[1]);
+        const char *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv->cname;
+        buf_line(b, "if (GF_VEC == 4 && gf_jb + 3 < %s)", ub.data);
+        buf_line(b, "    __stcs((float4 *)&%s[(GF_I)%s * (%s) + gf_jb], *(float4 *)%s_w);", v->cname, row, d.data,
+                 v->cname);
+        buf_line(b, "else");
+        buf_line(b, "    for (int gf_v = 0; gf_v < GF_VEC; gf_v++)");
+        buf_line(b, "        if (gf_jb + gf_v < %s)", ub.data);
+        buf_line(b, "            %s[(GF_I)%s * (%s) + gf_jb + gf_v] = %s_w[gf_v];", v->cname, row, d.data, v->cname);
+        buf_free(&d);
+    }
     b->indent--;
     buf_line(b, "}");
     b->indent--;
@@ -736,7 +834,13 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             vec_push(A(c), &keep, v);
     }
     c->cached = keep;
-    buf_printf(b, "template <typename GF_I, int GF_ITEMS>\n__global__ void __launch_bounds__(1024) %s(", k->name);
+    /* the 4-wide form: unit-stride inner loops from 0 over float rows */
+    c->row_vec = c->cached.len && first && first->step == 1 && first->lb->kind == E_INT && !strcmp(first->lb->text, "0");
+    for (int i = 0; i < c->cached.len; i++)
+        if (type_elem(((Var *)vec_at(&c->cached, i))->ty)->kind != TY_FLOAT)
+            c->row_vec = false;
+    k->row_vec = c->row_vec;
+    buf_printf(b, "template <typename GF_I, int GF_ITEMS, int GF_VEC>\n__global__ void __launch_bounds__(1024) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
@@ -751,21 +855,34 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_line(b, "/* the row in registers: read once, used by every inner loop */");
         for (int i = 0; i < c->cached.len; i++) {
             Var *v = vec_at(&c->cached, i);
-            buf_line(b, "%s %s_c[GF_ITEMS > 0 ? GF_ITEMS : 1];", type_c_name(type_elem(v->ty)), v->cname);
+            buf_line(b, "%s %s_c[GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1];", type_c_name(type_elem(v->ty)), v->cname);
         }
         buf_line(b, "if (GF_ITEMS > 0) {");
         b->indent++;
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
         b->indent++;
-        buf_line(b, "const GF_I gf_j = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * %lld;",
-                 lb.data, first->step);
+        buf_line(b, "const GF_I gf_jb = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * GF_VEC * %lld;", lb.data,
+                 first->step);
         for (int i = 0; i < c->cached.len; i++) {
             Var *v = vec_at(&c->cached, i);
             Buf d = {0};
             emit_expr(&d, &c->base, v->dims[1]);
-            buf_line(b, "%s_c[gf_k] = gf_j < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_j]) : 0;", v->cname, ub.data,
-                     v->cname, nest->iv->cname, d.data);
+            const char *row = nest->iv->cname;
+            if (c->row_vec) {
+                buf_line(b, "if (GF_VEC == 4 && gf_jb + 3 < %s) {", ub.data);
+                buf_line(b, "    const float4 gf_q = __ldcs((const float4 *)&%s[(GF_I)%s * (%s) + gf_jb]);", v->cname, row,
+                         d.data);
+                buf_line(b, "    %s_c[gf_k * GF_VEC] = gf_q.x;", v->cname);
+                buf_line(b, "    %s_c[gf_k * GF_VEC + (GF_VEC > 1)] = gf_q.y;", v->cname);
+                buf_line(b, "    %s_c[gf_k * GF_VEC + 2 * (GF_VEC > 2)] = gf_q.z;", v->cname);
+                buf_line(b, "    %s_c[gf_k * GF_VEC + 3 * (GF_VEC > 3)] = gf_q.w;", v->cname);
+                buf_line(b, "} else");
+            }
+            buf_line(b, "#pragma unroll");
+            buf_line(b, "for (int gf_v = 0; gf_v < GF_VEC; gf_v++)");
+            buf_line(b, "    %s_c[gf_k * GF_VEC + gf_v] = gf_jb + gf_v * %lld < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_jb + gf_v * %lld]) : 0;",
+                     v->cname, first->step, ub.data, v->cname, row, d.data, first->step);
             buf_free(&d);
         }
         b->indent--;
@@ -851,11 +968,31 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
         buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
         buf_line(b, "const long long gf_blocks = gf_min(%s, 2147483647LL);", n0);
+        if (k->row_vec) {
+            /* 16-byte loads when every row starts on a 16-byte boundary */
+            Buf al = {0};
+            for (int i = 0; i < u.arrays.len; i++) {
+                Var *v = vec_at(&u.arrays, i);
+                if (v->ndims == 2 && type_elem(v->ty)->kind == TY_FLOAT && v->dims[1]) {
+                    Buf d = {0};
+                    emit_expr(&d, &c->base, v->dims[1]);
+                    buf_printf(&al, " && gf_aligned16(gf_d_%s) && (long long)(%s) %% 4 == 0", v->cname, d.data);
+                    buf_free(&d);
+                }
+            }
+            buf_line(b, "const bool gf_vec = gf_per >= 4%s;", al.data ? al.data : "");
+            buf_free(&al);
+            static const int vitems[] = {1, 2, 4};
+            for (int i = 0; i < 3; i++)
+                buf_printf(&launch, "%sif (gf_vec && gf_per <= %d) %s<@I@, %d, 4><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                           i ? "else " : "", 4 * vitems[i], k->name, vitems[i], args.data);
+            buf_puts(&launch, "else ");
+        }
         static const int items[] = {1, 2, 4, 8, 16};
         for (int i = 0; i < 5; i++)
-            buf_printf(&launch, "%sif (gf_per <= %d) %s<@I@, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+            buf_printf(&launch, "%sif (gf_per <= %d) %s<@I@, %d, 1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
                        i ? "else " : "", items[i], k->name, items[i], args.data);
-        buf_printf(&launch, "else %s<@I@, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name, args.data);
+        buf_printf(&launch, "else %s<@I@, 0, 1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name, args.data);
         buf_line(b, "if (gf_blocks > 0) {");
         b->indent++;
     } else if (k->pdims == 1) {

@@ -330,6 +330,7 @@ typedef struct Kernel {
     Vec red_vars;                /* Var* their accumulators */
     Vec reg_temps;               /* Var* temporaries kept in registers */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
+    bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
 } Kernel;

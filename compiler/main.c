@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "driver.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,36 @@
 #ifndef GFC_INCLUDE_DIR
 #define GFC_INCLUDE_DIR "/usr/local/include"
 #endif
+#ifndef GFC_INSTALL_INCLUDE_DIR
+#define GFC_INSTALL_INCLUDE_DIR GFC_INCLUDE_DIR
+#endif
+
+static bool has_gpufuse_h(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    int n = snprintf(path, sizeof path, "%s/gpufuse.h", dir);
+    return n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0;
+}
+
+/* Where gpufuse.h is, as "-IDIR": beside the binary (<bindir>/../include, so
+ * an installed tree works wherever it was installed or moved to), else the
+ * source tree it was built from, else the configured install directory. */
+static const char *default_include_arg(void)
+{
+    static char arg[PATH_MAX + 2] = "-I";
+    char exe[PATH_MAX], dir[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = '\0';
+        snprintf(dir, sizeof dir, "%s/../include", exe);
+        if (has_gpufuse_h(dir) && realpath(dir, arg + 2))
+            return arg;
+    }
+    if (!has_gpufuse_h(GFC_INCLUDE_DIR) && has_gpufuse_h(GFC_INSTALL_INCLUDE_DIR))
+        return "-I" GFC_INSTALL_INCLUDE_DIR;
+    return "-I" GFC_INCLUDE_DIR;
+}
 
 static const char usage[] =
     "usage: gpufuse [options] file.c [-- clang arguments]\n"
@@ -334,7 +365,7 @@ int main(int argc, char **argv)
     Args clang = {0};
     bool emit_set = false, host = false;
     const char *compdb = NULL, *color = "auto";
-    args_push(&clang, "-I" GFC_INCLUDE_DIR);
+    args_push(&clang, default_include_arg());
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
