@@ -584,7 +584,21 @@ static bool check_nests(Model *m, Stmt *s)
         if (t->kind != S_FOR || any_parallel(t))
             continue;
         Var *v = carried_var(m, t);
-        if (v && !v->is_array && v->kind == V_LOCAL)
+        bool indirect = false;   /* some write to v has a computed subscript */
+        for (int j = 0; v && v->is_array && j < m->ps.len; j++) {
+            PStmt *ps = vec_at(&m->ps, j);
+            for (int k = 0; k < ps->acc.len; k++) {
+                Access *ac = vec_at(&ps->acc, k);
+                if (ac->var == v && ac->write && !ac->exact)
+                    indirect = true;
+            }
+        }
+        if (indirect)
+            diag_reject(t->loc, "-Wgpufuse-dependence",
+                        "writes to '%s' through a computed subscript (like '%s[idx[i]]') may hit the same element "
+                        "from different iterations; atomic updates are not generated yet, so '%s' keeps its CPU body",
+                        v->name, v->name, m->r->name);
+        else if (v && !v->is_array && v->kind == V_LOCAL)
             diag_reject(t->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
                         "that is not a reduction); no iteration can run in parallel, so '%s' keeps its CPU body",

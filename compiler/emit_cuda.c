@@ -32,6 +32,7 @@ typedef struct Uses {
     Vec arrays;                  /* Var* params and temporaries */
     Vec scalars;                 /* Var* free scalars: params, host locals, outer ivs */
     Vec declared;                /* Var* declared inside */
+    Vec stored;                  /* Var* arrays the kernel stores to */
 } Uses;
 
 static bool in(Vec *v, void *x)
@@ -82,10 +83,14 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
         vec_push(a, &u->declared, s->var);
         uses_expr(a, u, s->rhs);
         return;
-    case S_ASSIGN:
+    case S_ASSIGN: {
         uses_expr(a, u, s->lhs);
         uses_expr(a, u, s->rhs);
+        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        if (l->kind == E_INDEX && !in(&u->stored, l->var))
+            vec_push(a, &u->stored, l->var);
         return;
+    }
     case S_RETURN:
         uses_expr(a, u, s->rhs);
         return;
@@ -160,7 +165,7 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         if (is_reg_temp(k, v))
             continue;
         Type *et = type_elem(v->ty);
-        bool ro = !v->written;
+        bool ro = !in(&u->stored, v);   /* read-only in this kernel */
         /* arguments that may legally be the same pointer are not restrict */
         buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et),
                    v->alias_class ? "" : "__restrict__ ", v->cname);
@@ -385,7 +390,9 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         emit_red_init(b, k);
     const char *in = k->pdims == 2 ? "gf_n1" : "gf_n2";
     buf_line(b, "const GF_I gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
-    buf_line(b, "for (GF_I gf_y = blockIdx.y; gf_y < gf_outer; gf_y += gridDim.y) {");
+    buf_line(b, "/* each block walks GF_ROWS consecutive outer indices: neighbours stay in L1 */");
+    buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * GF_ROWS; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * GF_ROWS)");
+    buf_line(b, "for (GF_I gf_y = gf_c; gf_y < gf_c + GF_ROWS && gf_y < gf_outer; gf_y++) {");
     b->indent++;
     buf_line(b, "for (GF_I gf_x = (GF_I)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s;", in);
     buf_line(b, "     gf_x += (GF_I)gridDim.x * blockDim.x) {");
@@ -996,7 +1003,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         buf_line(b, "if (gf_blocks > 0) {");
         b->indent++;
     } else if (k->pdims == 1) {
-        buf_line(b, "const long long gf_cap = (long long)gf_sms * (2048 / GF_THREADS);");
+        /* grid-stride loops over as many blocks as stay resident at once */
         if (k->vec4) {
             Buf lb = {0};
             emit_expr(&lb, &c->base, k->loops[0]->lb);
@@ -1007,25 +1014,28 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
                     buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", v->cname, lb.data);
             }
             buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
-            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min(((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS, gf_cap));");
-            buf_printf(&launch, "if (gf_vec) %s_v4<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name,
-                       args.data);
-            buf_printf(&launch, "else %s<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args.data);
+            buf_line(b, "const long long gf_need = gf_max(1, ((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS);");
+            buf_printf(&launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
+                       "%s_v4<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
+            buf_printf(&launch, "else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
             buf_free(&lb);
             buf_free(&al);
         } else {
-            buf_line(b, "const long long gf_blocks = gf_max(1, gf_min((gf_n0 + GF_THREADS - 1) / GF_THREADS, gf_cap));");
-            buf_printf(&launch, "%s<@I@><<<(unsigned)gf_blocks, GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args.data);
+            buf_line(b, "const long long gf_need = gf_max(1, (gf_n0 + GF_THREADS - 1) / GF_THREADS);");
+            buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
         }
         buf_line(b, "if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
         b->indent++;
     } else {
         const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
         const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
-        buf_line(b, "const long long gf_gx = gf_max(1, gf_min((%s + GF_THREADS - 1) / GF_THREADS, (long long)gf_sms * 8));", inner);
-        buf_line(b, "const long long gf_gy = gf_max(1, gf_min(%s, (long long)gf_sms * 8 / gf_gx + 1));", outer);
-        buf_printf(&launch, "%s<@I@><<<dim3((unsigned)gf_gx, (unsigned)gf_min(gf_gy, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
-                   k->name, args.data);
+        buf_line(b, "const long long gf_gx = gf_max(1, (%s + GF_THREADS - 1) / GF_THREADS);", inner);
+        buf_line(b, "const long long gf_chunks = gf_max(1, (%s + GF_ROWS - 1) / GF_ROWS);", outer);
+        buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                   "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
+                   k->name, k->name, args.data);
         buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, k->red_vars.len ? " || 1" : "");
         b->indent++;
     }

@@ -317,6 +317,79 @@ static Func *find_helper(P *p, const char *name)
     return NULL;
 }
 
+/* A helper is copied verbatim as a device function: it must be pure in
+ * the sense a kernel needs (no recursion, no I/O or unknown calls, no
+ * non-constant globals, no asm).  Checked at the call site of the region,
+ * following helpers that call helpers. */
+typedef struct HelperCx {
+    P *p;
+    CXCursor call;               /* the region's call, where we diagnose */
+    CXCursor chain[8];           /* helpers being checked, outermost first */
+    int depth;
+} HelperCx;
+
+static void check_helper(P *p, CXCursor call, CXCursor fn, int depth);
+
+static enum CXChildVisitResult visit_helper(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    HelperCx *h = d;
+    P *p = h->p;
+    const char *self = cx_str(p->a, clang_getCursorSpelling(h->chain[h->depth]));
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_AsmStmt:
+        reject(p, h->call, "-Wgpufuse-asm", "helper '%s' uses inline assembly, which cannot run on the GPU", self);
+    case CXCursor_CallExpr: {
+        const char *name = cx_str(p->a, clang_getCursorSpelling(c));
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+            reject(p, h->call, "-Wgpufuse-call", "helper '%s' calls through a function pointer, which cannot be "
+                   "compiled for the GPU", self);
+        if (is_math_func(name))
+            break;
+        CXCursor def = clang_getCursorDefinition(callee);
+        for (int i = 0; i <= h->depth; i++)
+            if (!clang_Cursor_isNull(def) && clang_equalCursors(def, h->chain[i]))
+                reject(p, h->call, "-Wgpufuse-call", "'%s' calls itself (recursion), which a GPU kernel cannot "
+                       "do reliably; write it as a loop", name);
+        if (!find_helper(p, name) || clang_Cursor_isNull(def))
+            reject(p, h->call, "-Wgpufuse-call", "helper '%s' calls '%s', which is not a math function nor a "
+                   "pure static helper defined in this file", self, name);
+        if (h->depth + 1 >= 8)
+            reject(p, h->call, "-Wgpufuse-call", "helpers nest too deeply below '%s'", self);
+        h->chain[h->depth + 1] = def;
+        h->depth++;
+        clang_visitChildren(def, visit_helper, h);
+        h->depth--;
+        break;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d2 = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(d2) == CXCursor_VarDecl && clang_getCursorKind(clang_getCursorSemanticParent(d2)) ==
+                                                               CXCursor_TranslationUnit &&
+            !clang_isConstQualifiedType(clang_getCursorType(d2)))
+            reject(p, h->call, "-Wgpufuse-global", "helper '%s' uses the global variable '%s', which is not visible "
+                   "to a kernel", self, cx_str(p->a, clang_getCursorSpelling(c)));
+        if (clang_getCursorKind(d2) == CXCursor_VarDecl && clang_Cursor_getStorageClass(d2) == CX_SC_Static)
+            reject(p, h->call, "-Wgpufuse-static", "helper '%s' keeps state in the static variable '%s'", self,
+                   cx_str(p->a, clang_getCursorSpelling(c)));
+        break;
+    }
+    default: break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void check_helper(P *p, CXCursor call, CXCursor fn, int depth)
+{
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def))
+        return;
+    HelperCx h = {.p = p, .call = call, .depth = depth};
+    h.chain[0] = def;
+    clang_visitChildren(def, visit_helper, &h);
+}
+
 /* The literal's own spelling when it is written in the file, else its value. */
 static const char *literal_text(P *p, CXCursor c, bool is_float, Type *ty)
 {
@@ -587,6 +660,8 @@ static Expr *conv_expr(P *p, CXCursor c)
                        "this file, so it cannot run on the GPU", name);
             }
         }
+        if (h)
+            check_helper(p, c, callee, 0);
         e = new_expr(p, E_CALL, c);
         e->ty = ty;
         e->text = name;
@@ -1132,9 +1207,19 @@ static void parse_params(P *p, CXCursor fn)
         int nd = 0;
         for (int j = dk.n - 1; j >= 0 && nd < 8; j--) {
             enum CXCursorKind kk = clang_getCursorKind(dk.c[j]);
-            if (kk == CXCursor_TypeRef || kk == CXCursor_AnnotateAttr)
+            if (kk == CXCursor_TypeRef || kk == CXCursor_AnnotateAttr || !clang_isExpression(kk))
                 continue;
             dims[nd++] = conv_expr(p, dk.c[j]);
+        }
+        CXType pt = clang_getCanonicalType(clang_getCursorType(d));
+        if (pt.kind == CXType_Pointer) {
+            enum CXTypeKind pk = clang_getCanonicalType(clang_getPointeeType(pt)).kind;
+            if (pk == CXType_FunctionProto || pk == CXType_FunctionNoProto)
+                reject(p, d, "-Wgpufuse-call", "parameter '%s' is a function pointer; calls through function pointers "
+                       "cannot be compiled for the GPU", name);
+            if (pk == CXType_Pointer)
+                reject(p, d, "-Wgpufuse-pointer", "parameter '%s' is a pointer to pointers; pass a 2-D array "
+                       "('float a[n][m]') or a flat pointer instead", name);
         }
         int used = 0;
         Type *t = conv_type(p, clang_getCursorType(d), d, dims, nd, &used);

@@ -9,6 +9,18 @@
 #define GF_THREADS 256
 /* extents below this use 32-bit index arithmetic (room left for grid strides) */
 #define GF_I32_LIMIT ((1LL << 31) - (1LL << 26))
+/* consecutive outer indices one block of a 2-D/3-D map walks */
+#define GF_ROWS 16
+
+/* Blocks of `kernel` resident on the whole device at once (at least one per
+ * SM): the size of a grid-stride launch with no second, partial wave. */
+template <typename K> static inline int gf_resident(K kernel, int threads, int sms)
+{
+    int per = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, threads, 0) != cudaSuccess || per < 1)
+        per = 1;
+    return per * sms;
+}
 
 template <typename T> struct gf_add { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a + b; } };
 template <typename T> struct gf_mul { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a * b; } };
