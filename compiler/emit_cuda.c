@@ -17,6 +17,7 @@ typedef struct CudaCx {
     Vec cached;                  /* Var*: read-only arrays held in registers */
     Vec red_private;             /* Var*: row accumulators renamed inside a coop loop */
     Vec vstores;                 /* Var*: row stores buffered for 16-byte writes */
+    Vec rot;                     /* Rot*: loads rotated through registers along rows */
     bool row_vec;                /* the row kernel has a 4-wide instantiation */
     bool launcher;               /* host code of the launcher */
 } CudaCx;
@@ -24,6 +25,28 @@ typedef struct CudaCx {
 static Arena *A(CudaCx *c)
 {
     return c->u->arena;
+}
+
+/* a[i + lo .. i + hi][col]: rows of one column a 2-D map reads around i; as
+ * a thread walks consecutive i, each row value moves down one register and
+ * only a[i + hi][col] is loaded (predictive commoning). */
+typedef struct Rot {
+    Var *v;
+    Expr *col;                   /* the second subscript (does not use i) */
+    long long lo, hi;
+    int id;
+} Rot;
+
+static long long row_offset(const Expr *e, const Var *iv, bool *ok)
+{
+    *ok = false;
+    if (!e->aff || !e->aff[0])
+        return 0;
+    const Aff *f = e->aff[0];
+    if (f->nterms != 1 || f->terms[0].var != iv || f->terms[0].coef != 1)
+        return 0;
+    *ok = true;
+    return f->c;
 }
 
 /* ---- what a kernel uses ------------------------------------------------------------ */
@@ -140,6 +163,15 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
         return NULL;
     if (is_reg_temp(c->k, e->var))
         return arena_printf(A(c), "%s_r", e->var->cname);
+    for (int i = 0; i < c->rot.len; i++) {
+        Rot *r = vec_at(&c->rot, i);
+        bool ok;
+        if (e->var != r->v || e->nkids != 2 || !expr_equal(e->kids[1], r->col))
+            continue;
+        long long off = row_offset(e, c->k->loops[0]->iv, &ok);
+        if (ok && off >= r->lo && off <= r->hi)
+            return arena_printf(A(c), "gf_r%d_%lld", r->id, off - r->lo);
+    }
     if (c->vec)
         return arena_printf(A(c), "%s_v[gf_k]", e->var->cname);
     if (c->coop && in(&c->vstores, e->var))
@@ -380,8 +412,114 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
 }
 
 /* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
+static bool expr_reads_var(const Expr *e, const Var *v);
+
+/* Loads that always happen (not under if, ?:, && or ||, nor in inner loops). */
+static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_COND) {
+        rot_expr(c, k, u, e->kids[0]);
+        return;
+    }
+    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+        rot_expr(c, k, u, e->kids[0]);
+        return;
+    }
+    if (e->kind == E_INDEX && e->nkids == 2 && e->var->ndims == 2 && !in(&u->stored, e->var) &&
+        !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
+        bool ok;
+        long long off = row_offset(e, k->loops[0]->iv, &ok);
+        if (ok) {
+            Rot *r = NULL;
+            for (int i = 0; i < c->rot.len; i++) {
+                Rot *x = vec_at(&c->rot, i);
+                if (x->v == e->var && expr_equal(x->col, e->kids[1]))
+                    r = x;
+            }
+            if (!r) {
+                r = arena_alloc(A(c), sizeof *r);
+                r->v = e->var;
+                r->col = e->kids[1];
+                r->lo = r->hi = off;
+                r->id = c->rot.len;
+                vec_push(A(c), &c->rot, r);
+            }
+            r->lo = off < r->lo ? off : r->lo;
+            r->hi = off > r->hi ? off : r->hi;
+        }
+    }
+    for (int i = 0; i < e->nkids; i++)
+        rot_expr(c, k, u, e->kids[i]);
+}
+
+static void rot_stmts(CudaCx *c, Kernel *k, Uses *u, const Stmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            rot_stmts(c, k, u, vec_at(&s->list, i));
+    } else if (s->kind == S_DECL) {
+        rot_expr(c, k, u, s->rhs);
+    } else if (s->kind == S_ASSIGN) {
+        rot_expr(c, k, u, s->rhs);
+        if (s->lhs->kind == E_INDEX)
+            for (int i = 0; i < s->lhs->nkids; i++)
+                rot_expr(c, k, u, s->lhs->kids[i]);
+    } else if (s->kind == S_IF) {
+        rot_expr(c, k, u, s->cond);
+    }
+}
+
+static void emit_one_iv(Buf *b, CudaCx *c, Stmt *l, const char *t)
+{
+    Buf lb = {0};
+    emit_expr(&lb, &c->base, l->lb);
+    buf_line(b, "const %s %s = (%s)(%s + (%s) * %lld);", type_c_name(l->iv->ty), l->iv->cname, type_c_name(l->iv->ty),
+             lb.data, t, l->step);
+    buf_free(&lb);
+}
+
+static void emit_rot_load(Buf *b, CudaCx *c, Rot *r, long long off, const char *dst)
+{
+    /* r->v[i + off][col] */
+    Var *iv = c->k->loops[0]->iv;
+    Expr ive = {.kind = E_VAR, .var = iv, .ty = iv->ty};
+    Expr ce = {.kind = E_INT, .text = arena_printf(A(c), "%lld", off < 0 ? -off : off), .ty = iv->ty};
+    Expr sum = {.kind = E_BINARY, .text = off < 0 ? "-" : "+", .ty = iv->ty, .nkids = 2};
+    Expr *sk[2] = {&ive, &ce};
+    sum.kids = sk;
+    Expr ix = {.kind = E_INDEX, .var = r->v, .ty = type_elem(r->v->ty), .nkids = 2};
+    Expr *ik[2] = {off ? &sum : &ive, r->col};
+    ix.kids = ik;
+    Vec save = c->rot;
+    c->rot.len = 0;
+    Buf t = {0};
+    emit_expr(&t, &c->base, &ix);
+    c->rot = save;
+    buf_line(b, "%s = %s;", dst, t.data);
+    buf_free(&t);
+}
+
+/* 2-D and 3-D maps: x over the innermost dimension (coalesced, one index
+ * per thread when the grid is wide enough), y over consecutive outer indices. */
 static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
+    c->rot.len = 0;
+    if (k->pdims == 2 && k->nests.len == 1 && k->loops[0]->step == 1)
+        rot_stmts(c, k, u, nest_inner_body(vec_at(&k->nests, 0), 2));
+    /* keep only row windows that save loads */
+    Vec keep = {0};
+    for (int i = 0; i < c->rot.len; i++) {
+        Rot *r = vec_at(&c->rot, i);
+        if (r->hi > r->lo && r->hi - r->lo <= 8) {
+            r->id = keep.len;
+            vec_push(A(c), &keep, r);
+        }
+    }
+    c->rot = keep;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
@@ -390,25 +528,55 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         emit_red_init(b, k);
     const char *in = k->pdims == 2 ? "gf_n1" : "gf_n2";
     buf_line(b, "const GF_I gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
-    buf_line(b, "/* each block walks GF_ROWS consecutive outer indices: neighbours stay in L1 */");
-    buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * GF_ROWS; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * GF_ROWS)");
+    buf_line(b, "for (GF_I gf_x = (GF_I)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s; gf_x += (GF_I)gridDim.x * blockDim.x) {", in);
+    b->indent++;
+    emit_one_iv(b, c, k->loops[k->pdims - 1], "gf_x");
+    buf_line(b, "/* each block walks GF_ROWS consecutive outer indices */");
+    buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * GF_ROWS; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * GF_ROWS) {");
+    b->indent++;
+    for (int i = 0; i < c->rot.len; i++) {
+        Rot *r = vec_at(&c->rot, i);
+        buf_line(b, "%s gf_r%d_0 /* %s[%s %+lld .. %+lld][...] */;", type_c_name(type_elem(r->v->ty)), r->id, r->v->name,
+                 k->loops[0]->iv->cname, r->lo, r->hi);
+        for (long long o = 1; o <= r->hi - r->lo; o++)
+            buf_line(b, "%s gf_r%d_%lld;", type_c_name(type_elem(r->v->ty)), r->id, o);
+    }
     buf_line(b, "for (GF_I gf_y = gf_c; gf_y < gf_c + GF_ROWS && gf_y < gf_outer; gf_y++) {");
     b->indent++;
-    buf_line(b, "for (GF_I gf_x = (GF_I)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s;", in);
-    buf_line(b, "     gf_x += (GF_I)gridDim.x * blockDim.x) {");
-    b->indent++;
     if (k->pdims == 2) {
-        const char *t[] = {"gf_y", "gf_x"};
-        emit_ivs(b, c, k, t);
+        emit_one_iv(b, c, k->loops[0], "gf_y");
     } else {
-        const char *t[] = {"gf_y / gf_n1", "gf_y % gf_n1", "gf_x"};
-        emit_ivs(b, c, k, t);
+        emit_one_iv(b, c, k->loops[0], "gf_y / gf_n1");
+        emit_one_iv(b, c, k->loops[1], "gf_y % gf_n1");
+    }
+    if (c->rot.len) {
+        buf_line(b, "if (gf_y == gf_c) { /* the first row of the walk loads the whole window */");
+        b->indent++;
+        for (int i = 0; i < c->rot.len; i++) {
+            Rot *r = vec_at(&c->rot, i);
+            for (long long o = 0; o <= r->hi - r->lo; o++)
+                emit_rot_load(b, c, r, r->lo + o, arena_printf(A(c), "gf_r%d_%lld", r->id, o));
+        }
+        b->indent--;
+        buf_line(b, "} else { /* later rows shift the window and load one value */");
+        b->indent++;
+        for (int i = 0; i < c->rot.len; i++) {
+            Rot *r = vec_at(&c->rot, i);
+            for (long long o = 0; o < r->hi - r->lo; o++)
+                buf_line(b, "gf_r%d_%lld = gf_r%d_%lld;", r->id, o, r->id, o + 1);
+            emit_rot_load(b, c, r, r->hi, arena_printf(A(c), "gf_r%d_%lld", r->id, r->hi - r->lo));
+        }
+        b->indent--;
+        buf_line(b, "}");
     }
     emit_nest_bodies(b, c, k);
     b->indent--;
     buf_line(b, "}");
     b->indent--;
     buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+    c->rot.len = 0;
     if (k->red_vars.len)
         emit_red_finish(b, k);
     b->indent = 0;
