@@ -46,7 +46,7 @@ ninja -C "$work/meson-build"
 "$work/meson-build/sample"
 # The depfile: a header the marked file includes changed -> regenerated.
 touch "$root/include/gpufuse.h"
-ninja -C "$work/meson-build" -n | grep -q 'kernels.gf.cu' \
+[[ $(ninja -C "$work/meson-build" -n) == *kernels.gf.cu* ]] \
     || { echo "depfile: touching gpufuse.h did not regenerate kernels.gf.cu (Meson)"; exit 1; }
 
 if command -v cmake > /dev/null; then
@@ -60,7 +60,7 @@ if command -v cmake > /dev/null; then
     "$work/cmake-build/sample"
     if [ ${#gen[@]} -gt 0 ]; then
         touch "$root/include/gpufuse.h"
-        ninja -C "$work/cmake-build" -n | grep -q 'kernels.gf.cu' \
+        [[ $(ninja -C "$work/cmake-build" -n) == *kernels.gf.cu* ]] \
             || { echo "depfile: touching gpufuse.h did not regenerate kernels.gf.cu (CMake)"; exit 1; }
     fi
 else
