@@ -595,9 +595,10 @@ static bool check_nests(Model *m, Stmt *s)
         }
         if (indirect)
             diag_reject(t->loc, "-Wgpufuse-dependence",
-                        "writes to '%s' through a computed subscript (like '%s[idx[i]]') may hit the same element "
-                        "from different iterations; atomic updates are not generated yet, so '%s' keeps its CPU body",
-                        v->name, v->name, m->r->name);
+                        "writes to '%s' use a subscript that is not affine in the loop indices (indirect like "
+                        "'%s[idx[i]]', or flattened with a variable row length like '%s[i*m + j]'), so different "
+                        "iterations may write the same element; '%s' keeps its CPU body",
+                        v->name, v->name, v->name, m->r->name);
         else if (v && !v->is_array && v->kind == V_LOCAL)
             diag_reject(t->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
