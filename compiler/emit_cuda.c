@@ -4,6 +4,7 @@
  * extern "C" launcher that replaces the C function at link time. */
 #include "gfc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct CudaCx {
@@ -473,6 +474,21 @@ static void rot_stmts(CudaCx *c, Kernel *k, Uses *u, const Stmt *s)
     }
 }
 
+/* The innermost loop starts at a small constant c: the grid starts at c % 32
+ * below it so that warps read aligned 128-byte lines. */
+static int inner_skew(Kernel *k)
+{
+    Stmt *l = k->loops[k->pdims - 1];
+    long long v;
+    char *end;
+    if (k->pdims < 2 || l->step != 1 || l->lb->kind != E_INT)
+        return 0;
+    v = strtoll(l->lb->text, &end, 0);
+    if (*end || v <= 0)
+        return 0;
+    return (int)(v % 32);
+}
+
 static void emit_one_iv(Buf *b, CudaCx *c, Stmt *l, const char *t)
 {
     Buf lb = {0};
@@ -530,7 +546,15 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     buf_line(b, "const GF_I gf_outer = %s;", k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1");
     buf_line(b, "for (GF_I gf_x = (GF_I)blockIdx.x * blockDim.x + threadIdx.x; gf_x < %s; gf_x += (GF_I)gridDim.x * blockDim.x) {", in);
     b->indent++;
-    emit_one_iv(b, c, k->loops[k->pdims - 1], "gf_x");
+    /* a small constant start (a stencil's 1) would put every warp across two
+     * cache lines: threads start at the aligned column below and idle there */
+    int skew = inner_skew(k);
+    if (skew) {
+        buf_line(b, "if (gf_x < %d) continue; /* aligned start: the first %d threads of the row idle */", skew, skew);
+        emit_one_iv(b, c, k->loops[k->pdims - 1], arena_printf(A(c), "gf_x - %d", skew));
+    } else {
+        emit_one_iv(b, c, k->loops[k->pdims - 1], "gf_x");
+    }
     buf_line(b, "/* each block walks GF_ROWS consecutive outer indices */");
     buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * GF_ROWS; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * GF_ROWS) {");
     b->indent++;
@@ -1114,8 +1138,13 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->path, k->first_line, k->last_line);
     b->indent++;
     const char *n0 = "gf_n0";
-    for (int d = 0; d < k->pdims; d++)
-        trip_count(b, c, k->loops[d], arena_printf(A(c), "gf_n%d", d));
+    for (int d = 0; d < k->pdims; d++) {
+        bool skewed = d == k->pdims - 1 && k->kind != K_ROW && inner_skew(k);
+        trip_count(b, c, k->loops[d], arena_printf(A(c), skewed ? "gf_n%d_" : "gf_n%d", d));
+        if (skewed)
+            buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
+                     inner_skew(k));
+    }
     if (k->red_vars.len) {
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
