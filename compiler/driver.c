@@ -82,15 +82,19 @@ int gfc_run(const Options *o)
         unit_free(u);
         return 1;
     }
-    if (o->report == REPORT_TEXT)
+    if (o->emit != EMIT_REPORT && o->report == REPORT_TEXT)
         report_text(stdout, u);
-    else if (o->report == REPORT_JSON)
+    else if (o->emit != EMIT_REPORT && o->report == REPORT_JSON)
         report_json(stdout, u);
 
     Buf out = {0};
     const char *base = strrchr(o->input, '/');
-    EmitOptions eo = {.prefix = o->prefix, .input_name = base ? base + 1 : o->input, .openmp = true,
-                      .fast_math = o->fast_math};
+    base = base ? base + 1 : o->input;
+    char *stem = arena_strdup(u->arena, base);
+    size_t sl = strlen(stem);
+    if (sl > 2 && !strcmp(stem + sl - 2, ".c"))
+        stem[sl - 2] = '\0';
+    EmitOptions eo = {.prefix = o->prefix, .input_name = stem, .openmp = true, .fast_math = o->fast_math};
     switch (o->emit) {
     case EMIT_CU: emit_cuda_unit(&out, u, &eo); break;
     case EMIT_C: emit_host_unit(&out, u, &eo); break;

@@ -57,6 +57,7 @@ typedef struct Uses {
     Vec scalars;                 /* Var* free scalars: params, host locals, outer ivs */
     Vec declared;                /* Var* declared inside */
     Vec stored;                  /* Var* arrays the kernel stores to */
+    Vec loaded;                  /* Var* arrays the kernel reads */
 } Uses;
 
 static bool in(Vec *v, void *x)
@@ -73,6 +74,8 @@ static void uses_expr(Arena *a, Uses *u, const Expr *e)
         return;
     if (e->kind == E_INDEX && !in(&u->arrays, e->var))
         vec_push(a, &u->arrays, e->var);
+    if (e->kind == E_INDEX && !in(&u->loaded, e->var))
+        vec_push(a, &u->loaded, e->var);
     if (e->kind == E_VAR && !in(&u->scalars, e->var))
         vec_push(a, &u->scalars, e->var);
     for (int i = 0; i < e->nkids; i++)
@@ -108,11 +111,22 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
         uses_expr(a, u, s->rhs);
         return;
     case S_ASSIGN: {
-        uses_expr(a, u, s->lhs);
-        uses_expr(a, u, s->rhs);
         const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        if (l->kind == E_INDEX && !in(&u->stored, l->var))
-            vec_push(a, &u->stored, l->var);
+        if (l->kind == E_INDEX) {
+            /* the target of a plain store is not a load; its subscripts are */
+            if (!in(&u->arrays, l->var))
+                vec_push(a, &u->arrays, l->var);
+            if (strcmp(s->op, "=") || s->lhs->kind == E_FIELD)
+                uses_expr(a, u, s->lhs);
+            else
+                for (int i = 0; i < l->nkids; i++)
+                    uses_expr(a, u, l->kids[i]);
+            if (!in(&u->stored, l->var))
+                vec_push(a, &u->stored, l->var);
+        } else {
+            uses_expr(a, u, s->lhs);
+        }
+        uses_expr(a, u, s->rhs);
         return;
     }
     case S_RETURN:
@@ -342,6 +356,36 @@ static void emit_red_finish(Buf *b, Kernel *k)
     buf_line(b, "}");
 }
 
+/* Whether some store to v in the kernel sits under an if or a loop. */
+static bool cond_store(const Stmt *s, const Var *v, bool under)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (cond_store(vec_at(&s->list, i), v, under))
+                return true;
+        return false;
+    case S_FOR:
+    case S_WHILE: return cond_store(s->body, v, true);
+    case S_IF: return cond_store(s->then, v, true) || cond_store(s->els, v, true);
+    case S_ASSIGN: {
+        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        return under && l->kind == E_INDEX && l->var == v;
+    }
+    default: return false;
+    }
+}
+
+static bool stored_conditionally(Kernel *k, Var *v)
+{
+    for (int i = 0; i < k->nests.len; i++)
+        if (cond_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, false))
+            return true;
+    return false;
+}
+
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 4-wide form. */
 static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
 {
@@ -371,9 +415,11 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
             buf_line(b, "%s %s_v[4];", et, v->cname);
-            if (v->read || !v->written)
+            /* loaded when this kernel reads it, or stores it only under a
+             * condition (the other lanes must keep their values) */
+            if (in(&u->loaded, v) || (in(&u->stored, v) && stored_conditionally(k, v)))
                 buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
-                         v->written ? "*" : "__ldcs", vt, v->cname, lb.data);
+                         in(&u->stored, v) ? "*" : "__ldcs", vt, v->cname, lb.data);
         }
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < 4; gf_k++) {");
@@ -388,7 +434,7 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
         buf_line(b, "}");
         for (int i = 0; i < u->arrays.len; i++) {
             Var *v = vec_at(&u->arrays, i);
-            if (!v->written || is_reg_temp(k, v))
+            if (!in(&u->stored, v) || is_reg_temp(k, v))
                 continue;
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";

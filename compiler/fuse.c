@@ -537,18 +537,47 @@ static double bytes_of(Vec *vars, Kernel *k)
     return b;
 }
 
+/* Unfused: what an array library does, each statement a pass that reads
+ * its arrays and writes its target.  Fused: each kernel reads and writes
+ * each of its arrays once, registers excepted. */
+static void estimate_stmts(F *f, Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            estimate_stmts(f, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+    case S_WHILE:
+        estimate_stmts(f, s->body);
+        return;
+    case S_IF:
+        estimate_stmts(f, s->then);
+        estimate_stmts(f, s->els);
+        return;
+    case S_DECL:
+    case S_ASSIGN: {
+        Vec one = {0};
+        void *arg[2] = {&one, f->a};
+        stmt_any(s, collect_arrays, arg);
+        f->plan->bytes_unfused += bytes_of(&one, NULL);
+        return;
+    }
+    default: return;
+    }
+}
+
 static void estimate(F *f)
 {
     for (int i = 0; i < f->plan->kernels.len; i++) {
         Kernel *k = vec_at(&f->plan->kernels, i);
         Vec all = {0};
         for (int j = 0; j < k->nests.len; j++) {
-            Vec one = {0};
-            void *arg1[2] = {&one, f->a};
-            stmt_any(vec_at(&k->nests, j), collect_arrays, arg1);
-            f->plan->bytes_unfused += bytes_of(&one, NULL);
-            void *arg2[2] = {&all, f->a};
-            stmt_any(vec_at(&k->nests, j), collect_arrays, arg2);
+            estimate_stmts(f, vec_at(&k->nests, j));
+            void *arg[2] = {&all, f->a};
+            stmt_any(vec_at(&k->nests, j), collect_arrays, arg);
         }
         f->plan->bytes_fused += bytes_of(&all, k);
     }

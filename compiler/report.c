@@ -49,7 +49,8 @@ void report_text(FILE *f, Unit *u)
         for (int j = 0; j < p->notes.len; j++)
             fprintf(f, "  %s\n", (const char *)vec_at(&p->notes, j));
         if (p->bytes_unfused > 0)
-            fprintf(f, "  global traffic per iteration: %.0f B unfused -> %.0f B fused (%.0f%% saved)\n",
+            fprintf(f, "  global traffic per element: %.0f B unfused (a pass per statement) -> %.0f B fused "
+                       "(%.0f%% saved)\n",
                     p->bytes_unfused, p->bytes_fused, 100.0 * (1 - p->bytes_fused / p->bytes_unfused));
     }
     for (int i = 0; i < u->rejected.len; i++) {
