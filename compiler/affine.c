@@ -41,6 +41,11 @@ static Aff *aff_scale_add(Arena *a, const Aff *x, long long sx, const Aff *y, lo
     return f;
 }
 
+Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s)
+{
+    return aff_scale_add(a, x, 1, y, s);
+}
+
 static bool int_literal(const char *text, long long *v)
 {
     char *end;

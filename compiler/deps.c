@@ -57,6 +57,7 @@ typedef struct Model {
     isl_union_map *deps;         /* all memory dependences, reductions excluded */
     isl_union_map *deps_t;       /* the same in time space */
     isl_union_map *reads, *writes;
+    bool redo;                   /* a flattened array turned out not to split */
 } Model;
 
 typedef struct DepPriv {
@@ -98,6 +99,118 @@ static char *cond_constraint(Model *m, Expr *c, bool negate)
 }
 
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red);
+
+/* ---- flattened subscripts ---------------------------------------------------
+ * a[i*m + j] is not affine (i*m multiplies a loop index by a parameter), but
+ * it is the 2-D access a[i][j] of rows of length m when 0 <= j < m.  Every
+ * access of the array must split with the same m (Var.delin); isl checks the
+ * range of the inner part on each statement's domain. */
+
+static Aff *aff_zero(Arena *a)
+{
+    Expr zero = {.kind = E_INT, .text = "0"};
+    return aff_of(a, &zero);
+}
+
+/* e = P*outer + inner with P an integer parameter (outer NULL when e is
+ * plain affine); false if not that shape. */
+static bool split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
+{
+    Aff *f = aff_of(a, e);
+    if (f) {
+        *outer = NULL;
+        *inner = f;
+        return true;
+    }
+    if (e->kind == E_BINARY && (!strcmp(e->text, "+") || !strcmp(e->text, "-"))) {
+        Aff *o1 = NULL, *i1 = NULL, *o2 = NULL, *i2 = NULL;
+        if (!split_flat(a, e->kids[0], P, &o1, &i1) || !split_flat(a, e->kids[1], P, &o2, &i2))
+            return false;
+        long long s = e->text[0] == '-' ? -1 : 1;
+        *outer = o1 || o2 ? aff_add(a, o1 ? o1 : aff_zero(a), o2 ? o2 : aff_zero(a), s) : NULL;
+        *inner = aff_add(a, i1, i2, s);
+        return true;
+    }
+    if (e->kind == E_BINARY && !strcmp(e->text, "*")) {
+        for (int side = 0; side < 2; side++) {
+            Expr *p = e->kids[side], *x = e->kids[1 - side];
+            while (p->kind == E_CAST)
+                p = p->kids[0];
+            if (p->kind != E_VAR || p->var->kind != V_PARAM || !type_is_integer(p->var->ty))
+                continue;
+            Aff *xo = aff_of(a, x);
+            if (!xo || (*P && *P != p->var))
+                continue;
+            *P = p->var;
+            *outer = xo;
+            *inner = aff_zero(a);
+            return true;
+        }
+        return false;
+    }
+    if (e->kind == E_CAST && type_is_integer(e->ty))
+        return split_flat(a, e->kids[0], P, outer, inner);
+    return false;
+}
+
+/* Decides, before the model is built, which 1-D arrays are used only through
+ * flattened subscripts of one row length. */
+static void delin_expr(Model *m, Expr *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < e->nkids; i++)
+        delin_expr(m, e->kids[i]);
+    if (e->kind != E_INDEX || e->nkids != 1 || e->var->delin_bad)
+        return;
+    Var *v = e->var;
+    if (aff_of(m->a, e->kids[0])) {
+        if (v->delin)
+            v->delin_bad = true;   /* mixed with plain 1-D subscripts */
+        v->delin_plain = true;
+        return;
+    }
+    Var *P = NULL;
+    Aff *o = NULL, *in = NULL;
+    if (!split_flat(m->a, e->kids[0], &P, &o, &in) || !P || !o || v->delin_plain || (v->delin && v->delin != P)) {
+        v->delin_bad = true;
+        return;
+    }
+    v->delin = P;
+}
+
+static void delin_stmt(Model *m, Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            delin_stmt(m, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+        delin_expr(m, s->lb);
+        delin_expr(m, s->ub);
+        delin_stmt(m, s->body);
+        return;
+    case S_WHILE:
+        delin_expr(m, s->cond);
+        delin_stmt(m, s->body);
+        return;
+    case S_IF:
+        delin_expr(m, s->cond);
+        delin_stmt(m, s->then);
+        delin_stmt(m, s->els);
+        return;
+    case S_DECL:
+    case S_RETURN: delin_expr(m, s->rhs); return;
+    case S_ASSIGN:
+        delin_expr(m, s->lhs);
+        delin_expr(m, s->rhs);
+        return;
+    case S_FREE: return;
+    }
+}
 
 /* Reads in e, except of `skip` (a reduction's own accumulator). */
 static void collect_reads_but(Model *m, PStmt *ps, Expr *e, const Var *skip)
@@ -145,12 +258,34 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
             for (int i = 0; i < e->nkids; i++)
                 e->aff[i] = aff_of(m->a, e->kids[i]);
         }
-        for (int i = 0; i < e->nkids; i++) {
-            out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
-            if (e->aff[i])
-                cons = arena_printf(m->a, "%s%so%d = %s", cons, *cons ? " and " : "", i, aff_isl(m->a, e->aff[i]));
-            else
-                ac->exact = false;
+        Var *P = NULL;
+        Aff *o = NULL, *in = NULL;
+        if (v->delin && !v->delin_bad && split_flat(m->a, e->kids[0], &P, &o, &in) && P == v->delin && o) {
+            /* a[outer*P + inner]: the 2-D access a[outer][inner], valid when
+             * 0 <= inner < P on this statement's domain */
+            const char *pn = isl_name(m, P);
+            char *bad = arena_printf(m->a, "%s -> { %s[%s] : %s%s(%s < 0 or %s >= %s) }", m->params, ps->name, ps->iters,
+                                     ps->cons, *ps->cons ? " and " : "", aff_isl(m->a, in), aff_isl(m->a, in), pn);
+            isl_set *s = isl_set_read_from_str(ctx, bad);
+            bool empty = s && isl_set_is_empty(s) == isl_bool_true;
+            isl_set_free(s);
+            if (!empty) {
+                v->delin_bad = true;
+                m->redo = true;
+            }
+            out = arena_strdup(m->a, "o0, o1");
+            cons = arena_printf(m->a, "o0 = %s and o1 = %s", aff_isl(m->a, o), aff_isl(m->a, in));
+        } else if (v->delin && !v->delin_bad) {
+            v->delin_bad = true;
+            m->redo = true;
+        } else {
+            for (int i = 0; i < e->nkids; i++) {
+                out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
+                if (e->aff[i])
+                    cons = arena_printf(m->a, "%s%so%d = %s", cons, *cons ? " and " : "", i, aff_isl(m->a, e->aff[i]));
+                else
+                    ac->exact = false;
+            }
         }
     }
     ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s]%s%s }", m->params, ps->name, ps->iters,
@@ -636,7 +771,20 @@ bool deps_analyze(Unit *u, Region *r)
             m->params = arena_printf(m->a, "%s%s%s", m->params, np++ ? ", " : "", isl_name(m, v));
     }
     m->params = arena_printf(m->a, "%s]", m->params);
-    build(m, r->body);
+    delin_stmt(m, r->body);
+    /* a flattened array whose inner part leaves [0, P) somewhere is taken
+     * back to 1-D and the model rebuilt (at most once per array) */
+    for (int tries = 0; tries <= r->vars.len; tries++) {
+        m->redo = false;
+        m->ps.len = 0;
+        m->ord = 0;
+        m->maxdepth = 0;
+        m->nloops = 0;
+        m->nconds = 0;
+        build(m, r->body);
+        if (!m->redo)
+            break;
+    }
 
     /* reduction statements: the accumulator must be touched only by
      * reductions of the same operator inside their loops */
@@ -827,7 +975,8 @@ bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
     int nd = isl_set_dim(set, isl_dim_set);
     char **los = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
     char **his = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
-    bool ok = nd == v->ndims;
+    bool flat = nd == 2 && v->ndims == 1 && v->delin && !v->delin_bad;
+    bool ok = nd == v->ndims || flat;
     for (int d = 0; d < nd && ok; d++) {
         isl_pw_aff *mn = isl_set_dim_min(isl_set_copy(set), d);
         isl_pw_aff *mx = isl_set_dim_max(isl_set_copy(set), d);
@@ -844,6 +993,12 @@ bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
     isl_set_free(set);
     if (!ok)
         return false;
+    if (flat) {
+        /* rows of length P: the box corners, flattened */
+        const char *p = v->delin->cname;
+        los[0] = arena_printf(m->a, "(long long)(%s) * (long long)(%s) + (%s)", los[0], p, los[1]);
+        his[0] = arena_printf(m->a, "(long long)(%s) * (long long)(%s) + (%s)", his[0], p, his[1]);
+    }
     *lo = los;
     *hi = his;
     return true;

@@ -136,6 +136,9 @@ struct Var {
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
+    /* deps.c: a 1-D array used only as a[outer*P + inner], seen as 2-D */
+    Var *delin;
+    bool delin_bad, delin_plain;
 };
 
 /* Expression kinds: enum, names and dumps come from this one list. */
@@ -274,6 +277,8 @@ char *aff_isl(Arena *a, const Aff *f);
 /* The name isl knows a variable by (C names that are isl keywords get a _). */
 const char *aff_var_name(Arena *a, const Var *v);
 bool aff_uses(const Aff *f, const Var *v);
+/* x + s*y */
+Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
 

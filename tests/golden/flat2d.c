@@ -1,4 +1,7 @@
-// Flattened subscripts a[i*m + j]: affine in i, j and the parameter m?
+// Flattened subscripts a[i*m + j]: i*m is not affine, but every access of a
+// and b splits as [i][j] with rows of length m, and isl proves 0 <= j < m, so
+// gpufuse analyses them as 2-D arrays (delinearisation) and the extents it
+// stages are the flattened box corners.
 // DIFF-SIZE: a = n * m
 // DIFF-SIZE: b = n * m
 #include <gpufuse.h>
@@ -10,8 +13,8 @@ GPUFUSE void flat(int n, int m, const float *restrict a, float *restrict b)
             b[i * m + j] = 2.0f * a[i * m + j];
 }
 
-// Flattened subscripts with a parametric row length (i*m + j) are not affine:
-// isl cannot express them, so this nest is currently refused (a known gap,
-// see docs/language.md); the region does not appear in the IR.
-// CHECK-NOT: region flat
-// WARN: flat2d.c:8:5: warning: writes to 'b' use a subscript that is not affine {{.*}} 'flat' keeps its CPU body [-Wgpufuse-dependence]
+// CHECK: region flat
+// CHECK: for i in [0, n) step 1 {{.*}} parallel
+// CHECK: for j in [0, m) step 1 {{.*}} parallel
+// CHECK: S0: b[((i * m) + j)] = (2.0f * a[((i * m) + j)])
+// REPORT: kernel flat_k0 [map, 2-D]
