@@ -1,0 +1,1180 @@
+#!/usr/bin/env python3
+"""gen.py - random differential test programs for gpufuse (Csmith/YARPGen style).
+
+Writes one C file holding K random GPUFUSE regions plus a main() that, for
+each region, fills the inputs from a deterministic generator, runs the
+original C body (the oracle) and gf_<name> (what `gpufuse --prefix=gf_`
+emitted) on separate copies of every array, and compares every array and the
+return value:
+
+  float                 |ref - got| / max(|ref|, 1) <= 1e-4
+  double                |ref - got| / max(|ref|, 1) <= 1e-10
+  integers              exact
+  float reductions      |ref - got| <= 1e-3 * max(sum of |terms|, 1)
+  double accumulators   |ref - got| <= 1e-6 * max(sum of |terms|, 1)
+  products              |ref - got| / max(|ref|, 1) <= 1e-3
+
+The sum of |terms| is computed by a shadow function (absum_<name>) that runs
+the same loops with `acc += fabs(term)`.
+
+gf_<name> is declared weak: when gpufuse rejected the region (it keeps its CPU
+body and emits nothing) the pointer is NULL and the region counts as
+'rejected'.  Regions built to be rejected (running sums, recurrences) are
+marked so; any other rejection is printed as 'UNEXPECTED-REJECT'.
+
+Output lines the runner parses:
+  MISMATCH seed=S region=rK array=NAME index=I ref=... got=...
+  REJECT seed=S region=rK expected=0|1
+  SUMMARY seed=S regions=K compared=C rejected=R unexpected_rejects=U mismatches=M
+
+Usage: gen.py --seed S [--regions K] [--kinds a,b,...] [-o file.c]
+Python 3 standard library only; the same seed always gives the same file.
+"""
+import argparse
+import random
+import sys
+
+CNAME = {'float': 'float', 'double': 'double', 'int': 'int', 'uchar': 'unsigned char'}
+FSUF = {'float': 'f', 'double': ''}
+
+
+class Arr:
+    """An array parameter.  dims: C expressions over the size parameters."""
+
+    def __init__(self, name, ty, dims, const=False, fill='f', style='vla', restrict=False,
+                 tol=None, lo=None, hi=None):
+        self.name, self.ty, self.dims, self.const = name, ty, dims, const
+        self.fill = fill          # 'f' [lo,hi), 'i' ints [lo,hi], 'u' 0..255, 'idx' [0,hi)
+        self.style = style        # 'vla': float x[n][m]; 'ptr': float *restrict x (flattened)
+        self.restrict = restrict
+        self.tol = tol            # None: by type; ('red', acc) ; ('prod',)
+        self.alias = None         # (other array, element offset): passed as other + offset
+        if lo is None:
+            lo, hi = {'f': (-1.0, 1.0), 'i': (-100, 100), 'u': (0, 255), 'idx': (0, 1)}[fill]
+        self.lo, self.hi = lo, hi
+
+    def param(self):
+        c = 'const ' if self.const else ''
+        if self.style == 'ptr' or not self.dims:
+            r = 'restrict ' if self.restrict else ''
+            return f'{c}{CNAME[self.ty]} *{r}{self.name}'
+        return f'{c}{CNAME[self.ty]} {self.name}' + ''.join(f'[{d}]' for d in self.dims)
+
+    def flat_param(self):
+        c = 'const ' if self.const else ''
+        return f'{c}{CNAME[self.ty]} *{self.name}'
+
+    def count(self):
+        return ' * '.join(f'(size_t)({d})' for d in self.dims) if self.dims else '1'
+
+    def at(self, *idx):
+        if self.style == 'vla':
+            return self.name + ''.join(f'[{i}]' for i in idx)
+        # flattened row-major
+        off = str(idx[0])
+        for d, i in zip(self.dims[1:], idx[1:]):
+            off = f'({off}) * {d} + {i}' if not off.isidentifier() else f'{off} * {d} + {i}'
+        return f'{self.name}[{off}]'
+
+
+class Scal:
+    def __init__(self, name, ty, value):
+        self.name, self.ty, self.value = name, ty, value
+
+    def param(self):
+        return f'{CNAME[self.ty]} {self.name}'
+
+
+class Region:
+    def __init__(self, name, kind):
+        self.name, self.kind = name, kind
+        self.sizes = []           # (name, value)
+        self.params = []          # Arr | Scal, after the sizes
+        self.ret = 'void'
+        self.ret_tol = None
+        self.body = []            # lines, indented by 4
+        self.expect_reject = False
+        self.absum = None         # shadow body lines (returns double) or None
+        self.locals_n = 0
+
+    def signature(self, name=None, flat=False):
+        ps = [f'int {s}' for s, _ in self.sizes]
+        for p in self.params:
+            ps.append(p.flat_param() if flat and isinstance(p, Arr) else p.param())
+        return f'{self.ret} {name or self.name}({", ".join(ps)})'
+
+
+class Leaf:
+    """A value an expression may use: text, C type, magnitude bound, raw (an exact load)."""
+
+    def __init__(self, text, ty, bound, raw=True, nonneg=False):
+        self.text, self.ty, self.bound, self.raw, self.nonneg = text, ty, bound, raw, nonneg
+
+
+def fnum(x, ty):
+    s = repr(round(x, 4))
+    if 'e' not in s and '.' not in s:
+        s += '.0'
+    return s + FSUF.get(ty, '')
+
+
+class Gen:
+    def __init__(self, rng):
+        self.r = rng
+
+    # ---- floating expressions -------------------------------------------------
+    def fexpr(self, leaves, ty, depth):
+        """A float or double expression (mode ty) over leaves; returns (text, bound)."""
+        r = self.r
+        s = FSUF[ty]
+        fn = (lambda f: f + 'f') if ty == 'float' else (lambda f: f)
+        if depth <= 0 or r.random() < 0.25:
+            if r.random() < 0.15 or not leaves:
+                c = r.uniform(-2, 2)
+                return fnum(c, ty), abs(c) + 1e-3
+            lf = r.choice(leaves)
+            if lf.ty in ('float', 'double'):
+                if lf.ty == ty:
+                    return lf.text, lf.bound
+                return f'({CNAME[ty]}){lf.text}', lf.bound
+            # integer leaf: scale into a small range
+            if lf.bound > 300:
+                return f'({CNAME[ty]})({lf.text}) * {fnum(0.001, ty)}', lf.bound * 0.001
+            if r.random() < 0.3:
+                return f'{lf.text} * {fnum(0.01, ty)}', lf.bound * 0.01
+            return f'({CNAME[ty]}){lf.text} * {fnum(0.01, ty)}', lf.bound * 0.01
+        c = r.randrange(16)
+        if c < 5:
+            a, ba = self.fexpr(leaves, ty, depth - 1)
+            b, bb = self.fexpr(leaves, ty, depth - 1)
+            op = r.choice('+-*')
+            if op == '*':
+                if ba * bb > 200:
+                    return f'{fn("tanh")}({a}) * {b}', bb
+                return f'({a}) * ({b})', ba * bb
+            return f'({a} {op} {b})', ba + bb
+        a, ba = self.fexpr(leaves, ty, depth - 1)
+        if c == 5:
+            return f'{fn("sqrt")}({fn("fabs")}({a}) + {fnum(1, ty)})', (ba + 1) ** 0.5
+        if c == 6:
+            return f'{fn("exp")}(-{fn("fabs")}({a}))', 1.0
+        if c == 7:
+            return f'{fn("tanh")}({a})', 1.0
+        if c == 8:
+            return f'{fn("fabs")}({a})', ba
+        if c in (9, 10):
+            b, bb = self.fexpr(leaves, ty, depth - 1)
+            return f'{fn(r.choice(["fmin", "fmax"]))}({a}, {b})', max(ba, bb)
+        if c == 11:
+            b, bb = self.fexpr(leaves, ty, depth - 1)
+            return f'({a}) / ({fnum(1, ty)} + {fn("fabs")}({b}))', ba
+        if c == 12:
+            return f'{fn("log")}({fnum(1, ty)} + {fn("fabs")}({a}))', ba
+        if c == 13:
+            return f'{fn(r.choice(["sin", "cos"]))}({a})', 1.0
+        if c == 14 and leaves:
+            b, bb = self.fexpr(leaves, ty, depth - 1)
+            return f'({self.cond(leaves)} ? {a} : {b})', max(ba, bb)
+        return f'{fn("exp")}({fn("tanh")}({a}))', 2.72
+
+    def cond(self, leaves):
+        """A condition over raw loads only (exact on every target)."""
+        r = self.r
+        raw = [lf for lf in leaves if lf.raw]
+        if not raw:
+            return '1'
+        lf = r.choice(raw)
+        if lf.ty in ('float', 'double'):
+            return f'{lf.text} {r.choice(["<", ">", ">=", "<="])} {fnum(r.uniform(-0.8, 0.8), lf.ty)}'
+        if lf.ty == 'uchar':
+            return f'{lf.text} {r.choice(["<", ">"])} {r.randrange(30, 220)}'
+        return r.choice([f'({lf.text} & 1)', f'{lf.text} > {r.randrange(-50, 50)}', f'!({lf.text} % 3)'])
+
+    # ---- integer expressions ---------------------------------------------------
+    def iexpr(self, leaves, depth):
+        """An int expression with no overflow; returns (text, bound)."""
+        r = self.r
+        ileaves = [lf for lf in leaves if lf.ty in ('int', 'uchar')]
+        if depth <= 0 or r.random() < 0.25 or not ileaves:
+            if r.random() < 0.15 or not ileaves:
+                c = r.randrange(-20, 21)
+                return (f'({c})' if c < 0 else str(c)), abs(c)
+            lf = r.choice(ileaves)
+            return lf.text, lf.bound
+        c = r.randrange(11)
+        a, ba = self.iexpr(leaves, depth - 1)
+        if c < 4:
+            b, bb = self.iexpr(leaves, depth - 1)
+            op = r.choice('+-*') if c < 3 else '*'
+            if op == '*' and ba * bb > 1 << 20:
+                return f'(({a}) & 255) * (({b}) & 255)', 255 * 255
+            if op == '*':
+                return f'({a}) * ({b})', ba * bb
+            res, bd = f'({a} {op} {b})', ba + bb
+        elif c < 7:
+            b, bb = self.iexpr(leaves, depth - 1)
+            op = r.choice('&|^')
+            res, bd = f'({a} {op} {b})', max(ba, bb) * 2 + 1
+        elif c == 7:
+            res, bd = f'((({a}) & 4095) >> {r.randrange(1, 5)})', 4095
+        elif c == 8:
+            res, bd = f'(({a}) % {r.randrange(2, 17)})', 16
+        elif c == 9:
+            b, bb = self.iexpr(leaves, depth - 1)
+            res, bd = f'({self.cond(leaves)} ? {a} : {b})', max(ba, bb)
+        else:
+            b, bb = self.iexpr(leaves, depth - 1)
+            res, bd = f'({a} {r.choice(["<", ">", "==", "!="])} {b})', 1
+        if bd > 1 << 20:
+            return f'(({res}) & 65535)', 65535
+        return res, bd
+
+
+class Builder:
+    """Builds regions of each shape."""
+
+    def __init__(self, rng, seed):
+        self.r = rng
+        self.g = Gen(rng)
+        self.seed = seed
+
+    def size(self, small=False):
+        r = self.r
+        if small:
+            return r.choice([1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 40, 64])
+        return r.choice([1, 2, 3, 5, 7, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 257, 500,
+                         1000, 1023, 1024, 2049, 4096])
+
+    def elem_ty(self, allow=('float', 'double', 'int', 'uchar')):
+        return self.r.choice(list(allow))
+
+    def new_region(self, idx, kind):
+        return Region(f'r{idx}_{kind}', kind)
+
+    def in_arr(self, reg, name, ty, dims, style=None):
+        r = self.r
+        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u'}[ty]
+        a = Arr(name, ty, dims, const=r.random() < 0.8, fill=fill,
+                style=style or self.pick_style(dims), restrict=r.random() < 0.7)
+        if ty in ('float', 'double') and r.random() < 0.3:
+            a.lo, a.hi = 0.5, 2.0
+        reg.params.append(a)
+        return a
+
+    def out_arr(self, reg, name, ty, dims, style=None):
+        r = self.r
+        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u'}[ty]
+        a = Arr(name, ty, dims, fill=fill, style=style or self.pick_style(dims),
+                restrict=r.random() < 0.7)
+        reg.params.append(a)
+        return a
+
+    def pick_style(self, dims):
+        # flattened pointers with a parametric stride (a[i*m + j]) are rejected
+        # by gpufuse today (see docs/testing.md): keep them rare so that most
+        # regions are compared
+        return 'ptr' if self.r.random() < (0.35 if len(dims) < 2 else 0.12) else 'vla'
+
+    def leaves_for(self, arrs, idx):
+        out = []
+        for a in arrs:
+            b = {'f': max(abs(a.lo), abs(a.hi)), 'i': 100, 'u': 255, 'idx': a.hi}[a.fill]
+            out.append(Leaf(a.at(*idx), a.ty, b, nonneg=a.fill in ('u', 'idx')))
+        return out
+
+    def scal_params(self, reg, leaves):
+        r = self.r
+        for k in range(r.randrange(0, 3)):
+            ty = r.choice(['float', 'double', 'int'])
+            name = f's{k}'
+            if ty == 'int':
+                v = r.randrange(-40, 41)
+                reg.params.append(Scal(name, ty, str(v)))
+                leaves.append(Leaf(name, ty, abs(v)))
+            else:
+                v = r.uniform(-1.5, 1.5)
+                reg.params.append(Scal(name, ty, fnum(v, ty)))
+                leaves.append(Leaf(name, ty, abs(v) + 1e-3))
+
+    def store(self, out, idx, leaves, depth, ind='        '):
+        """Lines storing one element of out; may use locals, if/else."""
+        r, g = self.r, self.g
+        lines = []
+        lv = list(leaves)
+        if r.random() < 0.35:
+            ty = r.choice(['float', 'double', 'int'])
+            self.nlocal = getattr(self, 'nlocal', 0) + 1
+            nm = f'v{self.nlocal}'
+            if ty == 'int':
+                e, b = g.iexpr(lv, 2)
+            else:
+                e, b = g.fexpr(lv, ty, 2)
+            lines.append(f'{ind}{CNAME[ty]} {nm} = {e};')
+            lv.append(Leaf(nm, ty, b, raw=False))
+        tgt = out.at(*idx)
+
+        def rhs():
+            if out.ty in ('float', 'double'):
+                return g.fexpr(lv, out.ty, depth)[0]
+            e = g.iexpr(lv, depth)[0]
+            return f'(unsigned char)({e})' if out.ty == 'uchar' else e
+        if r.random() < 0.25:
+            lines.append(f'{ind}if ({g.cond(lv)})')
+            lines.append(f'{ind}    {tgt} = {rhs()};')
+            lines.append(f'{ind}else')
+            lines.append(f'{ind}    {tgt} = {rhs()};')
+        elif r.random() < 0.15 and out.ty in ('float', 'double'):
+            # in place: the old value at the same index
+            lines.append(f'{ind}{tgt} = {fnum(0.5, out.ty)} * {tgt} + {rhs()};')
+        else:
+            lines.append(f'{ind}{tgt} = {rhs()};')
+        return lines
+
+    # ---- shapes ------------------------------------------------------------------
+    def k_ewise(self, idx):
+        """Element-wise chains over mixed types, one or several nests."""
+        r = self.r
+        reg = self.new_region(idx, 'ewise')
+        n = self.size()
+        reg.sizes = [('n', n)]
+        ins = [self.in_arr(reg, f'x{k}', self.elem_ty(), ['n']) for k in range(r.randrange(1, 4))]
+        leaves = self.leaves_for(ins, ['i'])
+        self.scal_params(reg, leaves)
+        outs = [self.out_arr(reg, f'y{k}', self.elem_ty(), ['n']) for k in range(r.randrange(1, 3))]
+        if r.random() < 0.5:
+            reg.body.append('    for (int i = 0; i < n; i++) {')
+            for o in outs:
+                reg.body += self.store(o, ['i'], leaves, 3)
+            reg.body.append('    }')
+        else:
+            for o in outs:
+                iv = r.choice(['i', 'k'])
+                lv = self.leaves_for(ins, [iv])
+                reg.body.append(f'    for (int {iv} = 0; {iv} < n; {iv}++) {{')
+                reg.body += self.store(o, [iv], lv, 3)
+                reg.body.append('    }')
+        return reg
+
+    def temp_decl(self, reg, name, ty, count_expr, dims=None):
+        r = self.r
+        dims = dims or [count_expr]
+        if r.random() < 0.5:
+            reg.body.append(f'    {CNAME[ty]} *{name} = malloc({" * ".join(f"({d})" if " " in d else d for d in dims)} * sizeof({CNAME[ty]}));')
+            return Arr(name, ty, dims, style='ptr'), True
+        reg.body.append(f'    {CNAME[ty]} {name}' + ''.join(f'[{d}]' for d in dims) + ';')
+        return Arr(name, ty, dims, style='vla'), False
+
+    def k_temps(self, idx):
+        """Producer -> consumer through temporaries at the same index (fusible)."""
+        r = self.r
+        reg = self.new_region(idx, 'temps')
+        n = self.size() if r.random() < 0.5 else self.r.choice([1, 2, 33, 300])
+        reg.sizes = [('n', n)]
+        ins = [self.in_arr(reg, f'x{k}', self.elem_ty(('float', 'double', 'int')), ['n'])
+               for k in range(r.randrange(1, 3))]
+        out = self.out_arr(reg, 'y', self.elem_ty(('float', 'double')), ['n'])
+        extra = self.out_arr(reg, 'z', 'float', ['n']) if r.random() < 0.3 else None
+        avail = self.leaves_for(ins, ['i'])
+        temps, frees = [], []
+        for k in range(r.randrange(1, 4)):
+            ty = r.choice(['float', 'double', 'int'])
+            t, is_malloc = self.temp_decl(reg, f't{k}', ty, 'n')
+            temps.append(t)
+            if is_malloc:
+                frees.append(t.name)
+        for k, t in enumerate(temps):
+            iv = r.choice(['i', 'j'])
+            lv = self.leaves_for(ins, [iv]) + [Leaf(tt.at(iv), tt.ty, 4.0, raw=False) for tt in temps[:k]]
+            reg.body.append(f'    for (int {iv} = 0; {iv} < n; {iv}++)')
+            if t.ty == 'int':
+                e = self.g.iexpr([l for l in lv if l.ty in ('int', 'uchar')] or [Leaf('3', 'int', 3)], 2)[0]
+                reg.body.append(f'        {t.at(iv)} = ({e}) % 1000;')
+                avail.append(Leaf(t.at('i'), 'int', 999, raw=False))
+            else:
+                e, b = self.g.fexpr(lv, t.ty, 3)
+                reg.body.append(f'        {t.at(iv)} = tanh{FSUF[t.ty]}({e}) * {fnum(4, t.ty)};')
+        lv = self.leaves_for(ins, ['i']) + [Leaf(t.at('i'), t.ty, 4.0 if t.ty != 'int' else 999, raw=False)
+                                          for t in temps]
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        reg.body += self.store(out, ['i'], lv, 3)
+        if extra:
+            reg.body += self.store(extra, ['i'], lv, 2)
+        reg.body.append('    }')
+        for f in frees:
+            reg.body.append(f'    free({f});')
+        return reg
+
+    def k_shift(self, idx):
+        """Producer -> consumer at shifted indices (not fusible as is), and
+        a read of an array a later nest overwrites (write-after-read)."""
+        r = self.r
+        reg = self.new_region(idx, 'shift')
+        n = max(2, self.size())
+        reg.sizes = [('n', n)]
+        x = self.in_arr(reg, 'x', 'float', ['n'])
+        y = self.out_arr(reg, 'y', 'float', ['n'])
+        v = r.randrange(3)
+        if v == 0:
+            t, m = self.temp_decl(reg, 't', 'float', 'n')
+            e = self.g.fexpr(self.leaves_for([x], ['i']), 'float', 3)[0]
+            reg.body.append('    for (int i = 0; i < n; i++)')
+            reg.body.append(f'        {t.at("i")} = {e};')
+            if r.random() < 0.5:
+                reg.body.append('    for (int i = 0; i < n - 1; i++)')
+                reg.body.append(f'        {y.at("i")} = {t.at("i + 1")} - {fnum(r.uniform(0, 1), "float")} * {t.at("i")};')
+            else:
+                reg.body.append('    for (int i = 1; i < n - 1; i++)')
+                reg.body.append(f'        {y.at("i")} = {t.at("i - 1")} + {t.at("i + 1")} - 2.0f * {t.at("i")};')
+            if m:
+                reg.body.append('    free(t);')
+        elif v == 1:
+            # WAR: y reads a[i+1] before a later nest overwrites a
+            a = self.out_arr(reg, 'a', 'float', ['n'])
+            e = self.g.fexpr(self.leaves_for([x], ['i']), 'float', 2)[0]
+            reg.body.append('    for (int i = 0; i < n - 1; i++)')
+            reg.body.append(f'        {y.at("i")} = {a.at("i + 1")} * 2.0f + {x.at("i")};')
+            reg.body.append('    for (int i = 0; i < n; i++)')
+            reg.body.append(f'        {a.at("i")} = {e};')
+        else:
+            # RAW on a parameter array at a shift: y[i] = a[i-1] after a is written
+            a = self.out_arr(reg, 'a', 'float', ['n'])
+            e = self.g.fexpr(self.leaves_for([x], ['i']), 'float', 2)[0]
+            reg.body.append('    for (int i = 0; i < n; i++)')
+            reg.body.append(f'        {a.at("i")} = {e};')
+            reg.body.append('    for (int i = 1; i < n; i++)')
+            reg.body.append(f'        {y.at("i")} = {a.at("i - 1")} * {x.at("i")};')
+        return reg
+
+    def add_absum(self, reg, loops, term, guard=None):
+        """Shadow function: the same loops, summing |term| in double."""
+        lines = ['    double gf_abs = 0.0;']
+        ind = '    '
+        for lp in loops:
+            lines.append(f'{ind}{lp}')
+            ind += '    '
+        if guard:
+            lines.append(f'{ind}if ({guard})')
+            ind += '    '
+        lines.append(f'{ind}gf_abs += fabs((double)({term}));')
+        lines.append('    return gf_abs;')
+        reg.absum = lines
+
+    def k_reduce(self, idx):
+        """Scalar reductions, returned or stored through a pointer."""
+        r = self.r
+        reg = self.new_region(idx, 'reduce')
+        n = self.size()
+        reg.sizes = [('n', n)]
+        op = r.choice(['+f', '+d', '+df', '+i', '*f', 'maxf', 'max?', 'minf', 'min?', '&', '|', '^',
+                       '&&', '||', '+f', '+df'])
+        if op in ('+i', '&', '|', '^', '&&', '||'):
+            ins = [self.in_arr(reg, f'x{k}', self.elem_ty(('int', 'uchar')), ['n']) for k in range(r.randrange(1, 3))]
+        else:
+            ins = [self.in_arr(reg, f'x{k}', self.elem_ty(('float', 'double', 'int')), ['n'])
+                   for k in range(r.randrange(1, 3))]
+            if op == '+d':
+                for a in ins:
+                    if a.ty == 'float':
+                        a.ty = 'double'
+        leaves = self.leaves_for(ins, ['i'])
+        self.scal_params(reg, leaves)
+        g = self.g
+        acc_ty = {'+f': 'float', '+d': 'double', '+df': 'double', '+i': 'int', '*f': 'float',
+                  'maxf': 'float', 'max?': 'float', 'minf': 'float', 'min?': 'float',
+                  '&': 'int', '|': 'int', '^': 'int', '&&': 'int', '||': 'int'}[op]
+        tol = None
+        guard = None
+        pre = []
+        if op in ('+f', '+df'):
+            term, _ = g.fexpr(leaves, 'float', 3)
+            init, upd = ('0.0f' if op == '+f' else '0.0'), f's += {term};'
+            if op == '+df' and r.random() < 0.5:
+                upd = f's += (double)({term});'
+            tol = ('red', acc_ty)
+        elif op == '+d':
+            term, _ = g.fexpr(leaves, 'double', 3)
+            init, upd, tol = '0.0', f's += {term};', ('red', 'double')
+        elif op == '+i':
+            term, _ = g.iexpr(leaves, 2)
+            term = f'(({term}) % 1000)'
+            init, upd = '0', f's += {term};'
+        elif op == '*f':
+            reg.sizes = [('n', min(n, 200))]
+            term, _ = g.fexpr(leaves, 'float', 2)
+            init, upd, tol = '1.0f', f's *= 1.0f + 0.01f * tanhf({term});', ('prod',)
+        elif op in ('maxf', 'minf'):
+            term, _ = g.fexpr(leaves, 'float', 3)
+            init = '-INFINITY' if op == 'maxf' else 'INFINITY'
+            upd = f's = f{op[:3]}f(s, {term});'
+        elif op in ('max?', 'min?'):
+            lf = r.choice(leaves)
+            term = lf.text if lf.ty == 'float' else f'(float){lf.text}'
+            init = '-INFINITY' if op == 'max?' else 'INFINITY'
+            cmp = '>' if op == 'max?' else '<'
+            upd = f's = {term} {cmp} s ? {term} : s;'
+        elif op in ('&', '|', '^'):
+            term, _ = g.iexpr(leaves, 2)
+            init = {'&': '-1', '|': '0', '^': '0'}[op]
+            upd = f's {op}= {term};'
+        else:
+            c = g.cond(leaves)
+            init = '1' if op == '&&' else '0'
+            upd = f's = s {op} ({c});'
+        if r.random() < 0.25 and op in ('+f', '+df', '+d', 'maxf', 'minf', '+i'):
+            # the filter form: only some elements count
+            guard = g.cond(leaves)
+        reg.body += pre
+        reg.body.append(f'    {CNAME[acc_ty]} s = {init};')
+        reg.body.append('    for (int i = 0; i < n; i++)')
+        if guard:
+            reg.body.append(f'        if ({guard})')
+            reg.body.append(f'            {upd}')
+        else:
+            reg.body.append(f'        {upd}')
+        if tol and tol[0] == 'red':
+            self.add_absum(reg, ['for (int i = 0; i < n; i++)'], term, guard)
+        how = r.randrange(3)
+        if how == 0 or op in ('&&', '||'):
+            reg.ret = CNAME[acc_ty]
+            reg.ret_tol = tol
+            reg.body.append('    return s;')
+        elif how == 1:
+            res = Arr('res', acc_ty, ['1'], style='ptr', restrict=True, tol=tol,
+                      fill='f' if acc_ty in ('float', 'double') else 'i')
+            reg.params.append(res)
+            reg.body.append('    *res = s;' if r.random() < 0.5 else '    res[0] = s;')
+        else:
+            # used by a later nest: centre by the mean
+            if acc_ty in ('float', 'double') and op.startswith('+'):
+                y = self.out_arr(reg, 'y', 'float', ['n'])
+                src = ins[0].at('i') if ins[0].ty == 'float' else f'(float){ins[0].at("i")}'
+                reg.body.append(f'    {CNAME[acc_ty]} mean = s / n;')
+                reg.body.append('    for (int i = 0; i < n; i++)')
+                reg.body.append(f'        {y.at("i")} = {src} - (float)mean;')
+                reg.ret = CNAME[acc_ty]
+                reg.ret_tol = tol
+                reg.body.append('    return s;')
+            else:
+                y = self.out_arr(reg, 'y', acc_ty if acc_ty != 'double' else 'float', ['n'])
+                src = ins[0].at('i')
+                if acc_ty == 'int':
+                    reg.body.append('    for (int i = 0; i < n; i++)')
+                    reg.body.append(f'        {y.at("i")} = ({src} & 1) ? s : -s;')
+                else:
+                    reg.body.append('    for (int i = 0; i < n; i++)')
+                    reg.body.append(f'        {y.at("i")} = {src} * s;')
+        if tol and tol[0] == 'prod':
+            # a product near 1: the result is the scale
+            pass
+        return reg
+
+    def k_rows(self, idx):
+        """Per-row reductions over VLA 2-D parameters: softmax, layernorm, row sums."""
+        r = self.r
+        reg = self.new_region(idx, 'rows')
+        rows, cols = self.size(small=True), r.choice([1, 3, 16, 31, 64, 100, 256])
+        reg.sizes = [('rows', rows), ('cols', cols)]
+        v = r.randrange(4)
+        st = self.pick_style([0, 0])
+        x = self.in_arr(reg, 'x', 'float', ['rows', 'cols'], style=st)
+        if v == 0:
+            y = self.out_arr(reg, 'y', 'float', ['rows', 'cols'], style=st)
+            reg.body += [
+                '    for (int i = 0; i < rows; i++) {',
+                '        float m = -INFINITY;',
+                '        for (int j = 0; j < cols; j++)',
+                f'            m = fmaxf(m, {x.at("i", "j")});' if r.random() < 0.5 else
+                f'            m = {x.at("i", "j")} > m ? {x.at("i", "j")} : m;',
+                '        float s = 0.0f;',
+                '        for (int j = 0; j < cols; j++)',
+                f'            s += expf({x.at("i", "j")} - m);',
+                '        for (int j = 0; j < cols; j++)',
+                f'            {y.at("i", "j")} = expf({x.at("i", "j")} - m) / s;',
+                '    }']
+        elif v == 1:
+            y = self.out_arr(reg, 'y', 'float', ['rows', 'cols'], style=st)
+            gm = self.in_arr(reg, 'gamma', 'float', ['cols'])
+            bt = self.in_arr(reg, 'beta', 'float', ['cols'])
+            reg.params.append(Scal('eps', 'float', '1e-5f'))
+            reg.body += [
+                '    for (int i = 0; i < rows; i++) {',
+                '        float mean = 0.0f;',
+                '        for (int j = 0; j < cols; j++)',
+                f'            mean += {x.at("i", "j")};',
+                '        mean /= cols;',
+                '        float var = 0.0f;',
+                '        for (int j = 0; j < cols; j++)',
+                f'            var += ({x.at("i", "j")} - mean) * ({x.at("i", "j")} - mean);',
+                '        var /= cols;',
+                '        float inv = 1.0f / sqrtf(var + eps);',
+                '        for (int j = 0; j < cols; j++)',
+                f'            {y.at("i", "j")} = ({x.at("i", "j")} - mean) * inv * {gm.at("j")} + {bt.at("j")};',
+                '    }']
+            # a row of one element: var = 0, y = beta; fine.  Loosen: inv amplifies.
+            y.tol = ('f', 1e-3)
+        elif v == 2:
+            w = self.in_arr(reg, 'w', 'float', ['cols'])
+            o = self.out_arr(reg, 'o', r.choice(['float', 'double']), ['rows'])
+            acc = r.choice(['float', 'double'])
+            o.tol = ('rowred', acc, 'cols')
+            reg.body += [
+                '    for (int i = 0; i < rows; i++) {',
+                f'        {CNAME[acc]} s = 0;',
+                '        for (int j = 0; j < cols; j++)',
+                f'            s += {x.at("i", "j")} * {w.at("j")};',
+                f'        {o.at("i")} = s;',
+                '    }']
+        else:
+            o = self.out_arr(reg, 'o', 'float', ['rows'])
+            mx = self.out_arr(reg, 'mx', 'float', ['rows'])
+            o.tol = ('rowred', 'float', 'cols')
+            reg.body += [
+                '    for (int i = 0; i < rows; i++) {',
+                '        float m = -INFINITY, s = 0.0f;',
+                '        for (int j = 0; j < cols; j++) {',
+                f'            m = fmaxf(m, {x.at("i", "j")});',
+                f'            s += fabsf({x.at("i", "j")});',
+                '        }',
+                f'        {o.at("i")} = s;',
+                f'        {mx.at("i")} = m;',
+                '    }']
+        return reg
+
+    def k_nest2d(self, idx):
+        """2-D nests, row and column vectors, transposed reads, a 2-D temporary."""
+        r = self.r
+        reg = self.new_region(idx, 'nest2d')
+        n, m = self.size(small=True), self.size(small=True)
+        reg.sizes = [('n', n), ('m', m)]
+        st = self.pick_style([0, 0])
+        a = self.in_arr(reg, 'a', self.elem_ty(('float', 'double', 'int')), ['n', 'm'], style=st)
+        b = self.in_arr(reg, 'b', 'float', ['m'])
+        c = self.in_arr(reg, 'c', self.elem_ty(('float', 'int')), ['n'])
+        at = self.in_arr(reg, 'at', 'float', ['m', 'n'], style=st) if r.random() < 0.4 else None
+        y = self.out_arr(reg, 'y', self.elem_ty(('float', 'double')), ['n', 'm'], style=st)
+        leaves = self.leaves_for([a], ['i', 'j']) + self.leaves_for([b], ['j']) + self.leaves_for([c], ['i'])
+        if at:
+            leaves += self.leaves_for([at], ['j', 'i'])
+        self.scal_params(reg, leaves)
+        if r.random() < 0.4:
+            t, mal = self.temp_decl(reg, 't', 'float', None, dims=['n', 'm'])
+            e = self.g.fexpr(leaves, 'float', 3)[0]
+            reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                         f'            {t.at("i", "j")} = {e};']
+            leaves = leaves + [Leaf(t.at('i', 'j'), 'float', 8.0, raw=False)]
+            reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++) {']
+            reg.body += self.store(y, ['i', 'j'], leaves, 3, ind='            ')
+            reg.body += ['        }']
+            if mal:
+                reg.body.append('    free(t);')
+        else:
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        for (int j = 0; j < m; j++) {']
+            reg.body += self.store(y, ['i', 'j'], leaves, 3, ind='            ')
+            reg.body += ['        }', '    }']
+            if r.random() < 0.4:
+                z = self.out_arr(reg, 'z', 'float', ['n', 'm'], style=st)
+                reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                             f'            {z.at("i", "j")} = {y.at("i", "j")} * 0.5f + {b.at("j")};']
+        return reg
+
+    def k_stencil(self, idx):
+        """Stencils inside a time loop: a -> b then b -> a."""
+        r = self.r
+        reg = self.new_region(idx, 'stencil')
+        steps = r.randrange(1, 5)
+        if r.random() < 0.5:
+            n = max(3, self.size())
+            reg.sizes = [('n', n), ('steps', steps)]
+            st = self.pick_style([0, 0])
+            a = self.out_arr(reg, 'a', 'float', ['n'], style=st)
+            b = self.out_arr(reg, 'b', 'float', ['n'], style=st)
+            c0 = round(r.uniform(0.2, 0.6), 3)
+            c1 = round((1 - c0) / 2 * r.uniform(0.5, 1.0), 3)
+            reg.body += [
+                '    for (int t = 0; t < steps; t++) {',
+                '        for (int i = 1; i < n - 1; i++)',
+                f'            {b.at("i")} = {c0}f * {a.at("i")} + {c1}f * ({a.at("i - 1")} + {a.at("i + 1")});',
+                '        for (int i = 1; i < n - 1; i++)',
+                f'            {a.at("i")} = {c0}f * {b.at("i")} + {c1}f * ({b.at("i - 1")} + {b.at("i + 1")});',
+                '    }']
+        else:
+            n = max(3, self.size(small=True))
+            reg.sizes = [('n', n), ('steps', steps)]
+            st = self.pick_style([0, 0])
+            a = self.out_arr(reg, 'a', 'float', ['n', 'n'], style=st)
+            b = self.out_arr(reg, 'b', 'float', ['n', 'n'], style=st)
+            c = round(r.uniform(0.05, 0.2), 3)
+
+            def lap(u):
+                return (f'{u.at("i", "j")} + {c}f * ({u.at("i - 1", "j")} + {u.at("i + 1", "j")} + '
+                        f'{u.at("i", "j - 1")} + {u.at("i", "j + 1")} - 4.0f * {u.at("i", "j")})')
+            reg.body += [
+                '    for (int t = 0; t < steps; t++) {',
+                '        for (int i = 1; i < n - 1; i++)',
+                '            for (int j = 1; j < n - 1; j++)',
+                f'                {b.at("i", "j")} = {lap(a)};',
+                '        for (int i = 1; i < n - 1; i++)',
+                '            for (int j = 1; j < n - 1; j++)',
+                f'                {a.at("i", "j")} = {lap(b) if r.random() < 0.5 else b.at("i", "j")};',
+                '    }']
+        return reg
+
+    def k_gather(self, idx):
+        """Gathers table[idx[i]] from a const table."""
+        r = self.r
+        reg = self.new_region(idx, 'gather')
+        n, m = self.size(), r.choice([1, 2, 10, 64, 1000])
+        reg.sizes = [('n', n), ('m', m)]
+        table = Arr('table', r.choice(['float', 'double']), ['m'], const=True, style='vla')
+        reg.params.append(table)
+        ix = Arr('idx', 'int', ['n'], const=True, fill='idx', style=r.choice(['vla', 'ptr']), hi=m)
+        reg.params.append(ix)
+        x = self.in_arr(reg, 'x', 'float', ['n'])
+        y = self.out_arr(reg, 'y', 'float', ['n'])
+        leaves = self.leaves_for([x], ['i']) + [Leaf(f'table[{ix.at("i")}]', table.ty, 1.0)]
+        reg.body.append('    for (int i = 0; i < n; i++)')
+        e = self.g.fexpr(leaves, 'float', 2)[0]
+        reg.body.append(f'        {y.at("i")} = (float)table[{ix.at("i")}] * {x.at("i")} + {e};')
+        return reg
+
+    def k_inner(self, idx):
+        """Inner sequential loops executed per element (convolution)."""
+        r = self.r
+        reg = self.new_region(idx, 'inner')
+        n, K = self.size(), r.choice([1, 2, 3, 5, 8])
+        const_k = r.random() < 0.5
+        reg.sizes = [('n', n)] + ([] if const_k else [('K', K)])
+        kk = str(K) if const_k else 'K'
+        x = self.in_arr(reg, 'x', 'float', [f'n + {kk}'])
+        w = self.in_arr(reg, 'w', r.choice(['float', 'double']), [kk])
+        y = self.out_arr(reg, 'y', 'float', ['n'])
+        acc = r.choice(['float', 'double'])
+        reg.body += [
+            '    for (int i = 0; i < n; i++) {',
+            f'        {CNAME[acc]} acc = 0;',
+            f'        for (int k = 0; k < {kk}; k++)',
+            f'            acc += {w.at("k")} * {x.at("i + k")};',
+            f'        {y.at("i")} = {"tanhf(acc)" if r.random() < 0.5 else "(float)acc"};',
+            '    }']
+        return reg
+
+    def k_tri(self, idx):
+        """Triangular loops: lower/upper parts and a triangular row sum."""
+        r = self.r
+        reg = self.new_region(idx, 'tri')
+        n = self.size(small=True)
+        reg.sizes = [('n', n)]
+        st = self.pick_style([0, 0])
+        a = self.in_arr(reg, 'a', 'float', ['n', 'n'], style=st)
+        v = r.randrange(3)
+        if v == 0:
+            y = self.out_arr(reg, 'y', 'float', ['n', 'n'], style=st)
+            e = self.g.fexpr(self.leaves_for([a], ['i', 'j']), 'float', 3)[0]
+            reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j <= i; j++)',
+                         f'            {y.at("i", "j")} = {e};']
+        elif v == 1:
+            y = self.out_arr(reg, 'y', 'float', ['n', 'n'], style=st)
+            reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = i; j < n; j++)',
+                         f'            {y.at("i", "j")} = {a.at("i", "j")} + {a.at("j", "i")};']
+        else:
+            o = self.out_arr(reg, 'o', 'float', ['n'])
+            o.tol = ('rowred', 'float', 'n')
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        float s = 0.0f;',
+                         '        for (int j = 0; j <= i; j++)', f'            s += {a.at("i", "j")};',
+                         f'        {o.at("i")} = s;', '    }']
+        return reg
+
+    def k_reject(self, idx):
+        """Regions gpufuse must reject: running sums and recurrences."""
+        r = self.r
+        reg = self.new_region(idx, 'reject')
+        reg.expect_reject = True
+        n = self.size()
+        reg.sizes = [('n', n)]
+        x = self.in_arr(reg, 'x', 'float', ['n'])
+        y = self.out_arr(reg, 'y', 'float', ['n'])
+        v = r.randrange(3)
+        if v == 0:
+            reg.body += ['    float acc = 0.0f;', '    for (int i = 0; i < n; i++) {',
+                         f'        acc += {x.at("i")};', f'        {y.at("i")} = acc;', '    }']
+        elif v == 1:
+            reg.body += ['    for (int i = 1; i < n; i++)',
+                         f'        {y.at("i")} = 0.5f * {y.at("i - 1")} + {x.at("i")};']
+        else:
+            reg.body += ['    float acc = 0.0f;', '    for (int i = 0; i < n; i++) {',
+                         f'        acc = acc * 0.9f + {x.at("i")};',
+                         f'        {y.at("i")} = acc * acc;', '    }']
+        return reg
+
+    def k_mixed(self, idx):
+        """Several 1-D nests over shared arrays with shifted reads and writes,
+        other bounds and steps, in-place updates and a reduction between them:
+        fusion and parallelism must respect every RAW/WAR/WAW dependence.
+        gpufuse may reject some (loop-carried dependences): allowed."""
+        r = self.r
+        reg = self.new_region(idx, 'mixed')
+        reg.expect_reject = True      # allowed, not required
+        n = max(1, self.size())
+        reg.sizes = [('n', n)]
+        x = self.in_arr(reg, 'x', 'float', ['n + 4'], style='vla')
+        arrs = [self.out_arr(reg, f'a{k}', 'float', ['n + 4'], style='vla') for k in range(r.randrange(1, 4))]
+        if r.random() < 0.5:
+            t, mal = self.temp_decl(reg, 't', 'float', 'n + 4')
+            reg.body.append('    for (int i = 0; i < n + 4; i++)')
+            reg.body.append(f'        {t.at("i")} = {x.at("i")} * 0.5f + 1.0f;')
+            pool = arrs + [t]
+        else:
+            t, mal = None, False
+            pool = arrs
+        have_s = False
+        iv_decl = r.random() < 0.2
+        if iv_decl:
+            reg.body.append('    int i;')
+        for k in range(r.randrange(2, 5)):
+            lb = r.randrange(2, 4)
+            ub = r.randrange(1, 3)
+            step = r.choice([1, 1, 1, 2, 3])
+            le = r.random() < 0.25
+            cond = f'i <= n - {ub + 1}' if le else f'i < n - {ub}'
+            inc = 'i++' if step == 1 else f'i += {step}'
+            hdr = f'for ({"" if iv_decl else "int "}i = {lb}; {cond}; {inc})'
+            w = r.choice(pool)
+            ow = r.choice([0, 0, 0, -1, 1, 2, -2])
+            terms = []
+            for _ in range(r.randrange(1, 4)):
+                src = r.choice(pool + [x])
+                terms.append(f'{round(r.uniform(-0.6, 0.6), 3)}f * {src.at(self.off("i", r.choice([0, 0, -1, 1, 2, -2])))}')
+            if have_s and r.random() < 0.5:
+                terms.append('s * 0.001f')
+            rhs = ' + '.join(terms)
+            if r.random() < 0.3:
+                rhs = f'tanhf({rhs})'
+            if not have_s and r.random() < 0.3:
+                reg.body.append('    float s = 0.0f;')
+                reg.body.append(f'    {hdr}')
+                reg.body.append(f'        s += {rhs};')
+                have_s = True
+                continue
+            if r.random() < 0.2:
+                reg.body.append(f'    {hdr}')
+                reg.body.append(f'        {w.at(self.off("i", ow))} += {rhs};')
+            else:
+                reg.body.append(f'    {hdr}')
+                reg.body.append(f'        {w.at(self.off("i", ow))} = {rhs};')
+        if have_s:
+            res = Arr('res', 'float', ['1'], style='ptr', restrict=True, tol=('f', 1e-3))
+            reg.params.append(res)
+            reg.body.append('    *res = s;')
+        if mal:
+            reg.body.append('    free(t);')
+        return reg
+
+    def off(self, iv, o):
+        return iv if o == 0 else (f'{iv} + {o}' if o > 0 else f'{iv} - {-o}')
+
+    def k_alias(self, idx):
+        """Arguments that overlap (no restrict): the launcher must see it and
+        keep the sequential semantics."""
+        r = self.r
+        reg = self.new_region(idx, 'alias')
+        n = self.size()
+        reg.sizes = [('n', n)]
+        x = Arr('x', 'float', ['n + 2'], style=r.choice(['vla', 'ptr']))
+        reg.params.append(x)
+        y = Arr('y', 'float', ['n'], style='ptr')
+        y.alias = ('x', r.choice([0, 1, 2]))
+        reg.params.append(y)
+        z = self.in_arr(reg, 'z', 'float', ['n'])
+        z.restrict = False
+        v = r.randrange(3)
+        if v == 0:
+            reg.body += ['    for (int i = 0; i < n; i++)', f'        {y.at("i")} = {x.at("i + 1")} * 0.5f + {z.at("i")};']
+        elif v == 1:
+            reg.body += ['    for (int i = 0; i < n; i++)', f'        {y.at("i")} = {x.at("i")} + {x.at("i + 2")} + {z.at("i")};']
+        else:
+            reg.body += ['    for (int i = 0; i < n; i++)', f'        {x.at("i")} = {z.at("i")} * 2.0f;',
+                         '    for (int i = 0; i < n; i++)', f'        {y.at("i")} = {x.at("i + 1")} - {z.at("i")};']
+        return reg
+
+
+KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
+         'reject', 'mixed', 'alias']
+WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4]
+
+PRELUDE = r'''/* generated by tests/random/gen.py --seed %(seed)d --regions %(k)d%(kinds)s: do not edit.
+ * Each GPUFUSE region is run as its C body and as gf_<name> (gpufuse
+ * --prefix=gf_) on separate copies of every array; see tests/random/gen.py. */
+#include <gpufuse.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GEN_SEED %(seed)dULL
+'''
+
+DRIVER = r'''
+/* ---- the driver: not a region ---------------------------------------------- */
+static unsigned long long gen_rng;
+static void gen_seed(unsigned long long s) { gen_rng = s * 0x9E3779B97F4A7C15ULL + 0x1234567ULL; if (!gen_rng) gen_rng = 1; }
+static unsigned long long gen_next(void)
+{
+    gen_rng ^= gen_rng << 13;
+    gen_rng ^= gen_rng >> 7;
+    gen_rng ^= gen_rng << 17;
+    return gen_rng;
+}
+static double gen_unit(void) { return (double)(gen_next() >> 11) * (1.0 / 9007199254740992.0); }
+static void *gen_alloc(size_t n, size_t sz)
+{
+    void *p = malloc(n * sz + 16);
+    if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+    return p;
+}
+/* never all zeros: element 0 is pushed away from 0 */
+static void fill_f(float *p, size_t n, double lo, double hi)
+{ for (size_t i = 0; i < n; i++) p[i] = (float)(lo + (hi - lo) * gen_unit()); if (n && p[0] == 0) p[0] = (float)hi * 0.5f; }
+static void fill_d(double *p, size_t n, double lo, double hi)
+{ for (size_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * gen_unit(); if (n && p[0] == 0) p[0] = hi * 0.5; }
+static void fill_i(int *p, size_t n, int lo, int hi)
+{ for (size_t i = 0; i < n; i++) p[i] = lo + (int)(gen_next() % (unsigned long long)(hi - lo + 1)); if (n && p[0] == 0 && hi > 0) p[0] = hi; }
+static void fill_u(unsigned char *p, size_t n)
+{ for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(gen_next() >> 24); if (n && p[0] == 0) p[0] = 7; }
+
+static int gen_mismatches, gen_compared, gen_rejected, gen_unexpected;
+
+static int bad_value(const char *reg, const char *what, long idx, double ref, double got)
+{
+    if (gen_mismatches < 50)
+        printf("MISMATCH seed=%llu region=%s array=%s index=%ld ref=%.17g got=%.17g\n",
+               GEN_SEED, reg, what, idx, ref, got);
+    return 1;
+}
+/* |ref - got| <= tol * max(|ref|, floor); NaN only matches NaN */
+static int close_enough(double ref, double got, double tol, double floor)
+{
+    if (isnan(ref) || isnan(got)) return isnan(ref) && isnan(got);
+    if (ref == got) return 1;
+    double d = fabs(ref - got), s = fabs(ref) > floor ? fabs(ref) : floor;
+    return d <= tol * s;
+}
+static int cmp_f(const char *reg, const char *w, const float *a, const float *b, size_t n, double tol, double floor)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!close_enough(a[i], b[i], tol, floor) && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
+    return bad != 0;
+}
+static int cmp_d(const char *reg, const char *w, const double *a, const double *b, size_t n, double tol, double floor)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!close_enough(a[i], b[i], tol, floor) && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
+    return bad != 0;
+}
+static int cmp_i(const char *reg, const char *w, const int *a, const int *b, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i] && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
+    return bad != 0;
+}
+static int cmp_u(const char *reg, const char *w, const unsigned char *a, const unsigned char *b, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i] && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
+    return bad != 0;
+}
+static int gen_reject(const char *reg, int expected)
+{
+    gen_rejected++;
+    if (!expected) gen_unexpected++;
+    printf("REJECT seed=%llu region=%s expected=%d\n", GEN_SEED, reg, expected);
+    return 0;
+}
+'''
+
+
+def emit_region(reg):
+    out = [f'GPUFUSE {reg.signature()}', '{']
+    out += reg.body
+    out.append('}')
+    out.append('')
+    return out
+
+
+def tol_of(a, red_scale=None):
+    """(kind, tol, floor expr) for an array or the return value."""
+    t = a.tol if isinstance(a, Arr) else a
+    ty = a.ty if isinstance(a, Arr) else None
+    return t, ty
+
+
+def emit_runner(reg, seed, idx):
+    L = []
+    nm = reg.name
+    L.append(f'extern {reg.signature("gf_" + nm, flat=True)} __attribute__((weak));')
+    if reg.absum:
+        L.append(f'static {reg.signature("absum_" + nm).replace(reg.ret + " ", "double ", 1)}')
+        L.append('{')
+        L += reg.absum
+        L.append('}')
+    L.append(f'static int run_{nm}(void)')
+    L.append('{')
+    for s, v in reg.sizes:
+        L.append(f'    const int {s} = {v};')
+    L.append(f'    gen_seed(GEN_SEED * 1000003ULL + {idx});')
+    arrs = [p for p in reg.params if isinstance(p, Arr)]
+    for p in reg.params:
+        if isinstance(p, Scal):
+            L.append(f'    const {CNAME[p.ty]} {p.name} = {p.value};')
+    for a in arrs:
+        c = CNAME[a.ty]
+        if a.alias:
+            continue
+        L.append(f'    size_t cnt_{a.name} = {a.count()};')
+        L.append(f'    {c} *ref_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c})), '
+                 f'*got_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c}));')
+        if a.fill == 'f':
+            f = 'fill_f' if a.ty == 'float' else 'fill_d'
+            L.append(f'    {f}(ref_{a.name}, cnt_{a.name}, {a.lo!r}, {a.hi!r});')
+        elif a.fill == 'i':
+            L.append(f'    fill_i(ref_{a.name}, cnt_{a.name}, {int(a.lo)}, {int(a.hi)});')
+        elif a.fill == 'idx':
+            L.append(f'    fill_i(ref_{a.name}, cnt_{a.name}, 0, {a.hi} - 1);')
+        else:
+            L.append(f'    fill_u(ref_{a.name}, cnt_{a.name});')
+        L.append(f'    memcpy(got_{a.name}, ref_{a.name}, cnt_{a.name} * sizeof({c}));')
+
+    for a in arrs:
+        if a.alias:
+            c = CNAME[a.ty]
+            L.append(f'    {c} *ref_{a.name} = ref_{a.alias[0]} + {a.alias[1]}, *got_{a.name} = got_{a.alias[0]} + {a.alias[1]};')
+
+    def args(prefix, flat):
+        out = [s for s, _ in reg.sizes]
+        for p in reg.params:
+            if isinstance(p, Scal):
+                out.append(p.name)
+            elif flat or p.style == 'ptr' or len(p.dims) < 2:
+                out.append(prefix + p.name)
+            else:
+                c = 'const ' if p.const else ''
+                out.append(f'({c}{CNAME[p.ty]} (*){"".join(f"[{d}]" for d in p.dims[1:])}){prefix}{p.name}')
+        return ', '.join(out)
+    if reg.absum:
+        L.append(f'    double absum = absum_{nm}({args("ref_", False)});')
+    L.append(f'    int bad = 0;')
+    if reg.ret != 'void':
+        L.append(f'    {reg.ret} ret_ref = {nm}({args("ref_", False)});')
+    else:
+        L.append(f'    {nm}({args("ref_", False)});')
+    L.append(f'    if (!gf_{nm}) {{')
+    L.append(f'        gen_reject("{nm}", {int(reg.expect_reject)});')
+    L.append('        goto done;')
+    L.append('    }')
+    if reg.ret != 'void':
+        L.append(f'    {reg.ret} ret_got = gf_{nm}({args("got_", True)});')
+    else:
+        L.append(f'    gf_{nm}({args("got_", True)});')
+    L.append('    gen_compared++;')
+
+    def cmp_scalar(what, ref, got, ty, tol):
+        if ty in ('int', 'unsigned char'):
+            return f'    if ({ref} != {got}) bad |= bad_value("{nm}", "{what}", -1, {ref}, {got});'
+        t, floor = spec_tol(ty, tol)
+        return (f'    if (!close_enough({ref}, {got}, {t}, {floor})) '
+                f'bad |= bad_value("{nm}", "{what}", -1, {ref}, {got});')
+    if reg.ret != 'void':
+        L.append(cmp_scalar('return', 'ret_ref', 'ret_got', reg.ret, reg.ret_tol))
+    for a in [a for a in arrs if not a.alias]:
+        if a.ty in ('float', 'double'):
+            t, floor = spec_tol(a.ty, a.tol)
+            f = 'cmp_f' if a.ty == 'float' else 'cmp_d'
+            if a.tol and a.tol[0] == 'rowred':
+                # per-row sums: relative to the row length times the largest |term| (inputs |x| <= 1..2)
+                floor = f'({a.tol[2]} > 1 ? (double){a.tol[2]} : 1.0)'
+            L.append(f'    bad |= {f}("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name}, {t}, {floor});')
+        elif a.ty == 'int':
+            L.append(f'    bad |= cmp_i("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
+        else:
+            L.append(f'    bad |= cmp_u("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
+    L.append('done:')
+    for a in [a for a in arrs if not a.alias]:
+        L.append(f'    free(ref_{a.name}); free(got_{a.name});')
+    L.append('    return bad;')
+    L.append('}')
+    L.append('')
+    return L
+
+
+def spec_tol(ty, tol):
+    """Tolerance and floor (C expressions) for a value of C type ty."""
+    single = ty in ('float',)
+    if tol is None:
+        return ('1e-4', '1.0') if single else ('1e-10', '1.0')
+    if tol[0] == 'f':
+        return (repr(tol[1]), '1.0')
+    if tol[0] == 'red':
+        acc = tol[1]
+        t = '1e-3' if acc == 'float' else '1e-6'
+        return (t, '(absum > 1.0 ? absum : 1.0)')
+    if tol[0] == 'prod':
+        return ('1e-3', '1.0')
+    if tol[0] == 'rowred':
+        return ('1e-4' if tol[1] == 'float' else '1e-6', '1.0')
+    raise ValueError(tol)
+
+
+def generate(seed, k, kinds=None):
+    rng = random.Random(seed)
+    b = Builder(rng, seed)
+    names = kinds or KINDS
+    weights = [WEIGHTS[KINDS.index(x)] for x in names]
+    regions = []
+    for i in range(k):
+        kind = rng.choices(names, weights)[0]
+        regions.append(getattr(b, 'k_' + kind)(i))
+    lines = [PRELUDE % {'seed': seed, 'k': k, 'kinds': (' --kinds ' + ','.join(kinds)) if kinds else ''}]
+    for reg in regions:
+        lines += emit_region(reg)
+    lines.append(DRIVER)
+    for i, reg in enumerate(regions):
+        lines += emit_runner(reg, seed, i)
+    lines.append('int main(void)')
+    lines.append('{')
+    lines.append('    int bad = 0;')
+    for reg in regions:
+        lines.append(f'    if (run_{reg.name}()) {{ bad++; printf("FAILED seed=%llu region={reg.name}\\n", GEN_SEED); }}')
+    lines.append('    gen_mismatches = bad;')
+    lines.append(f'    printf("SUMMARY seed=%llu regions={len(regions)} compared=%d rejected=%d '
+                 f'unexpected_rejects=%d mismatches=%d\\n", GEN_SEED, gen_compared, gen_rejected, '
+                 f'gen_unexpected, bad);')
+    lines.append('    return bad ? 1 : 0;')
+    lines.append('}')
+    return '\n'.join(lines) + '\n', regions
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--seed', type=int, required=True)
+    ap.add_argument('--regions', type=int, default=25)
+    ap.add_argument('--kinds', default=None, help='comma-separated subset of: ' + ','.join(KINDS))
+    ap.add_argument('-o', '--output', default='-')
+    a = ap.parse_args()
+    kinds = a.kinds.split(',') if a.kinds else None
+    if kinds:
+        for x in kinds:
+            if x not in KINDS:
+                ap.error(f'unknown kind {x}')
+    text, _ = generate(a.seed, a.regions, kinds)
+    if a.output == '-':
+        sys.stdout.write(text)
+    else:
+        with open(a.output, 'w') as f:
+            f.write(text)
+
+
+if __name__ == '__main__':
+    main()
