@@ -31,6 +31,7 @@ Usage: gen.py --seed S [--regions K] [--kinds a,b,...] [-o file.c]
 Python 3 standard library only; the same seed always gives the same file.
 """
 import argparse
+import os
 import random
 import sys
 
@@ -273,7 +274,9 @@ class Builder:
         # flattened pointers with a parametric stride (a[i*m + j]) are rejected
         # by gpufuse today (see docs/testing.md): keep them rare so that most
         # regions are compared
-        return 'ptr' if self.r.random() < (0.35 if len(dims) < 2 else 0.12) else 'vla'
+        # (GF_GEN_FLAT=0.9 makes them common, to test the delinearisation)
+        flat = float(os.environ.get('GF_GEN_FLAT', '0.12'))
+        return 'ptr' if self.r.random() < (0.35 if len(dims) < 2 else flat) else 'vla'
 
     def leaves_for(self, arrs, idx):
         out = []
