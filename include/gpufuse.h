@@ -1,6 +1,6 @@
 /* gpufuse.h - the one header a user includes: the GPUFUSE marker and the
  * runtime API of libgpufuse (device, memory pool, transfers, data regions,
- * streams, errors, profiling).  Plain C11; usable from C++ and CUDA. */
+ * streams, errors, profiling, cuBLAS/cuFFT calls).  Plain C11; usable from C++ and CUDA. */
 #ifndef GPUFUSE_H
 #define GPUFUSE_H
 
@@ -137,6 +137,75 @@ gf_status gf_sync(void);
 gf_status gf_profile_enable(int on);
 gf_status gf_profile_print(void *file /* FILE*, NULL = stderr */);
 gf_status gf_profile_reset(void);
+
+/* ---- libraries: cuBLAS, cuBLASLt, cuFFT (runtime/blas.c, runtime/fft.c) ---
+ * Pointers may be device memory (gf_malloc, cudaMalloc, managed: used as
+ * they are, the call is asynchronous on the thread's current stream) or host
+ * memory (staged like a launcher's arguments, or a data region's mirror; the
+ * call then returns when the results are back on the host).  Matrices are
+ * row-major (C order) and no transpose is materialised.  See
+ * docs/libraries.md. */
+
+typedef enum gf_dtype {
+    GF_F32 = 1,                  /* float */
+    GF_F64,                      /* double */
+    GF_F16,                      /* IEEE binary16 (uint16_t storage) */
+    GF_BF16,                     /* bfloat16 (uint16_t storage) */
+    GF_C32,                      /* complex float: float[2] (re, im) */
+    GF_C64                       /* complex double: double[2] */
+} gf_dtype;
+
+typedef enum gf_op { GF_OP_N = 0, GF_OP_T = 1 } gf_op;
+
+/* C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n, C m x n,
+ * row-major with leading dimensions (row strides, in elements) lda, ldb,
+ * ldc.  GF_F16/GF_BF16 accumulate in fp32.  beta == 0: C is not read.
+ * No GPU: a blocked C loop (OpenMP) computes the same thing. */
+gf_status gf_gemm(gf_op ta, gf_op tb, int m, int n, int k, double alpha, const void *A, int lda,
+                  const void *B, int ldb, double beta, void *C, int ldc, gf_dtype type);
+gf_status gf_sgemm(gf_op ta, gf_op tb, int m, int n, int k, float alpha, const float *A, int lda,
+                   const float *B, int ldb, float beta, float *C, int ldc);
+gf_status gf_dgemm(gf_op ta, gf_op tb, int m, int n, int k, double alpha, const double *A, int lda,
+                   const double *B, int ldb, double beta, double *C, int ldc);
+/* `batch` products; matrix i of A starts at A + i*strideA elements, etc. */
+gf_status gf_gemm_strided_batched(gf_op ta, gf_op tb, int m, int n, int k, double alpha,
+                                  const void *A, int lda, long long strideA, const void *B,
+                                  int ldb, long long strideB, double beta, void *C, int ldc,
+                                  long long strideC, int batch, gf_dtype type);
+/* 1: fp32 products may use TF32 tensor cores (~1e-3 relative error);
+ * 0 (default): exact fp32.  Process-wide. */
+gf_status gf_set_tf32(int on);
+int gf_get_tf32(void);
+
+/* C = act(A * B + bias), f32, row-major and packed: A m x k, B k x n, C and
+ * the result m x n, bias n floats (one per output column, as in x@w + b).
+ * flags: GF_EPI_BIAS (bias must not be NULL), and at most one of
+ * GF_EPI_RELU, GF_EPI_GELU (tanh approximation).  One cuBLASLt call. */
+enum { GF_EPI_BIAS = 1, GF_EPI_RELU = 2, GF_EPI_GELU = 4 };
+gf_status gf_gemm_epilogue(int m, int n, int k, const float *A, const float *B, const float *bias,
+                           float *C, int flags);
+
+/* FFTs over the last `rank` (1-3) dimensions dims[0..rank) (C order, the
+ * last one contiguous) of `batch` packed arrays, unnormalised (inverse of
+ * forward is n * x).  c2c: t is GF_C32 or GF_C64, in == out allowed.
+ * r2c: real dims -> complex dims[..rank-1] x (dims[rank-1]/2 + 1);
+ * c2r: the reverse, and like cuFFT it may overwrite its device input;
+ * t names the precision (GF_F32/GF_C32 or GF_F64/GF_C64); in != out. */
+enum { GF_FFT_FORWARD = -1, GF_FFT_INVERSE = 1 };
+gf_status gf_fft_c2c(int rank, const int dims[], int batch, const void *in, void *out,
+                     int direction, gf_dtype t);
+gf_status gf_fft_r2c(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t);
+gf_status gf_fft_c2r(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t);
+
+/* The cuFFT plan cache (LRU, GPUFUSE_FFT_CACHE plans, default 16). */
+typedef struct gf_fft_stats {
+    uint64_t hits, misses, evictions;
+    int plans;                   /* cached now */
+    int capacity;
+} gf_fft_stats;
+gf_status gf_fft_cache_stats(gf_fft_stats *stats);
+/* Destroys every cached plan (the counters stay). */
+gf_status gf_fft_cache_clear(void);
 
 #ifdef __cplusplus
 }

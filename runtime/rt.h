@@ -215,4 +215,30 @@ GF_HIDDEN void gf_profile_init_env(void);
 GF_HIDDEN void gf_profile_add(struct gf_site *site, int device_path, double gpu_ms,
                               double wall_ms, size_t bytes);
 
+/* ---- blas.c (also used by fft.c) --------------------------------------------- */
+
+/* A pointer argument of a library call (gf_gemm, gf_fft_*): bytes touched
+ * from p, and GF_ARG_READ/GF_ARG_WRITE. */
+typedef struct gf_libarg {
+    const void *p;
+    size_t bytes;
+    int mode;
+} gf_libarg;
+#define GF_LIB_MAXARGS 8
+struct gf_call;
+/* Starts a library call through the launcher machinery (call.c): rejects
+ * an output overlapping another argument (GF_ERROR_INVALID_VALUE), then in
+ * GPU mode maps the arguments (device pointers as they are, data-region
+ * mirrors, host memory staged) into dev[] and sets *call.  In CPU mode it
+ * sets *call to NULL and dev[] to the arguments themselves. */
+GF_HIDDEN gf_status gf_lib_begin(struct gf_site *site, const gf_libarg *a, int n,
+                                 struct gf_call **call, void **dev);
+/* Copies staged outputs back (waiting for them), releases staging. */
+GF_HIDDEN void gf_lib_end(struct gf_call *call, size_t bytes);
+/* IEEE binary16 and bfloat16 <-> float, round to nearest even. */
+GF_HIDDEN float gf_half_to_float(uint16_t h);
+GF_HIDDEN uint16_t gf_float_to_half(float x);
+GF_HIDDEN float gf_bf16_to_float(uint16_t h);
+GF_HIDDEN uint16_t gf_float_to_bf16(float x);
+
 #endif /* GPUFUSE_RT_H */

@@ -1,0 +1,349 @@
+/* bench_libs.c - gpufuse's library calls on device pointers, timed with
+ * CUDA events (median of the timed repetitions after warm-up), one JSON
+ * line per workload in bench/'s schema plus "tflops":
+ *   sgemm_10000         gf_sgemm 10000^3 f32 (exact fp32, no TF32)
+ *   fft2_1024_c64       gf_fft_c2c 1024x1024 complex64, forward
+ *   gemm_bias_relu_8192 gf_gemm_epilogue(BIAS|RELU) 8192^3 f32
+ *   sqrt_1e8            vsqrt (bench/workloads/sqrt.c through gpufuse), 1e8 floats
+ * Checks: GEMMs at 64 sampled entries against float64 host dot products
+ * (|c - ref| <= (k+4) 2^-23 sum|a b|); FFT by the inverse round trip
+ * (normwise 1e-5); sqrt at sampled entries.
+ *   bench_libs [--only w1,w2] [--quick] [--reps N]
+ * Exits 77 without a GPU. */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gpufuse.h>
+
+void vsqrt(int n, const float *restrict x, float *restrict y); /* bench/workloads/sqrt.c */
+
+static int quick, reps_override;
+static const char *only;
+
+static int wanted(const char *w)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(w);
+    for (const char *p = only; (p = strstr(p, w)); p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+/* deterministic value of index i in [-1, 1) (splitmix64) */
+static float val(uint64_t i, uint64_t seed)
+{
+    uint64_t z = i * 0x9e3779b97f4a7c15ull + seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((double)(z >> 40) / 16777216.0 * 2.0 - 1.0);
+}
+
+static float *host_random(size_t n, uint64_t seed)
+{
+    float *p = malloc(n * sizeof *p);
+    if (!p)
+        return NULL;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        p[i] = val(i, seed);
+    return p;
+}
+
+static float *device_copy(const float *h, size_t n)
+{
+    void *d = NULL;
+    if (gf_malloc(&d, n * sizeof *h) != GF_SUCCESS)
+        return NULL;
+    if (h && gf_memcpy(d, h, n * sizeof *h, GF_HOST_TO_DEVICE) != GF_SUCCESS) {
+        gf_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef gf_status (*run_fn)(void *ctx);
+
+/* median ms of `reps` timed runs after `warm` untimed ones; <0 on failure */
+static double time_median(run_fn f, void *ctx, int warm, int reps, char *err, size_t errn)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    float *ms = calloc((size_t)reps, sizeof *ms);
+    double med = -1;
+    gf_status s = GF_SUCCESS;
+    for (int i = 0; i < warm && s == GF_SUCCESS; i++)
+        s = f(ctx);
+    if (s == GF_SUCCESS)
+        s = gf_sync();
+    for (int i = 0; i < reps && s == GF_SUCCESS; i++) {
+        cudaEventRecord(e0, 0);
+        s = f(ctx);
+        cudaEventRecord(e1, 0);
+        if (cudaEventSynchronize(e1) != cudaSuccess || cudaEventElapsedTime(&ms[i], e0, e1) != cudaSuccess)
+            snprintf(err, errn, "cuda event failed"), s = GF_ERROR_CUDA;
+    }
+    if (s == GF_SUCCESS) {
+        qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
+        med = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+    } else if (!err[0]) {
+        snprintf(err, errn, "%s", gf_error_string(s));
+    }
+    free(ms);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return med;
+}
+
+static void emit(const char *w, double ms, double flops, double bytes, int ok, const char *err, double max_err,
+                 double tol, int reps, const char *note)
+{
+    printf("{\"workload\": \"%s\", \"impl\": \"gpufuse\", ", w);
+    if (ms >= 0)
+        printf("\"ms\": %.6g, \"tflops\": ", ms);
+    else
+        printf("\"ms\": null, \"tflops\": ");
+    if (ms > 0 && flops > 0)
+        printf("%.6g, ", flops / (ms * 1e-3) / 1e12);
+    else
+        printf("null, ");
+    if (ms > 0 && bytes > 0)
+        printf("\"gbs\": %.6g, \"bytes\": %.0f, ", bytes / (ms * 1e-3) / 1e9, bytes);
+    else
+        printf("\"gbs\": null, \"bytes\": %s, ", bytes > 0 ? "0" : "null");
+    printf("\"ok\": %s, \"err\": ", ok ? "true" : "false");
+    if (err && err[0]) {
+        putchar('"');
+        for (const char *p = err; *p; p++)
+            if (*p == '"' || *p == '\\')
+                printf("\\%c", *p);
+            else if ((unsigned char)*p >= 32)
+                putchar(*p);
+        printf("\", ");
+    } else {
+        printf("null, ");
+    }
+    if (isfinite(max_err))
+        printf("\"max_err\": %.3g, ", max_err);
+    else
+        printf("\"max_err\": null, ");
+    printf("\"tol\": %.3g, \"reps\": %d, \"note\": \"%s\"}\n", tol, reps, note ? note : "");
+    fflush(stdout);
+}
+
+/* ---- GEMM workloads ------------------------------------------------------------------ */
+
+typedef struct gemm_ctx {
+    int n, epi;
+    float *A, *B, *bias, *C;
+} gemm_ctx;
+
+static gf_status run_gemm(void *p)
+{
+    gemm_ctx *g = p;
+    if (g->epi)
+        return gf_gemm_epilogue(g->n, g->n, g->n, g->A, g->B, g->bias, g->C, GF_EPI_BIAS | GF_EPI_RELU);
+    return gf_sgemm(GF_OP_N, GF_OP_N, g->n, g->n, g->n, 1.0f, g->A, g->n, g->B, g->n, 0.0f, g->C, g->n);
+}
+
+static void bench_gemm(const char *w, int n, int epi)
+{
+    char err[512] = "";
+    size_t nn = (size_t)n * n;
+    float *hA = host_random(nn, 1), *hB = host_random(nn, 2), *hbias = host_random((size_t)n, 3);
+    gemm_ctx g = {n, epi, NULL, NULL, NULL, NULL};
+    int reps = reps_override ? reps_override : quick ? 3 : 10;
+    double ms = -1, max_err = NAN, tol = (n + 4) * 0x1p-23;
+    int ok = 0;
+    if (!hA || !hB || !hbias) {
+        snprintf(err, sizeof err, "out of host memory");
+        goto out;
+    }
+    g.A = device_copy(hA, nn), g.B = device_copy(hB, nn), g.bias = device_copy(hbias, (size_t)n);
+    g.C = device_copy(NULL, nn);
+    if (!g.A || !g.B || !g.bias || !g.C) {
+        snprintf(err, sizeof err, "device allocation failed: %s", gf_last_error());
+        goto out;
+    }
+    ms = time_median(run_gemm, &g, 2, reps, err, sizeof err);
+    if (ms < 0)
+        goto out;
+    /* 64 sampled entries against float64 dot products */
+    max_err = 0;
+    for (int s = 0; s < 64; s++) {
+        int i = (int)(((uint64_t)s * 2654435761u + 17) % (uint64_t)n);
+        int j = (int)(((uint64_t)s * 40503u + 101) % (uint64_t)n);
+        float got;
+        if (gf_memcpy(&got, g.C + (size_t)i * n + j, sizeof got, GF_DEVICE_TO_HOST) != GF_SUCCESS) {
+            snprintf(err, sizeof err, "copy back: %s", gf_last_error());
+            max_err = NAN;
+            break;
+        }
+        double ref = 0, scale = 0;
+        for (int p = 0; p < n; p++) {
+            double x = (double)hA[(size_t)i * n + p] * hB[(size_t)p * n + j];
+            ref += x, scale += fabs(x);
+        }
+        if (epi) {
+            ref += hbias[j], scale += fabs(hbias[j]);
+            ref = ref > 0 ? ref : 0;
+        }
+        double e = fabs(got - ref) / scale;
+        if (isnan(e) || e > max_err)
+            max_err = e;
+        if (isnan(e))
+            break;
+    }
+    ok = isfinite(max_err) && max_err <= tol;
+out:
+    emit(w, ms, 2.0 * n * n * (double)n, 0, ok, err, max_err, tol, ms >= 0 ? reps : 0,
+         epi ? "gf_gemm_epilogue(BIAS|RELU), cuBLASLt, fp32 (no TF32); err relative to sum|ab|"
+             : "gf_sgemm, cuBLAS, fp32 (no TF32); err relative to sum|ab|");
+    gf_free(g.A), gf_free(g.B), gf_free(g.bias), gf_free(g.C);
+    free(hA), free(hB), free(hbias);
+}
+
+/* ---- FFT2 ------------------------------------------------------------------------------- */
+
+typedef struct fft_ctx {
+    int dims[2];
+    float *x, *X;
+} fft_ctx;
+
+static gf_status run_fft(void *p)
+{
+    fft_ctx *f = p;
+    return gf_fft_c2c(2, f->dims, 1, f->x, f->X, GF_FFT_FORWARD, GF_C32);
+}
+
+static void bench_fft(void)
+{
+    char err[512] = "";
+    const size_t n = 1024 * 1024;
+    fft_ctx f = {{1024, 1024}, NULL, NULL};
+    float *h = host_random(2 * n, 4), *back = malloc(2 * n * sizeof *back);
+    int reps = reps_override ? reps_override : quick ? 10 : 100, ok = 0;
+    double ms = -1, max_err = NAN, tol = 1e-5;
+    f.x = device_copy(h, 2 * n), f.X = device_copy(NULL, 2 * n);
+    if (!h || !back || !f.x || !f.X) {
+        snprintf(err, sizeof err, "allocation failed: %s", gf_last_error());
+        goto out;
+    }
+    ms = time_median(run_fft, &f, 3, reps, err, sizeof err);
+    if (ms < 0)
+        goto out;
+    /* inverse round trip: ifft(fft(x)) / n == x */
+    gf_status s = gf_fft_c2c(2, f.dims, 1, f.X, f.X, GF_FFT_INVERSE, GF_C32);
+    if (s == GF_SUCCESS)
+        s = gf_memcpy(back, f.X, 2 * n * sizeof *back, GF_DEVICE_TO_HOST);
+    if (s != GF_SUCCESS) {
+        snprintf(err, sizeof err, "%s", gf_error_string(s));
+        goto out;
+    }
+    double num = 0, den = 0;
+    for (size_t i = 0; i < 2 * n; i++) {
+        double d = back[i] / (double)n - h[i];
+        num += d * d, den += (double)h[i] * h[i];
+    }
+    max_err = sqrt(num / den);
+    ok = max_err <= tol;
+out:
+    emit("fft2_1024_c64", ms, 5.0 * n * log2((double)n), 2.0 * 2 * n * sizeof(float), ok, err, max_err, tol,
+         ms >= 0 ? reps : 0, "gf_fft_c2c 2-D forward, cuFFT; tflops counts 5 n log2 n; err: inverse round trip");
+    gf_free(f.x), gf_free(f.X);
+    free(h), free(back);
+}
+
+/* ---- sqrt through a GPUFUSE function ------------------------------------------------------------- */
+
+typedef struct sqrt_ctx {
+    int n;
+    float *x, *y;
+} sqrt_ctx;
+
+static gf_status run_sqrt(void *p)
+{
+    sqrt_ctx *s = p;
+    vsqrt(s->n, s->x, s->y);
+    return GF_SUCCESS;
+}
+
+static void bench_sqrt(void)
+{
+    char err[512] = "";
+    const int n = 100000000;
+    sqrt_ctx c = {n, NULL, NULL};
+    float *h = host_random((size_t)n, 5);
+    int reps = reps_override ? reps_override : quick ? 5 : 20, ok = 0;
+    double ms = -1, max_err = NAN, tol = 1e-6;
+    if (h)
+        for (int i = 0; i < n; i++)
+            h[i] = fabsf(h[i]);
+    c.x = device_copy(h, (size_t)n), c.y = device_copy(NULL, (size_t)n);
+    if (!h || !c.x || !c.y) {
+        snprintf(err, sizeof err, "allocation failed: %s", gf_last_error());
+        goto out;
+    }
+    ms = time_median(run_sqrt, &c, 2, reps, err, sizeof err);
+    if (ms < 0)
+        goto out;
+    max_err = 0;
+    for (int s = 0; s < 1000; s++) {
+        size_t i = ((size_t)s * 2654435761u) % (size_t)n;
+        float got;
+        gf_memcpy(&got, c.y + i, sizeof got, GF_DEVICE_TO_HOST);
+        double ref = sqrt((double)h[i]), e = fabs(got - ref) / (ref > 1e-30 ? ref : 1);
+        max_err = e > max_err || isnan(e) ? e : max_err;
+    }
+    ok = max_err <= tol;
+out:
+    emit("sqrt_1e8", ms, 0, 2.0 * n * sizeof(float), ok, err, max_err, tol, ms >= 0 ? reps : 0,
+         "vsqrt of bench/workloads/sqrt.c compiled by gpufuse; gbs counts read+write");
+    gf_free(c.x), gf_free(c.y);
+    free(h);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps_override = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--only sgemm_10000,fft2_1024_c64,gemm_bias_relu_8192,sqrt_1e8] "
+                            "[--quick] [--reps N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (gf_init() != GF_SUCCESS) {
+        fprintf(stderr, "bench_libs: no GPU (%s): skipped\n", gf_last_error());
+        return 77;
+    }
+    int n = quick ? 4096 : 10000;
+    if (wanted("sgemm_10000"))
+        bench_gemm("sgemm_10000", n, 0);
+    if (wanted("fft2_1024_c64"))
+        bench_fft();
+    if (wanted("gemm_bias_relu_8192"))
+        bench_gemm("gemm_bias_relu_8192", quick ? 4096 : 8192, 1);
+    if (wanted("sqrt_1e8"))
+        bench_sqrt();
+    return 0;
+}

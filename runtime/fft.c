@@ -1,0 +1,407 @@
+/* fft.c - c2c/r2c/c2r FFTs of rank 1-3, batched, over cuFFT with an LRU
+ * plan cache; without a GPU, a naive separable DFT for small sizes.
+ *
+ * Plans are keyed by (device, stream, rank, dims, batch, cuFFT type) and
+ * bound to that stream once: a plan's work area then only ever sees one
+ * stream, so two streams never race on it.  Executions hold the cache lock
+ * (cuFFT is thread-safe only across different plans); they only enqueue. */
+#include "rt.h"
+
+#include <gpufuse/launch.h>
+#include <complex.h>
+#include <cufft.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KIND_C2C, KIND_R2C, KIND_C2R };
+
+/* ---- checks --------------------------------------------------------------- */
+
+static const char *cufft_name(cufftResult r)
+{
+    switch (r) {
+    case CUFFT_SUCCESS: return "CUFFT_SUCCESS";
+    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_TYPE: return "CUFFT_INVALID_TYPE";
+    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
+    case CUFFT_UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
+    case CUFFT_INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
+    case CUFFT_NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
+    case CUFFT_NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
+    case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
+    default: return "unknown cufftResult";
+    }
+}
+
+#define FFT(call) fft_check((call), #call, __func__, __FILE__, __LINE__)
+
+static gf_status fft_check(cufftResult r, const char *expr, const char *func, const char *file, int line)
+{
+    if (r == CUFFT_SUCCESS)
+        return GF_SUCCESS;
+    char name[64], where[320];
+    size_t n = strcspn(expr, "( ");
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, expr, n);
+    name[n] = 0;
+    gf_where(where, sizeof where, func, file, line);
+    cudaGetLastError();
+    gf_status s = r == CUFFT_ALLOC_FAILED                                      ? GF_ERROR_OUT_OF_MEMORY
+                  : r == CUFFT_INVALID_SIZE || r == CUFFT_INVALID_VALUE        ? GF_ERROR_INVALID_VALUE
+                  : r == CUFFT_NOT_SUPPORTED || r == CUFFT_NOT_IMPLEMENTED     ? GF_ERROR_NOT_SUPPORTED
+                                                                               : GF_ERROR_CUDA;
+    return gf_fail(s, "%s failed: %s (%d) %s", name, cufft_name(r), (int)r, where);
+}
+
+typedef struct fft_shape {
+    int kind;                /* KIND_* */
+    int dbl;                 /* 1: double precision */
+    int rank;
+    int dims[3];
+    int batch;
+    long long n;             /* elements of one real/complex array: prod(dims) */
+    long long nc;            /* complex elements of one half spectrum (r2c/c2r) */
+} fft_shape;
+
+static gf_status check_shape(const char *fn, int kind, int rank, const int dims[], int batch,
+                             const void *in, const void *out, int direction, gf_dtype t, fft_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    if (rank < 1 || rank > 3)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "%s: rank %d, expected 1, 2 or 3", fn, rank);
+    if (!dims || !in || !out)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "%s: null pointer", fn);
+    if (batch < 1)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "%s: batch %d, expected >= 1", fn, batch);
+    if (kind == KIND_C2C && direction != GF_FFT_FORWARD && direction != GF_FFT_INVERSE)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "%s: direction %d, expected GF_FFT_FORWARD or GF_FFT_INVERSE",
+                       fn, direction);
+    if (kind == KIND_C2C ? (t != GF_C32 && t != GF_C64)
+                         : (t != GF_C32 && t != GF_C64 && t != GF_F32 && t != GF_F64))
+        return gf_fail(GF_ERROR_INVALID_VALUE, "%s: type %d, expected %s", fn, (int)t,
+                       kind == KIND_C2C ? "GF_C32 or GF_C64" : "GF_F32/GF_C32 or GF_F64/GF_C64");
+    if (kind != KIND_C2C && in == out)
+        return gf_fail(GF_ERROR_NOT_SUPPORTED, "%s: in-place real transforms are not supported "
+                                               "(pass separate input and output buffers)", fn);
+    s->kind = kind;
+    s->dbl = t == GF_C64 || t == GF_F64;
+    s->rank = rank;
+    s->batch = batch;
+    s->n = 1;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] < 1)
+            return gf_fail(GF_ERROR_INVALID_VALUE, "%s: dims[%d] = %d, expected >= 1", fn, i, dims[i]);
+        s->dims[i] = dims[i];
+        s->n *= dims[i];
+        if (s->n > (1LL << 40))
+            return gf_fail(GF_ERROR_INVALID_VALUE, "%s: transform too large", fn);
+    }
+    s->nc = s->n / dims[rank - 1] * (dims[rank - 1] / 2 + 1);
+    return GF_SUCCESS;
+}
+
+/* ---- plan cache ------------------------------------------------------------------ */
+
+typedef struct fft_plan {
+    int device;
+    cudaStream_t stream;
+    int rank, dims[3], batch;
+    cufftType type;
+    cufftHandle h;
+    uint64_t last_use;
+} fft_plan;
+
+static pthread_mutex_t fft_mu = PTHREAD_MUTEX_INITIALIZER;
+static fft_plan *plans;
+static int nplans, capacity;
+static uint64_t clock_, hits, misses, evictions;
+
+/* GPUFUSE_FFT_CACHE: plans kept (1-4096, default 16).  Under fft_mu. */
+static int cache_capacity(void)
+{
+    if (!capacity) {
+        const char *e = getenv("GPUFUSE_FFT_CACHE");
+        long v = e ? strtol(e, NULL, 10) : 16;
+        capacity = v < 1 ? 1 : v > 4096 ? 4096 : (int)v;
+        if (e && v < 1)
+            fprintf(stderr, "gpufuse: GPUFUSE_FFT_CACHE=%s: keeping 1 plan\n", e);
+    }
+    return capacity;
+}
+
+static cufftType cufft_type(const fft_shape *s)
+{
+    switch (s->kind) {
+    case KIND_C2C: return s->dbl ? CUFFT_Z2Z : CUFFT_C2C;
+    case KIND_R2C: return s->dbl ? CUFFT_D2Z : CUFFT_R2C;
+    default: return s->dbl ? CUFFT_Z2D : CUFFT_C2R;
+    }
+}
+
+/* The cached plan for s on (device, stream), made if needed.  Under fft_mu. */
+static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, fft_plan **out)
+{
+    cufftType type = cufft_type(s);
+    int cap = cache_capacity();
+    fft_plan *lru = NULL;
+    for (int i = 0; i < nplans; i++) {
+        fft_plan *p = &plans[i];
+        if (p->device == device && p->stream == stream && p->rank == s->rank && p->batch == s->batch &&
+            p->type == type && !memcmp(p->dims, s->dims, sizeof p->dims)) {
+            hits++;
+            p->last_use = ++clock_;
+            *out = p;
+            return GF_SUCCESS;
+        }
+        if (!lru || p->last_use < lru->last_use)
+            lru = p;
+    }
+    misses++;
+    if (!plans && !(plans = calloc((size_t)cap, sizeof *plans)))
+        return gf_fail(GF_ERROR_OUT_OF_MEMORY, "gf_fft: out of host memory");
+    if (nplans == cap) {
+        /* cufftDestroy frees the work area with cudaFree, which waits for
+         * work still using it; the last slot fills the hole */
+        cufftDestroy(lru->h);
+        evictions++;
+        *lru = plans[--nplans];
+    }
+    fft_plan *p = &plans[nplans];
+    memset(p, 0, sizeof *p);
+    long long n64[3];
+    for (int i = 0; i < s->rank; i++)
+        n64[i] = s->dims[i];
+    size_t work = 0;
+    cufftHandle h;
+    gf_status st = FFT(cufftCreate(&h));
+    if (st != GF_SUCCESS)
+        return st;
+    st = FFT(cufftMakePlanMany64(h, s->rank, n64, NULL, 1, 0, NULL, 1, 0, type, s->batch, &work));
+    if (st == GF_SUCCESS)
+        st = FFT(cufftSetStream(h, stream));
+    if (st != GF_SUCCESS) {
+        cufftDestroy(h);
+        return st;
+    }
+    *p = (fft_plan){device, stream, s->rank, {s->dims[0], s->dims[1], s->dims[2]}, s->batch, type, h,
+                    ++clock_};
+    nplans++;
+    *out = p;
+    return GF_SUCCESS;
+}
+
+gf_status gf_fft_cache_stats(gf_fft_stats *st)
+{
+    if (!st)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_fft_cache_stats: null pointer");
+    pthread_mutex_lock(&fft_mu);
+    *st = (gf_fft_stats){hits, misses, evictions, nplans, cache_capacity()};
+    pthread_mutex_unlock(&fft_mu);
+    return GF_SUCCESS;
+}
+
+gf_status gf_fft_cache_clear(void)
+{
+    pthread_mutex_lock(&fft_mu);
+    for (int i = 0; i < nplans; i++)
+        cufftDestroy(plans[i].h);
+    nplans = 0;
+    free(plans);
+    plans = NULL;
+    pthread_mutex_unlock(&fft_mu);
+    return GF_SUCCESS;
+}
+
+static gf_status exec_gpu(const fft_shape *s, int device, cudaStream_t stream, void *in, void *out,
+                          int direction)
+{
+    pthread_mutex_lock(&fft_mu);
+    fft_plan *p = NULL;
+    gf_status st = get_plan(s, device, stream, &p);
+    if (st == GF_SUCCESS) {
+        switch (p->type) {
+        case CUFFT_C2C: st = FFT(cufftExecC2C(p->h, in, out, direction)); break;
+        case CUFFT_Z2Z: st = FFT(cufftExecZ2Z(p->h, in, out, direction)); break;
+        case CUFFT_R2C: st = FFT(cufftExecR2C(p->h, in, out)); break;
+        case CUFFT_D2Z: st = FFT(cufftExecD2Z(p->h, in, out)); break;
+        case CUFFT_C2R: st = FFT(cufftExecC2R(p->h, in, out)); break;
+        case CUFFT_Z2D: st = FFT(cufftExecZ2D(p->h, in, out)); break;
+        default: st = gf_fail(GF_ERROR_INTERNAL, "gf_fft: plan type %d", (int)p->type);
+        }
+    }
+    pthread_mutex_unlock(&fft_mu);
+    return st;
+}
+
+/* ---- CPU fallback: naive separable DFT -------------------------------------------- */
+
+/* Work bound of the naive DFT (complex multiply-adds); beyond it the CPU
+ * fallback refuses rather than run for minutes. */
+#define CPU_DFT_MAX_WORK (1LL << 28)
+
+/* In place along axis `ax` of `cnt` arrays shaped dims[0..rank) (the last
+ * axis replaced by `last` elements). */
+static int dft_axis(double complex *x, long long cnt, const int *dims, int rank, int last, int ax, int sign)
+{
+    int L = ax == rank - 1 ? last : dims[ax];
+    long long inner = 1, outer = cnt;
+    for (int i = ax + 1; i < rank; i++)
+        inner *= i == rank - 1 ? last : dims[i];
+    for (int i = 0; i < ax; i++)
+        outer *= dims[i];
+    double complex *w = malloc((size_t)L * 2 * sizeof *w), *tmp = w + L;
+    if (!w)
+        return -1;
+    for (int t = 0; t < L; t++)
+        w[t] = cexp(sign * 2.0 * M_PI * I * (double)t / L);
+    for (long long o = 0; o < outer; o++)
+        for (long long in = 0; in < inner; in++) {
+            double complex *v = x + o * L * inner + in;
+            for (int f = 0; f < L; f++) {
+                double complex acc = 0;
+                for (int t = 0; t < L; t++)
+                    acc += v[(long long)t * inner] * w[(long long)f * t % L];
+                tmp[f] = acc;
+            }
+            for (int f = 0; f < L; f++)
+                v[(long long)f * inner] = tmp[f];
+        }
+    free(w);
+    return 0;
+}
+
+static double complex load_c(const void *p, long long i, int dbl)
+{
+    if (dbl)
+        return ((const double *)p)[2 * i] + I * ((const double *)p)[2 * i + 1];
+    return ((const float *)p)[2 * i] + I * (double)((const float *)p)[2 * i + 1];
+}
+
+static void store_c(void *p, long long i, double complex v, int dbl)
+{
+    if (dbl)
+        ((double *)p)[2 * i] = creal(v), ((double *)p)[2 * i + 1] = cimag(v);
+    else
+        ((float *)p)[2 * i] = (float)creal(v), ((float *)p)[2 * i + 1] = (float)cimag(v);
+}
+
+static gf_status cpu_bound(const char *fn, const fft_shape *s)
+{
+    long long sum = 0;
+    for (int i = 0; i < s->rank; i++)
+        sum += s->dims[i];
+    if (s->n * s->batch * sum > CPU_DFT_MAX_WORK)
+        return gf_fail(GF_ERROR_NOT_SUPPORTED,
+                       "%s: no GPU, and the CPU fallback (a naive DFT) is limited to batch*n*sum(dims) "
+                       "<= 2^28; this transform needs %lld", fn, s->n * s->batch * sum);
+    return GF_SUCCESS;
+}
+
+static gf_status fft_cpu(const char *fn, const fft_shape *s, const void *in, void *out, int direction)
+{
+    int rank = s->rank, d = s->dims[rank - 1], h = d / 2 + 1, dbl = s->dbl;
+    long long B = s->batch, total = B * s->n;
+    double complex *x = malloc((size_t)total * sizeof *x);
+    if (!x)
+        return gf_fail(GF_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    int bad = 0;
+    if (s->kind == KIND_C2C) {
+        for (long long i = 0; i < total; i++)
+            x[i] = load_c(in, i, dbl);
+        for (int ax = 0; ax < rank && !bad; ax++)
+            bad = dft_axis(x, B, s->dims, rank, d, ax, direction);
+        for (long long i = 0; i < total && !bad; i++)
+            store_c(out, i, x[i], dbl);
+    } else if (s->kind == KIND_R2C) {
+        for (long long i = 0; i < total; i++)
+            x[i] = dbl ? ((const double *)in)[i] : (double)((const float *)in)[i];
+        for (int ax = 0; ax < rank && !bad; ax++)
+            bad = dft_axis(x, B, s->dims, rank, d, ax, -1);
+        for (long long r = 0; r < total / d && !bad; r++)
+            for (int j = 0; j < h; j++)
+                store_c(out, r * h + j, x[r * d + j], dbl);
+    } else {
+        /* inverse along the other axes on the half spectrum, then each last
+         * axis row is Hermitian: x[t] = sum_j Y[j] e^{2 pi i jt/d} with
+         * Y[d-j] = conj(Y[j]) */
+        long long rows = total / d;
+        for (long long i = 0; i < rows * h; i++)
+            x[i] = load_c(in, i, dbl);
+        for (int ax = 0; ax < rank - 1 && !bad; ax++)
+            bad = dft_axis(x, B, s->dims, rank, h, ax, +1);
+        for (long long r = 0; r < rows && !bad; r++) {
+            const double complex *y = x + r * h;
+            for (int t = 0; t < d; t++) {
+                double acc = creal(y[0]);
+                for (int j = 1; j < h; j++) {
+                    double complex term = y[j] * cexp(2.0 * M_PI * I * (double)((long long)j * t % d) / d);
+                    acc += (2 * j == d) ? creal(term) : 2.0 * creal(term);
+                }
+                if (dbl)
+                    ((double *)out)[r * d + t] = acc;
+                else
+                    ((float *)out)[r * d + t] = (float)acc;
+            }
+        }
+    }
+    free(x);
+    return bad ? gf_fail(GF_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn) : GF_SUCCESS;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static gf_status fft(gf_site *site, int kind, int rank, const int dims[], int batch, const void *in,
+                     void *out, int direction, gf_dtype t)
+{
+    fft_shape s;
+    gf_status st = check_shape(site->function, kind, rank, dims, batch, in, out, direction, t, &s);
+    if (st == GF_SUCCESS && gf_runtime_get()->cpu)
+        st = cpu_bound(site->function, &s);
+    if (st != GF_SUCCESS)
+        return st;
+    size_t real = s.dbl ? 8 : 4, cplx = 2 * real;
+    size_t ib = (size_t)s.batch * (kind == KIND_C2C ? s.n * cplx : kind == KIND_R2C ? s.n * real : s.nc * cplx);
+    size_t ob = (size_t)s.batch * (kind == KIND_C2C ? s.n * cplx : kind == KIND_R2C ? s.nc * cplx : s.n * real);
+    gf_libarg a[2] = {{in, ib, GF_ARG_READ}, {out, ob, GF_ARG_WRITE}};
+    int nargs = 2;
+    if (in == out) /* in-place c2c: one argument, read and written */
+        a[0].mode = GF_ARG_READ | GF_ARG_WRITE, nargs = 1;
+    gf_call *c;
+    void *d[2];
+    st = gf_lib_begin(site, a, nargs, &c, d);
+    if (st != GF_SUCCESS)
+        return st;
+    if (!c)
+        return fft_cpu(site->function, &s, in, out, direction);
+    st = exec_gpu(&s, gf_current_device(), gf_call_stream(c), d[0], nargs == 1 ? d[0] : d[1], direction);
+    gf_lib_end(c, ib + (nargs == 2 ? ob : 0));
+    return st;
+}
+
+gf_status gf_fft_c2c(int rank, const int dims[], int batch, const void *in, void *out, int direction,
+                     gf_dtype t)
+{
+    static gf_site site = {"gf_fft_c2c", __FILE__, __LINE__, -1};
+    return fft(&site, KIND_C2C, rank, dims, batch, in, out, direction, t);
+}
+
+gf_status gf_fft_r2c(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t)
+{
+    static gf_site site = {"gf_fft_r2c", __FILE__, __LINE__, -1};
+    return fft(&site, KIND_R2C, rank, dims, batch, in, out, GF_FFT_FORWARD, t);
+}
+
+gf_status gf_fft_c2r(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t)
+{
+    static gf_site site = {"gf_fft_c2r", __FILE__, __LINE__, -1};
+    return fft(&site, KIND_C2R, rank, dims, batch, in, out, GF_FFT_INVERSE, t);
+}
