@@ -752,11 +752,35 @@ static bool check_nests(Model *m, Stmt *s)
     return true;
 }
 
+static int live_models;
+
+static void free_ctx(void)
+{
+    if (ctx && !live_models) {
+        isl_ctx_free(ctx);
+        ctx = NULL;
+    }
+}
+
+void deps_free(Region *r)
+{
+    if (!r->deps || !r->deps->priv)
+        return;
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    isl_union_set_free(m->domain);
+    isl_union_map_free(m->sched);
+    isl_union_map_free(m->deps);
+    isl_union_map_free(m->deps_t);
+    r->deps->priv = NULL;
+    live_models--;
+}
+
 bool deps_analyze(Unit *u, Region *r)
 {
     if (!ctx) {
         ctx = isl_ctx_alloc();
         isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+        atexit(free_ctx);
     }
     DepPriv *dp = arena_alloc(u->arena, sizeof *dp);
     Model *m = &dp->m;
@@ -852,6 +876,7 @@ bool deps_analyze(Unit *u, Region *r)
     m->sched = isl_union_map_intersect_domain(umap(m, sch), isl_union_set_copy(d));
     m->deps = compute_deps(m, NULL);
     m->deps_t = to_time(m, isl_union_map_copy(m->deps));
+    live_models++;
 
     r->deps = arena_alloc(m->a, sizeof *r->deps);
     r->deps->isl_domain = dom;

@@ -304,6 +304,8 @@ typedef struct DepInfo {
 /* Builds the polyhedral model, marks parallel and reduction loops, and
  * rejects the region (diagnosed) when no loop of a nest can be parallel. */
 bool deps_analyze(Unit *u, Region *r);
+/* Releases the region's isl objects (unit_free does it). */
+void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
  * first `dims` loop indices equal (fusing them keeps those loops parallel). */
 bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);

@@ -4,6 +4,7 @@
 #include "driver.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,6 +79,34 @@ static const char usage[] =
     "  gpufuse -p build src/model.c         # flags from build/compile_commands.json\n"
     "\n"
     "exit status: 0 success (warnings included), 1 errors in the input, 2 usage errors\n";
+
+typedef struct Job {
+    const Options *o;
+    int rc;
+} Job;
+
+static void *job_main(void *arg)
+{
+    Job *j = arg;
+    j->rc = gfc_run(j->o);
+    return NULL;
+}
+
+/* The front end and the printers recurse on expressions: deep ones need
+ * more than the default 8 MiB of stack.  libclang parses on its own thread. */
+static int run_big_stack(const Options *o)
+{
+    Job j = {o, 1};
+    pthread_attr_t attr;
+    pthread_t t;
+    if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, (size_t)256 << 20) == 0 &&
+        pthread_create(&t, &attr, job_main, &j) == 0) {
+        pthread_join(t, NULL);
+        pthread_attr_destroy(&attr);
+        return j.rc;
+    }
+    return gfc_run(o);
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -428,6 +457,8 @@ int main(int argc, char **argv)
             o.resource_dir = a + 15;
         } else if (!strncmp(a, "--color=", 8)) {
             color = a + 8;
+            if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never"))
+                return usage_error("unknown --color value '%s' (auto, always or never)", color);
         } else if (!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-U")) {
             if (i + 1 >= argc)
                 return usage_error("'%s' needs an argument", a);
@@ -473,7 +504,7 @@ int main(int argc, char **argv)
     gfc_diag.color = !strcmp(color, "always") || (!strcmp(color, "auto") && isatty(2));
     o.clang_args = clang.v;
     o.nclang_args = clang.n;
-    int rc = gfc_run(&o);
+    int rc = run_big_stack(&o);
     free(clang.v);
     return rc;
 }

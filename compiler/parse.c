@@ -24,6 +24,7 @@ typedef struct P {
     int nbinds, capbinds;
     Vec loops;                   /* Stmt* S_FOR enclosing the current point */
     bool lvalue;                 /* converting the target of a plain '=' */
+    int depth;                   /* expression nesting, bounded */
     int stmt_ids;
 } P;
 
@@ -460,7 +461,22 @@ static Expr *conv_index(P *p, CXCursor c)
     return e;
 }
 
+static Expr *conv_expr_(P *p, CXCursor c);
+
+/* Expressions nest at most this deep (the compiler recurses on them). */
+#define MAX_EXPR_DEPTH 4000
+
 static Expr *conv_expr(P *p, CXCursor c)
+{
+    if (++p->depth > MAX_EXPR_DEPTH)
+        reject(p, c, "-Wgpufuse-size", "expression nested more than %d levels deep; split it with local variables",
+               MAX_EXPR_DEPTH);
+    Expr *e = conv_expr_(p, c);
+    p->depth--;
+    return e;
+}
+
+static Expr *conv_expr_(P *p, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     Kids ks = kids_of(c);
@@ -853,6 +869,8 @@ static Stmt *conv_for(P *p, CXCursor c)
     s->lb = lb;
     s->ub = ub;
     s->step = step;
+    if (p->loops.len >= 16)
+        reject(p, c, "-Wgpufuse-loop", "loops nested more than 16 deep are not supported");
     vec_push(p->a, &p->loops, s);
     iv->depth = p->loops.len;
     s->body = conv_stmt(p, ks.c[3]);
@@ -1460,6 +1478,11 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
 
 void unit_free(Unit *u)
 {
-    if (u)
-        arena_free(u->arena);
+    if (!u)
+        return;
+    for (int i = 0; i < u->regions.len; i++)
+        deps_free(vec_at(&u->regions, i));
+    for (int i = 0; i < u->rejected.len; i++)
+        deps_free(vec_at(&u->rejected, i));
+    arena_free(u->arena);
 }
