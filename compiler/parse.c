@@ -121,19 +121,29 @@ typedef struct FieldCtx {
     P *p;
     CXCursor at;
     Vec fields;
+    bool failed;
 } FieldCtx;
 
 static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int *used);
 
+/* Like visit_helper: a rejection unwinds only to the visitor's own frame. */
 static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
 {
     FieldCtx *fc = d;
+    jmp_buf outer;
+    memcpy(outer, fc->p->fail, sizeof outer);
+    if (setjmp(fc->p->fail)) {
+        memcpy(fc->p->fail, outer, sizeof outer);
+        fc->failed = true;
+        return CXVisit_Break;
+    }
     Field *f = arena_alloc(fc->p->a, sizeof *f);
     f->name = cx_str(fc->p->a, clang_getCursorSpelling(c));
     f->ty = conv_type(fc->p, clang_getCursorType(c), fc->at, NULL, 0, NULL);
     if (!type_is_arith(f->ty))
         reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", f->name);
     vec_push(fc->p->a, &fc->fields, f);
+    memcpy(fc->p->fail, outer, sizeof outer);
     return CXVisit_Continue;
 }
 
@@ -193,8 +203,10 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
         while (!strncmp(s, "const ", 6) || !strncmp(s, "volatile ", 9))
             s = strchr(s, ' ') + 1;
         ty->name = s;
-        FieldCtx fc = {p, at, {0}};
+        FieldCtx fc = {p, at, {0}, false};
         clang_Type_visitFields(ct, visit_field, &fc);
+        if (fc.failed)
+            longjmp(p->fail, 1);   /* already diagnosed */
         ty->fields = arena_alloc(p->a, sizeof(Field) * (size_t)(fc.fields.len ? fc.fields.len : 1));
         for (int i = 0; i < fc.fields.len; i++)
             ty->fields[i] = *(Field *)vec_at(&fc.fields, i);
@@ -327,14 +339,32 @@ typedef struct HelperCx {
     CXCursor call;               /* the region's call, where we diagnose */
     CXCursor chain[8];           /* helpers being checked, outermost first */
     int depth;
+    bool failed;                 /* diagnosed inside the visitor */
 } HelperCx;
 
 static void check_helper(P *p, CXCursor call, CXCursor fn, int depth);
 
+static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h);
+
+/* reject() unwinds with longjmp, which must not cross libclang's frames:
+ * inside a visitor it unwinds only to here, and the visit stops. */
 static enum CXChildVisitResult visit_helper(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     HelperCx *h = d;
+    jmp_buf outer;
+    memcpy(outer, h->p->fail, sizeof outer);
+    enum CXChildVisitResult r = CXChildVisit_Break;
+    if (!setjmp(h->p->fail))
+        r = visit_helper_body(c, h);
+    else
+        h->failed = true;
+    memcpy(h->p->fail, outer, sizeof outer);
+    return h->failed ? CXChildVisit_Break : r;
+}
+
+static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h)
+{
     P *p = h->p;
     const char *self = cx_str(p->a, clang_getCursorSpelling(h->chain[h->depth]));
     switch (clang_getCursorKind(c)) {
@@ -362,6 +392,8 @@ static enum CXChildVisitResult visit_helper(CXCursor c, CXCursor parent, CXClien
         h->depth++;
         clang_visitChildren(def, visit_helper, h);
         h->depth--;
+        if (h->failed)
+            return CXChildVisit_Break;
         break;
     }
     case CXCursor_DeclRefExpr: {
@@ -389,6 +421,8 @@ static void check_helper(P *p, CXCursor call, CXCursor fn, int depth)
     HelperCx h = {.p = p, .call = call, .depth = depth};
     h.chain[0] = def;
     clang_visitChildren(def, visit_helper, &h);
+    if (h.failed)
+        longjmp(p->fail, 1);     /* already diagnosed */
 }
 
 /* The literal's own spelling when it is written in the file, else its value. */

@@ -26,12 +26,32 @@ echo "== meson test"
 rc=0
 meson test -C "$build" --print-errorlogs || rc=$?
 
-# Count from the test log: one JSON object per test.
-python3 - "$build/meson-logs/testlog.json" <<'PY' || { [ "$rc" -ne 0 ] || rc=1; }
+# The compiler and the runtime's host side again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (leaks included; CUDA's own are suppressed).
+asan=build-asan
+logs="$build/meson-logs/testlog.json"
+if [ "${GPUFUSE_NO_ASAN:-0}" != 1 ]; then
+    echo "== sanitizer build ($asan: address, undefined)"
+    if [ -f "$asan/build.ninja" ]; then
+        meson setup --reconfigure "$asan" -Db_sanitize=address,undefined -Dtests=enabled
+    else
+        meson setup "$asan" -Db_sanitize=address,undefined -Dtests=enabled
+    fi
+    ninja -C "$asan"
+    echo "== meson test under sanitizers (compiler, runtime, samples)"
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions=$PWD/tests/runtime/lsan.supp \
+        meson test -C "$asan" --print-errorlogs --suite compiler --suite runtime --suite samples || rc=$?
+    logs="$logs $asan/meson-logs/testlog.json"
+fi
+
+# Count from the test logs: one JSON object per test.
+python3 - $logs <<'PY' || { [ "$rc" -ne 0 ] || rc=1; }
 import json, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
 failed = []
-with open(sys.argv[1]) as f:
+for path in sys.argv[1:]:
+  with open(path) as f:
     for line in f:
         line = line.strip()
         if not line:
