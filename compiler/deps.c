@@ -430,6 +430,8 @@ static void build(Model *m, Stmt *s)
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
         m->loops[m->nloops++] = s;
+        if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
+            m->maxdepth = m->nloops;
         build(m, s->body);
         m->nloops--;
         return;

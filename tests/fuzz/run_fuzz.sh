@@ -33,6 +33,7 @@ rm -f "$WORK"/crash-* "$WORK"/timeout-* "$WORK"/oom-*
 cd "$WORK" || exit 1
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
     "$BIN" -detect_leaks=0 -error_exitcode=1 -timeout_exitcode=1 -max_total_time="$SECS" -max_len=8192 \
+    -seed="${GF_FUZZ_SEED:-1}" -runs="${GF_FUZZ_RUNS:-1500}" \
     -timeout=30 -rss_limit_mb=4096 -artifact_prefix="$WORK/" -print_final_stats=1 "$@" \
     "$WORK/corpus" "$WORK/seeds" > "$WORK/fuzz.log" 2>&1
 rc=$?

@@ -36,6 +36,11 @@ INC="$DIR/include"
 build_one() {
     p=$1
     cd "$DIR" || exit 1
+    # a binary built beforehand (elsewhere, from the same files) is reused
+    if [ -x "$p.bin" ] && [ "$p.bin" -nt "$p.gf.cu" ] && [ "$p.bin" -nt "$p.c" ]; then
+        echo "BUILT $p"
+        return
+    fi
     {
         if [ ! -s "$p.gf.cu" ]; then
             "$BUILD/compiler/gpufuse" "$p.c" --prefix=gf_ -o "$p.gf.cu" -I"$INC" 2> "$p.gpufuse.log" ||
