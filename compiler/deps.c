@@ -50,6 +50,8 @@ typedef struct Model {
     int nloops;
     char *conds[32];
     int nconds;
+    Expr *cexprs[64];            /* conditions and bounds around: their reads */
+    int ncexprs;                 /* belong to every statement inside */
     int ord;
     int maxdepth;
     isl_union_set *domain;
@@ -325,6 +327,10 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
     if (m->nloops > m->maxdepth)
         m->maxdepth = m->nloops;
     vec_push(m->a, &m->ps, ps);
+    /* what the enclosing conditions and loop bounds read, this statement
+     * reads too (it cannot run without evaluating them) */
+    for (int i = 0; i < m->ncexprs; i++)
+        collect_reads(m, ps, m->cexprs[i]);
     return ps;
 }
 
@@ -423,25 +429,35 @@ static void build(Model *m, Stmt *s)
         for (int i = 0; i < s->list.len; i++)
             build(m, vec_at(&s->list, i));
         return;
-    case S_FOR:
+    case S_FOR: {
+        int save_c = m->ncexprs;
         s->depth = m->nloops;
         if (m->nloops == 16)
             return;
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
+        if (m->ncexprs + 2 <= 64) {
+            m->cexprs[m->ncexprs++] = s->lb;
+            m->cexprs[m->ncexprs++] = s->ub;
+        }
         m->loops[m->nloops++] = s;
         if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
             m->maxdepth = m->nloops;
         build(m, s->body);
         m->nloops--;
+        m->ncexprs = save_c;
         return;
+    }
     case S_IF: {
-        int save = m->nconds;
+        int save = m->nconds, save_c = m->ncexprs;
+        if (m->ncexprs < 64)
+            m->cexprs[m->ncexprs++] = s->cond;
         m->conds[m->nconds++] = cond_constraint(m, s->cond, false);
         build(m, s->then);
         m->conds[save] = cond_constraint(m, s->cond, true);
         build(m, s->els);
         m->nconds = save;
+        m->ncexprs = save_c;
         return;
     }
     case S_WHILE: {
@@ -807,6 +823,7 @@ bool deps_analyze(Unit *u, Region *r)
         m->maxdepth = 0;
         m->nloops = 0;
         m->nconds = 0;
+        m->ncexprs = 0;
         build(m, r->body);
         if (!m->redo)
             break;

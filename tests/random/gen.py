@@ -8,7 +8,9 @@ emitted) on separate copies of every array, and compares every array and the
 return value:
 
   float                 |ref - got| / max(|ref|, 1) <= 1e-4
-  double                |ref - got| / max(|ref|, 1) <= 1e-10
+  double                |ref - got| / max(|ref|, 1) <= 1e-6 (double results are
+                        often computed from float intermediates, and CUDA's
+                        float math functions differ from glibc's by a few ulp)
   integers              exact
   float reductions      |ref - got| <= 1e-3 * max(sum of |terms|, 1)
   double accumulators   |ref - got| <= 1e-6 * max(sum of |terms|, 1)
@@ -1116,7 +1118,7 @@ def spec_tol(ty, tol):
     """Tolerance and floor (C expressions) for a value of C type ty."""
     single = ty in ('float',)
     if tol is None:
-        return ('1e-4', '1.0') if single else ('1e-10', '1.0')
+        return ('1e-4', '1.0') if single else ('1e-6', '1.0')
     if tol[0] == 'f':
         return (repr(tol[1]), '1.0')
     if tol[0] == 'red':
