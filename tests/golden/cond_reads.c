@@ -3,7 +3,7 @@
 // that reads what an earlier iteration wrote carries a dependence.
 #include <gpufuse.h>
 
-GPUFUSE void select(int n, const float *restrict mask, float *restrict y)
+GPUFUSE void pick(int n, const float *restrict mask, float *restrict y)
 {
     for (int i = 0; i < n; i++) {
         if (mask[i] > 0.0f)
@@ -20,7 +20,7 @@ GPUFUSE void chain_flag(int n, float a[n])
             a[i] = 0.0f;
 }
 
-// CHECK: region select
+// CHECK: region pick
 // CHECK: for i in [0, n) step 1 {{.*}} parallel
 // CHECK-NOT: region chain_flag
 // WARN: cond_reads.c:18:5: warning: loop carries a dependence on 'a' {{.*}} [-Wgpufuse-dependence]
