@@ -661,18 +661,18 @@ static char *umap_str(Model *m, isl_union_map *u)
     return r;
 }
 
-static void mark_loops(Model *m, Stmt *s, bool *ok, Stmt **bad)
+static void mark_loops(Model *m, Stmt *s)
 {
     if (!s)
         return;
     switch (s->kind) {
     case S_BLOCK:
         for (int i = 0; i < s->list.len; i++)
-            mark_loops(m, vec_at(&s->list, i), ok, bad);
+            mark_loops(m, vec_at(&s->list, i));
         return;
     case S_IF:
-        mark_loops(m, s->then, ok, bad);
-        mark_loops(m, s->els, ok, bad);
+        mark_loops(m, s->then);
+        mark_loops(m, s->els);
         return;
     case S_FOR: {
         int dim = 2 * s->depth + 1;
@@ -688,7 +688,7 @@ static void mark_loops(Model *m, Stmt *s, bool *ok, Stmt **bad)
                 if (ps->loops[k] == s && ps->s->red_var->depth <= s->depth)
                     s->reduction = true;
         }
-        mark_loops(m, s->body, ok, bad);
+        mark_loops(m, s->body);
         return;
     }
     default:
@@ -903,9 +903,7 @@ bool deps_analyze(Unit *u, Region *r)
     r->deps->isl_deps = umap_str(m, m->deps);
     r->deps->priv = dp;
 
-    bool ok = true;
-    Stmt *bad = NULL;
-    mark_loops(m, r->body, &ok, &bad);
+    mark_loops(m, r->body);
     if (!check_nests(m, r->body))
         return false;
     return true;

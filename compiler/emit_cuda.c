@@ -193,8 +193,6 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
         return arena_printf(A(c), "%s_w[gf_v]", e->var->cname);
     if (c->coop && in(&c->cached, e->var))
         return arena_printf(A(c), "%s_c[gf_k * GF_VEC + gf_v]", e->var->cname);
-    if (c->launcher)
-        return NULL;
     return NULL;
 }
 
@@ -1321,11 +1319,6 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     b->indent--;
     buf_line(b, "}");
 }
-
-typedef struct LauncherCx {
-    CudaCx c;
-    Buf *bytes;
-} LauncherCx;
 
 static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
