@@ -142,6 +142,11 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
 static void kernel_uses(CudaCx *c, Kernel *k, Uses *u)
 {
     memset(u, 0, sizeof *u);
+    for (int i = 0; i < k->dev_prelude.len; i++)
+        uses_stmt(A(c), u, vec_at(&k->dev_prelude, i));
+    for (int i = 0; i < k->dev_in.len; i++)
+        if (!in(&u->scalars, vec_at(&k->dev_in, i)))
+            vec_push(A(c), &u->scalars, vec_at(&k->dev_in, i));
     for (int i = 0; i < k->nests.len; i++)
         uses_stmt(A(c), u, vec_at(&k->nests, i));
     for (int i = 0; i < u->arrays.len; i++) {
@@ -203,7 +208,10 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
-        buf_printf(b, "%s%s %s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
+        if (in(&k->dev_in, v))   /* a reduction result still on the device */
+            buf_printf(b, "%sconst %s *gf_dev_%s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
+        else
+            buf_printf(b, "%s%s %s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
     }
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
@@ -235,8 +243,10 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 static void kernel_args(Buf *b, Kernel *k, Uses *u)
 {
     int n = 0;
-    for (int i = 0; i < u->scalars.len; i++)
-        buf_printf(b, "%s%s", n++ ? ", " : "", ((Var *)vec_at(&u->scalars, i))->cname);
+    for (int i = 0; i < u->scalars.len; i++) {
+        Var *v = vec_at(&u->scalars, i);
+        buf_printf(b, "%s%s%s", n++ ? ", " : "", in(&k->dev_in, v) ? "gf_out_" : "", v->cname);
+    }
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
         if (is_reg_temp(k, v))
@@ -284,6 +294,20 @@ static RedOp red_of_var(Kernel *k, Var *v)
 }
 
 /* ---- bodies ---------------------------------------------------------------------------------------- */
+
+/* Reduction results an earlier kernel left in device memory. */
+static void emit_dev_loads(Buf *b, CudaCx *c, Kernel *k)
+{
+    for (int i = 0; i < k->dev_in.len; i++) {
+        Var *v = vec_at(&k->dev_in, i);
+        buf_line(b, "const %s %s = *gf_dev_%s; /* computed on the device by an earlier kernel */", type_c_name(v->ty),
+                 v->cname, v->cname);
+    }
+    if (k->dev_prelude.len)
+        buf_line(b, "/* scalar statements of the source recomputed here instead of on the host */");
+    for (int i = 0; i < k->dev_prelude.len; i++)
+        emit_stmt(b, &c->base, vec_at(&k->dev_prelude, i));
+}
 
 static void emit_ivs(Buf *b, CudaCx *c, Kernel *k, const char *const *t)
 {
@@ -391,6 +415,7 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    emit_dev_loads(b, c, k);
     if (k->red_vars.len)
         emit_red_init(b, k);
     buf_line(b, "const GF_I gf_stride = (GF_I)gridDim.x * blockDim.x;");
@@ -584,6 +609,7 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    emit_dev_loads(b, c, k);
     if (k->red_vars.len)
         emit_red_init(b, k);
     const char *in = k->pdims == 2 ? "gf_n1" : "gf_n2";
@@ -657,6 +683,7 @@ static void emit_single_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    emit_dev_loads(b, c, k);
     emit_stmt(b, &c->base, vec_at(&k->nests, 0));
     b->indent = 0;
     buf_puts(b, "}\n\n");
@@ -1087,6 +1114,7 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    emit_dev_loads(b, c, k);
     buf_line(b, "for (GF_I gf_t = blockIdx.x; gf_t < gf_n0; gf_t += gridDim.x) { /* one row per block */");
     b->indent++;
     const char *t0[] = {"gf_t"};
@@ -1194,7 +1222,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
             Var *v = vec_at(&k->red_vars, i);
             const char *t = type_c_name(v->ty);
             buf_line(b, "%s *gf_part_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s) * 8192);", t, v->cname, t, t);
-            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s));", t, v->cname, t, t);
+
         }
         buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_scratch(gf_c, sizeof(unsigned));");
         buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_ticket, 0, sizeof(unsigned), gf_s), \"cudaMemsetAsync\");");
@@ -1308,13 +1336,6 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         buf_line(b, "}");
     }
     buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
-    for (int i = 0; i < k->red_vars.len; i++) {
-        Var *v = vec_at(&k->red_vars, i);
-        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(&%s, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
-                    "\"reading the reduction\");", v->cname, v->cname, v->cname);
-        if (i == k->red_vars.len - 1)
-            buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
-    }
     buf_free(&args);
     b->indent--;
     buf_line(b, "}");
@@ -1364,12 +1385,34 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     return false;
 }
 
+/* Copies reduction results from the device to their host variables. */
+static void emit_copy_back(Buf *b, Vec *vars, const char *why)
+{
+    if (!vars->len)
+        return;
+    buf_line(b, "/* %s */", why);
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(&%s, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
+                    "\"reading %s\");", v->cname, v->cname, v->cname, v->name);
+    }
+    buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
+}
+
 static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
+        emit_copy_back(b, &st->sync_before, "reduction results the host needs now");
+        for (int j = 0; j < st->host_prelude.len; j++)
+            emit_stmt(b, &c->base, vec_at(&st->host_prelude, j));
         switch (st->kind) {
-        case P_HOST: emit_stmt(b, &c->base, st->stmt); break;
+        case P_HOST:
+            if (st->deferred)
+                buf_line(b, "/* line %d runs in the kernels that read it */", st->stmt->loc.line);
+            else
+                emit_stmt(b, &c->base, st->stmt);
+            break;
         case P_KERNEL: emit_launch(b, c, st->kernel); break;
         case P_LOOP: {
             Stmt *l = st->stmt;
@@ -1383,6 +1426,7 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             buf_free(&ub);
             b->indent++;
             launcher_steps(b, c, &st->body);
+            emit_copy_back(b, &st->sync_end, "each iteration ends with its reduction results on the host");
             b->indent--;
             buf_line(b, "}");
             break;
@@ -1447,6 +1491,19 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         Type *et = type_elem(v->ty);
         buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", v->written ? "" : "const ", type_c_name(et),
                  v->cname, v->written ? "" : "const ", type_c_name(et), idx++);
+    }
+    /* one device slot per reduction result, for the whole call */
+    Vec outs = {0};
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&r->plan->kernels, i);
+        for (int j = 0; j < k->red_vars.len; j++) {
+            Var *v = vec_at(&k->red_vars, j);
+            if (in(&outs, v))
+                continue;
+            vec_push(A(c), &outs, v);
+            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s)); /* '%s' on the device */",
+                     type_c_name(v->ty), v->cname, type_c_name(v->ty), type_c_name(v->ty), v->name);
+        }
     }
     c->launcher = true;
     c->base.stmt_hook = launcher_hook;

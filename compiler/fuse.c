@@ -600,6 +600,209 @@ static void mark_vec4(Kernel *k)
     k->vec4 = true;
 }
 
+/* ---- where reduction results live ------------------------------------------------------------
+ * A reduction's result stays in device memory; kernels that read it take a
+ * pointer; it is copied to the host only before a host statement reads it,
+ * and around sequential loops (so every iteration starts the same way). */
+
+static bool reads_scalar(const Expr *e, const void *v)
+{
+    return e->kind == E_VAR && e->var == v;
+}
+
+static void move_all(F *f, Vec *from, Vec *to)
+{
+    for (int i = 0; i < from->len; i++)
+        vec_push(f->a, to, vec_at(from, i));
+    from->len = 0;
+}
+
+static void drop(Vec *set, const Var *v)
+{
+    for (int i = 0; i < set->len; i++)
+        if (vec_at(set, i) == v) {
+            set->data[i] = set->data[--set->len];
+            return;
+        }
+}
+
+typedef struct Place {
+    Vec dev;                     /* Var*: results whose latest value is on the device */
+    Vec derived;                 /* Stmt*: deferred scalar declarations, in order */
+    bool in_loop;
+} Place;
+
+static bool in_set(Vec *s, const void *x)
+{
+    for (int i = 0; i < s->len; i++)
+        if (vec_at(s, i) == x)
+            return true;
+    return false;
+}
+
+static Var *derived_var(Place *p, const Var *v)
+{
+    for (int i = 0; i < p->derived.len; i++) {
+        Stmt *s = vec_at(&p->derived, i);
+        if (s->var == v)
+            return s->var;
+    }
+    return NULL;
+}
+
+/* Scalars an expression reads (E_VAR only). */
+static void scalars_of(F *f, const Expr *e, Vec *out)
+{
+    if (!e)
+        return;
+    if (e->kind == E_VAR && !in_set(out, e->var))
+        vec_push(f->a, out, e->var);
+    for (int i = 0; i < e->nkids; i++)
+        scalars_of(f, e->kids[i], out);
+}
+
+/* A scalar declaration computed only from parameters, constants and values
+ * on the device can run in the kernels that need it instead of the host. */
+static bool deferrable(F *f, Place *p, Stmt *s)
+{
+    if (p->in_loop || s->kind != S_DECL || s->var->is_array || !s->rhs)
+        return false;
+    Vec vars = {0};
+    scalars_of(f, s->rhs, &vars);
+    bool needs_device = false;
+    for (int i = 0; i < vars.len; i++) {
+        Var *v = vec_at(&vars, i);
+        if (in_set(&p->dev, v) || derived_var(p, v))
+            needs_device = true;
+        else if (v->kind != V_PARAM)
+            return false;
+    }
+    return needs_device;
+}
+
+/* What reading v needs: device results to copy back or pass, and deferred
+ * statements to run first (in order). */
+static void needs_of(F *f, Place *p, const Var *v, Vec *dev, Vec *stmts)
+{
+    if (in_set(&p->dev, v)) {
+        if (!in_set(dev, v))
+            vec_push(f->a, dev, (void *)v);
+        return;
+    }
+    for (int i = 0; i < p->derived.len; i++) {
+        Stmt *s = vec_at(&p->derived, i);
+        if (s->var != v)
+            continue;
+        Vec vars = {0};
+        scalars_of(f, s->rhs, &vars);
+        for (int j = 0; j < vars.len; j++)
+            needs_of(f, p, vec_at(&vars, j), dev, stmts);
+        if (!in_set(stmts, s))
+            vec_push(f->a, stmts, s);
+    }
+}
+
+/* Sorts deferred statements back into program order. */
+static void in_order(Place *p, Vec *stmts)
+{
+    int k = 0;
+    for (int i = 0; i < p->derived.len; i++)
+        if (in_set(stmts, vec_at(&p->derived, i)))
+            stmts->data[k++] = vec_at(&p->derived, i);
+    stmts->len = k;
+}
+
+/* Makes everything the host needs available before step st. */
+static void materialise(F *f, Place *p, Vec *vars, Vec *sync, Vec *prelude)
+{
+    for (int i = 0; i < vars->len; i++)
+        needs_of(f, p, vec_at(vars, i), sync, prelude);
+    in_order(p, prelude);
+    for (int i = 0; i < sync->len; i++)
+        drop(&p->dev, vec_at(sync, i));
+    for (int i = 0; i < prelude->len; i++) {
+        Stmt *s = vec_at(prelude, i);
+        for (int j = 0; j < p->derived.len; j++)
+            if (vec_at(&p->derived, j) == s)
+                p->derived.data[j] = NULL;
+    }
+    int k = 0;
+    for (int j = 0; j < p->derived.len; j++)
+        if (p->derived.data[j])
+            p->derived.data[k++] = p->derived.data[j];
+    p->derived.len = k;
+}
+
+static void place_scalars(F *f, Vec *steps, Place *p)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        switch (st->kind) {
+        case P_KERNEL: {
+            Kernel *k = st->kernel;
+            /* reduced again: its starting value comes from the host */
+            Vec again = {0};
+            for (int m = 0; m < k->red_vars.len; m++) {
+                Var *v = vec_at(&k->red_vars, m);
+                if (in_set(&p->dev, v) || derived_var(p, v))
+                    vec_push(f->a, &again, v);
+            }
+            materialise(f, p, &again, &st->sync_before, &st->host_prelude);
+            /* what the kernel reads from the device, and recomputes */
+            Vec vars = {0};
+            for (int m = 0; m < k->nests.len; m++) {
+                for (int j = 0; j < p->dev.len; j++)
+                    if (stmt_any(vec_at(&k->nests, m), reads_scalar, vec_at(&p->dev, j)) &&
+                        !in_set(&vars, vec_at(&p->dev, j)))
+                        vec_push(f->a, &vars, vec_at(&p->dev, j));
+                for (int j = 0; j < p->derived.len; j++) {
+                    Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
+                    if (stmt_any(vec_at(&k->nests, m), reads_scalar, d) && !in_set(&vars, d))
+                        vec_push(f->a, &vars, d);
+                }
+            }
+            for (int j = 0; j < vars.len; j++)
+                needs_of(f, p, vec_at(&vars, j), &k->dev_in, &k->dev_prelude);
+            in_order(p, &k->dev_prelude);
+            for (int m = 0; m < k->red_vars.len; m++)
+                vec_push(f->a, &p->dev, vec_at(&k->red_vars, m));
+            break;
+        }
+        case P_HOST: {
+            if (deferrable(f, p, st->stmt)) {
+                st->deferred = true;
+                vec_push(f->a, &p->derived, st->stmt);
+                break;
+            }
+            Vec vars = {0};
+            for (int j = 0; j < p->dev.len; j++)
+                if (stmt_any(st->stmt, reads_scalar, vec_at(&p->dev, j)) || host_target(st->stmt) == vec_at(&p->dev, j))
+                    vec_push(f->a, &vars, vec_at(&p->dev, j));
+            for (int j = 0; j < p->derived.len; j++) {
+                Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
+                if (stmt_any(st->stmt, reads_scalar, d) || host_target(st->stmt) == d)
+                    vec_push(f->a, &vars, d);
+            }
+            materialise(f, p, &vars, &st->sync_before, &st->host_prelude);
+            break;
+        }
+        case P_LOOP: {
+            /* every iteration starts with everything on the host */
+            Vec all = {0};
+            for (int j = 0; j < p->dev.len; j++)
+                vec_push(f->a, &all, vec_at(&p->dev, j));
+            for (int j = 0; j < p->derived.len; j++)
+                vec_push(f->a, &all, ((Stmt *)vec_at(&p->derived, j))->var);
+            materialise(f, p, &all, &st->sync_before, &st->host_prelude);
+            Place inner = {.in_loop = true};
+            place_scalars(f, &st->body, &inner);
+            move_all(f, &inner.dev, &st->sync_end);
+            break;
+        }
+        }
+    }
+}
+
 void fuse_region(Unit *u, Region *r)
 {
     F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan))};
@@ -608,5 +811,7 @@ void fuse_region(Unit *u, Region *r)
     find_register_temps(&f);
     for (int i = 0; i < f.plan->kernels.len; i++)
         mark_vec4(vec_at(&f.plan->kernels, i));
+    Place place = {0};
+    place_scalars(&f, &f.plan->steps, &place);
     estimate(&f);
 }

@@ -338,6 +338,8 @@ typedef struct Kernel {
     Vec reg_temps;               /* Var* temporaries kept in registers */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
     bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
+    Vec dev_in;                  /* Var*: reduction results it reads from device memory */
+    Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
 } Kernel;
@@ -349,6 +351,12 @@ typedef struct Step {
     Kernel *kernel;              /* P_KERNEL */
     Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop */
     Vec body;                    /* P_LOOP: Step* */
+    /* reduction results left on the device and copied to the host just
+     * before this step (a host statement reads them), or at the end of
+     * each iteration of a P_LOOP */
+    Vec sync_before, sync_end;
+    Vec host_prelude;            /* Stmt*: deferred scalar statements run just before */
+    bool deferred;               /* P_HOST: runs in the kernels that need it instead */
 } Step;
 
 typedef struct Plan {

@@ -70,3 +70,15 @@ GPUFUSE void prefix_sum(int n, const float *restrict x, float *restrict out)
         out[i] = acc;
     }
 }
+
+/* A reduction feeding the next loop: the sum stays on the GPU, the second
+ * kernel reads it there, and nothing waits for the host in between. */
+GPUFUSE void normalize_l1(int n, const float *restrict x, float *restrict y)
+{
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += fabsf(x[i]);
+    float inv = 1.0f / s;
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] * inv;
+}

@@ -103,6 +103,12 @@ int main(int argc, char **argv)
     /* a sum in another order: equal up to reassociation (docs/language.md) */
     row("dot", t1 - t0, t2 - t1, fabs(d1 - d2) / fmax(fabs(d1), 1.0), 1e-9);
 
+    t0 = now_ms(); normalize_l1(n, x, r1);
+    t1 = now_ms(); gf_normalize_l1(n, x, r2);
+    t2 = now_ms();
+    /* a sum in another order scales every element by a slightly other factor */
+    row("normalize_l1", t1 - t0, t2 - t1, max_rel(r1, r2, (size_t)n, 1e-12), 1e-4);
+
     size_t m = (size_t)rows * cols;
     float *a = filled(m), *s1 = malloc(m * sizeof(float)), *s2 = malloc(m * sizeof(float));
     t0 = now_ms(); softmax(rows, cols, (const float (*)[cols])a, (float (*)[cols])s1);
