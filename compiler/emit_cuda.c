@@ -924,39 +924,15 @@ static bool stores_to(const Stmt *s, const Var *v)
     }
 }
 
-/* Whether statement t reads an array that `loop` stores to. */
-static bool expr_reads_store(const Expr *e, const Stmt *loop)
+/* Whether an expression reads an array that `loop` stores to. */
+static bool reads_store_of(const Expr *e, const void *loop)
 {
-    if (!e)
-        return false;
-    if (e->kind == E_INDEX && stores_to(loop, e->var))
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (expr_reads_store(e->kids[i], loop))
-            return true;
-    return false;
+    return e->kind == E_INDEX && stores_to(loop, e->var);
 }
 
 static bool reads_any_store(const Stmt *t, const Stmt *loop)
 {
-    if (!t)
-        return false;
-    switch (t->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < t->list.len; i++)
-            if (reads_any_store(vec_at(&t->list, i), loop))
-                return true;
-        return false;
-    case S_FOR:
-        return expr_reads_store(t->lb, loop) || expr_reads_store(t->ub, loop) || reads_any_store(t->body, loop);
-    case S_WHILE: return expr_reads_store(t->cond, loop) || reads_any_store(t->body, loop);
-    case S_IF:
-        return expr_reads_store(t->cond, loop) || reads_any_store(t->then, loop) || reads_any_store(t->els, loop);
-    case S_DECL:
-    case S_RETURN: return expr_reads_store(t->rhs, loop);
-    case S_ASSIGN: return expr_reads_store(t->rhs, loop) || expr_reads_store(t->lhs, loop);
-    default: return false;
-    }
+    return ir_stmt_any(t, reads_store_of, loop);
 }
 
 /* A barrier after an inner loop is needed only when a later statement of

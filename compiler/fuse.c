@@ -28,53 +28,6 @@ static bool expr_reads(const Expr *e, const Var *v)
     return false;
 }
 
-/* Visits every expression of a statement tree. */
-typedef bool (*ExprPred)(const Expr *e, const void *arg);
-
-static bool any_expr(const Expr *e, ExprPred f, const void *arg)
-{
-    if (!e)
-        return false;
-    if (f(e, arg))
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (any_expr(e->kids[i], f, arg))
-            return true;
-    return false;
-}
-
-static bool stmt_any(const Stmt *s, ExprPred f, const void *arg)
-{
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (stmt_any(vec_at(&s->list, i), f, arg))
-                return true;
-        return false;
-    case S_FOR:
-        return any_expr(s->lb, f, arg) || any_expr(s->ub, f, arg) || stmt_any(s->body, f, arg);
-    case S_WHILE:
-        return any_expr(s->cond, f, arg) || stmt_any(s->body, f, arg);
-    case S_IF:
-        return any_expr(s->cond, f, arg) || stmt_any(s->then, f, arg) || stmt_any(s->els, f, arg);
-    case S_DECL:
-        if (s->var->is_array)
-            for (int i = 0; i < s->var->ndims; i++)
-                if (any_expr(s->var->dims[i], f, arg))
-                    return true;
-        return any_expr(s->rhs, f, arg);
-    case S_ASSIGN:
-        return any_expr(s->lhs, f, arg) || any_expr(s->rhs, f, arg);
-    case S_RETURN:
-        return any_expr(s->rhs, f, arg);
-    case S_FREE:
-        return false;
-    }
-    return false;
-}
-
 static bool is_var_use(const Expr *e, const void *v)
 {
     return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
@@ -88,7 +41,7 @@ static bool is_index(const Expr *e, const void *arg)
 
 static bool stmt_uses(const Stmt *s, const Var *v)
 {
-    return stmt_any(s, is_var_use, v);
+    return ir_stmt_any(s, is_var_use, v);
 }
 
 /* Scalars a host statement assigns. */
@@ -357,7 +310,7 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
         }
         if (s->kind == S_BLOCK && !s->list.len)
             continue;
-        if (stmt_any(s, is_index, NULL) || s->kind == S_IF || s->kind == S_WHILE) {
+        if (ir_stmt_any(s, is_index, NULL) || s->kind == S_IF || s->kind == S_WHILE) {
             /* touches arrays outside any parallel loop: one thread does it */
             Step *st = new_step(f, P_KERNEL);
             st->kernel = single_thread_kernel(f, s);
@@ -487,7 +440,7 @@ static void find_register_temps(F *f)
             }
             int pd = k->pdims;
             const void *arg[3] = {v, loops, &pd};
-            if (stmt_any(nest, is_point_access, arg))
+            if (ir_stmt_any(nest, is_point_access, arg))
                 ok = false;
             if (first && !writes_first(nest, v, k->pdims))
                 ok = false;
@@ -561,7 +514,7 @@ static void estimate_stmts(F *f, Stmt *s)
     case S_ASSIGN: {
         Vec one = {0};
         void *arg[2] = {&one, f->a};
-        stmt_any(s, collect_arrays, arg);
+        ir_stmt_any(s, collect_arrays, arg);
         f->plan->bytes_unfused += bytes_of(&one, NULL);
         return;
     }
@@ -577,7 +530,7 @@ static void estimate(F *f)
         for (int j = 0; j < k->nests.len; j++) {
             estimate_stmts(f, vec_at(&k->nests, j));
             void *arg[2] = {&all, f->a};
-            stmt_any(vec_at(&k->nests, j), collect_arrays, arg);
+            ir_stmt_any(vec_at(&k->nests, j), collect_arrays, arg);
         }
         f->plan->bytes_fused += bytes_of(&all, k);
     }
@@ -591,9 +544,9 @@ static void mark_vec4(Kernel *k)
         Stmt *nest = vec_at(&k->nests, i);
         if (has_inner_control(nest->body))
             return;
-        if (stmt_any(nest->body, unit_stride, nest->iv))
+        if (ir_stmt_any(nest->body, unit_stride, nest->iv))
             return;
-        if (!stmt_any(nest->body, is_index, NULL))
+        if (!ir_stmt_any(nest->body, is_index, NULL))
             return;
     }
     /* every array of the kernel is accessed at [i] only, 4-byte elements */
@@ -752,12 +705,12 @@ static void place_scalars(F *f, Vec *steps, Place *p)
             Vec vars = {0};
             for (int m = 0; m < k->nests.len; m++) {
                 for (int j = 0; j < p->dev.len; j++)
-                    if (stmt_any(vec_at(&k->nests, m), reads_scalar, vec_at(&p->dev, j)) &&
+                    if (ir_stmt_any(vec_at(&k->nests, m), reads_scalar, vec_at(&p->dev, j)) &&
                         !in_set(&vars, vec_at(&p->dev, j)))
                         vec_push(f->a, &vars, vec_at(&p->dev, j));
                 for (int j = 0; j < p->derived.len; j++) {
                     Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-                    if (stmt_any(vec_at(&k->nests, m), reads_scalar, d) && !in_set(&vars, d))
+                    if (ir_stmt_any(vec_at(&k->nests, m), reads_scalar, d) && !in_set(&vars, d))
                         vec_push(f->a, &vars, d);
                 }
             }
@@ -776,11 +729,11 @@ static void place_scalars(F *f, Vec *steps, Place *p)
             }
             Vec vars = {0};
             for (int j = 0; j < p->dev.len; j++)
-                if (stmt_any(st->stmt, reads_scalar, vec_at(&p->dev, j)) || host_target(st->stmt) == vec_at(&p->dev, j))
+                if (ir_stmt_any(st->stmt, reads_scalar, vec_at(&p->dev, j)) || host_target(st->stmt) == vec_at(&p->dev, j))
                     vec_push(f->a, &vars, vec_at(&p->dev, j));
             for (int j = 0; j < p->derived.len; j++) {
                 Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-                if (stmt_any(st->stmt, reads_scalar, d) || host_target(st->stmt) == d)
+                if (ir_stmt_any(st->stmt, reads_scalar, d) || host_target(st->stmt) == d)
                     vec_push(f->a, &vars, d);
             }
             materialise(f, p, &vars, &st->sync_before, &st->host_prelude);

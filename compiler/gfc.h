@@ -281,6 +281,10 @@ bool aff_uses(const Aff *f, const Var *v);
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
+/* Whether f holds for some expression of e / of statement s (ir.c). */
+typedef bool (*ExprPred)(const Expr *e, const void *arg);
+bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
+bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 

@@ -78,6 +78,52 @@ bool expr_equal(const Expr *a, const Expr *b)
     return true;
 }
 
+/* Visits every expression of a statement tree. */
+bool ir_expr_any(const Expr *e, ExprPred f, const void *arg)
+{
+    if (!e)
+        return false;
+    if (f(e, arg))
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (ir_expr_any(e->kids[i], f, arg))
+            return true;
+    return false;
+}
+
+bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (ir_stmt_any(vec_at(&s->list, i), f, arg))
+                return true;
+        return false;
+    case S_FOR:
+        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_stmt_any(s->body, f, arg);
+    case S_WHILE:
+        return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
+    case S_IF:
+        return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->then, f, arg) || ir_stmt_any(s->els, f, arg);
+    case S_DECL:
+        if (s->var->is_array)
+            for (int i = 0; i < s->var->ndims; i++)
+                if (ir_expr_any(s->var->dims[i], f, arg))
+                    return true;
+        return ir_expr_any(s->rhs, f, arg);
+    case S_ASSIGN:
+        return ir_expr_any(s->lhs, f, arg) || ir_expr_any(s->rhs, f, arg);
+    case S_RETURN:
+        return ir_expr_any(s->rhs, f, arg);
+    case S_FREE:
+        return false;
+    }
+    return false;
+}
+
+
 /* ---- --emit=ir ------------------------------------------------------------ */
 
 static void dump_expr(FILE *f, const Expr *e)
