@@ -378,32 +378,38 @@ static void emit_red_finish(Buf *b, Kernel *k)
     buf_line(b, "}");
 }
 
-/* Whether some store to v in the kernel sits under an if or a loop. */
-static bool cond_store(const Stmt *s, const Var *v, bool under)
+/* Whether s stores to array v; with only_cond, only a store under an if or
+ * a loop counts (`under`: s itself sits under one). */
+static bool find_store(const Stmt *s, const Var *v, bool under, bool only_cond)
 {
     if (!s)
         return false;
     switch (s->kind) {
     case S_BLOCK:
         for (int i = 0; i < s->list.len; i++)
-            if (cond_store(vec_at(&s->list, i), v, under))
+            if (find_store(vec_at(&s->list, i), v, under, only_cond))
                 return true;
         return false;
     case S_FOR:
-    case S_WHILE: return cond_store(s->body, v, true);
-    case S_IF: return cond_store(s->then, v, true) || cond_store(s->els, v, true);
+    case S_WHILE: return find_store(s->body, v, true, only_cond);
+    case S_IF: return find_store(s->then, v, true, only_cond) || find_store(s->els, v, true, only_cond);
     case S_ASSIGN: {
         const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        return under && l->kind == E_INDEX && l->var == v;
+        return (under || !only_cond) && l->kind == E_INDEX && l->var == v;
     }
     default: return false;
     }
 }
 
+static bool stores_to(const Stmt *s, const Var *v)
+{
+    return find_store(s, v, false, false);
+}
+
 static bool stored_conditionally(Kernel *k, Var *v)
 {
     for (int i = 0; i < k->nests.len; i++)
-        if (cond_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, false))
+        if (find_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, false, true))
             return true;
     return false;
 }
@@ -750,7 +756,6 @@ static RedOp red_in_loop(Stmt *loop, Var *v)
 }
 
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s);
-static bool stores_to(const Stmt *s, const Var *v);
 static bool expr_reads_var(const Expr *e, const Var *v);
 
 /* Whether s reads array v (a plain store's target is not a read). */
@@ -900,28 +905,6 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     }
     buf_free(&lb);
     buf_free(&ub);
-}
-
-/* Arrays stored by `s` that a statement after it in its block reads. */
-static bool stores_to(const Stmt *s, const Var *v)
-{
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (stores_to(vec_at(&s->list, i), v))
-                return true;
-        return false;
-    case S_FOR:
-    case S_WHILE: return stores_to(s->body, v);
-    case S_IF: return stores_to(s->then, v) || stores_to(s->els, v);
-    case S_ASSIGN: {
-        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        return l->kind == E_INDEX && l->var == v;
-    }
-    default: return false;
-    }
 }
 
 /* Whether an expression reads an array that `loop` stores to. */
