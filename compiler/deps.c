@@ -114,9 +114,7 @@ static Aff *aff_zero(Arena *a)
     return aff_of(a, &zero);
 }
 
-/* e = P*outer + inner with P an integer parameter (outer NULL when e is
- * plain affine); false if not that shape. */
-static bool split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
+bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
 {
     Aff *f = aff_of(a, e);
     if (f) {
@@ -126,7 +124,7 @@ static bool split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
     }
     if (e->kind == E_BINARY && (!strcmp(e->text, "+") || !strcmp(e->text, "-"))) {
         Aff *o1 = NULL, *i1 = NULL, *o2 = NULL, *i2 = NULL;
-        if (!split_flat(a, e->kids[0], P, &o1, &i1) || !split_flat(a, e->kids[1], P, &o2, &i2))
+        if (!deps_split_flat(a, e->kids[0], P, &o1, &i1) || !deps_split_flat(a, e->kids[1], P, &o2, &i2))
             return false;
         long long s = e->text[0] == '-' ? -1 : 1;
         *outer = o1 || o2 ? aff_add(a, o1 ? o1 : aff_zero(a), o2 ? o2 : aff_zero(a), s) : NULL;
@@ -151,7 +149,7 @@ static bool split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
         return false;
     }
     if (e->kind == E_CAST && type_is_integer(e->ty))
-        return split_flat(a, e->kids[0], P, outer, inner);
+        return deps_split_flat(a, e->kids[0], P, outer, inner);
     return false;
 }
 
@@ -174,7 +172,7 @@ static void delin_expr(Model *m, Expr *e)
     }
     Var *P = NULL;
     Aff *o = NULL, *in = NULL;
-    if (!split_flat(m->a, e->kids[0], &P, &o, &in) || !P || !o || v->delin_plain || (v->delin && v->delin != P)) {
+    if (!deps_split_flat(m->a, e->kids[0], &P, &o, &in) || !P || !o || v->delin_plain || (v->delin && v->delin != P)) {
         v->delin_bad = true;
         return;
     }
@@ -262,7 +260,7 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
         }
         Var *P = NULL;
         Aff *o = NULL, *in = NULL;
-        if (v->delin && !v->delin_bad && split_flat(m->a, e->kids[0], &P, &o, &in) && P == v->delin && o) {
+        if (v->delin && !v->delin_bad && deps_split_flat(m->a, e->kids[0], &P, &o, &in) && P == v->delin && o) {
             /* a[outer*P + inner]: the 2-D access a[outer][inner], valid when
              * 0 <= inner < P on this statement's domain */
             const char *pn = isl_name(m, P);

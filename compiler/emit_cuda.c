@@ -1300,6 +1300,69 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
+/* A matrix product: cuBLAS (cuBLASLt with an epilogue) when the sizes
+ * allow, otherwise its kernel. */
+static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
+{
+    LibCall *lc = k->lib;
+    if (lc->epilogue)
+        buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
+    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->path, k->first_line, k->last_line,
+             lib_describe(A(c), lc));
+    b->indent++;
+    trip_count(b, c, lc->rows, "gf_gm");
+    trip_count(b, c, lc->cols, "gf_gn");
+    trip_count(b, c, lc->inner, "gf_gk");
+    Buf ld = {0};
+    Expr *lds[3] = {lc->lda, lc->ldb, lc->ldc};
+    for (int i = 0; i < 3; i++) {
+        buf_printf(&ld, "%s(long long)(", i ? ", " : "");
+        emit_expr(&ld, &c->base, lds[i]);
+        buf_puts(&ld, ")");
+    }
+    buf_line(b, "const long long gf_ld[3] = {%s}; /* row strides of %s, %s, %s */", ld.data, lc->a->name, lc->b->name,
+             lc->c->name);
+    buf_free(&ld);
+    buf_line(b, "const bool gf_lib = gf_gemm_fits(gf_gm, gf_gn, gf_gk, gf_ld[0], gf_ld[1], gf_ld[2], %d, %d);", lc->ta,
+             lc->tb);
+    const char *t = type_elem(lc->c->ty)->kind == TY_FLOAT ? "GF_F32" : "GF_F64";
+    if (lc->epi) {
+        /* cuBLASLt takes packed, untransposed operands */
+        buf_line(b, "if (gf_lib && !%d && !%d && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {", lc->ta,
+                 lc->tb);
+        b->indent++;
+        buf_line(b, "gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");",
+                 lc->a->cname, lc->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", lc->c->cname,
+                 (lc->epi & 1) ? "GF_EPI_BIAS" : "0", (lc->epi & 2) ? " | GF_EPI_RELU" : "", k->name);
+        if (lc->epilogue)
+            buf_line(b, "gf_epi_%s = true;", k->name);
+        b->indent--;
+        buf_line(b, "} else%s", lc->epilogue ? " if (gf_lib) {" : " {");
+    } else {
+        buf_line(b, "if (gf_lib) {");
+    }
+    if (!lc->epi || lc->epilogue) {
+        b->indent++;
+        Buf alpha = {0};
+        if (lc->alpha)
+            emit_expr(&alpha, &c->base, lc->alpha);
+        buf_line(b, "gf_call_gemm(gf_c, %s, %s, gf_gm, gf_gn, gf_gk, %s%s%s, gf_d_%s, gf_ld[0], gf_d_%s, gf_ld[1], %d.0, gf_d_%s, "
+                    "gf_ld[2], %s, \"%s\");",
+                 lc->ta ? "GF_OP_T" : "GF_OP_N", lc->tb ? "GF_OP_T" : "GF_OP_N", lc->alpha ? "(double)(" : "",
+                 lc->alpha ? alpha.data : "1.0", lc->alpha ? ")" : "", lc->a->cname, lc->b->cname, lc->beta, lc->c->cname, t,
+                 k->name);
+        buf_free(&alpha);
+        b->indent--;
+        buf_line(b, "} else {");
+    }
+    b->indent++;
+    emit_launch(b, c, k);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+}
+
 static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     CudaCx *c = (CudaCx *)cx;
@@ -1372,7 +1435,16 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             else
                 emit_stmt(b, &c->base, st->stmt);
             break;
-        case P_KERNEL: emit_launch(b, c, st->kernel); break;
+        case P_KERNEL:
+            if (st->kernel->lib) {
+                emit_lib(b, c, st->kernel);
+            } else if (st->kernel->folded_into) {
+                buf_line(b, "if (!gf_epi_%s) /* the matrix product did not take its epilogue */", st->kernel->folded_into->name);
+                emit_launch(b, c, st->kernel);
+            } else {
+                emit_launch(b, c, st->kernel);
+            }
+            break;
         case P_LOOP: {
             Stmt *l = st->stmt;
             Buf lb = {0}, ub = {0};

@@ -280,6 +280,18 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
         if (s->kind == S_FOR && s->parallel) {
             f->plan->nests++;
             Kernel *ok = open >= 0 ? ((Step *)vec_at(steps, open))->kernel : NULL;
+            LibCall *lc = lib_match_matmul(f->a, s);
+            if (lc) {
+                /* a matrix product: its own kernel, the library's call */
+                if (ok)
+                    note(f, s->loc, "not fused with kernel %s: %s", ok->name, "it is a matrix product (cuBLAS)");
+                Step *st = new_step(f, P_KERNEL);
+                st->kernel = new_kernel(f, s);
+                st->kernel->lib = lc;
+                vec_push(f->a, steps, st);
+                open = -1;
+                continue;
+            }
             const char *why = ok ? why_not_fuse(f, ok, s) : NULL;
             if (ok && !why) {
                 /* rotate: host steps first, then the growing kernel */
@@ -423,7 +435,7 @@ static void find_register_temps(F *f)
             continue;
         TempUse tu = {.v = v};
         count_uses(f, &f->plan->steps, &tu);
-        if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0)
+        if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0 || tu.k->lib)
             continue;
         Kernel *k = tu.k;
         bool ok = true, first = true;
@@ -756,6 +768,42 @@ static void place_scalars(F *f, Vec *steps, Place *p)
     }
 }
 
+/* A matrix product followed by a kernel that only applies bias and/or ReLU
+ * to its result: one cuBLASLt call does both (the kernel stays for when
+ * the library cannot be used). */
+static void fold_epilogues(F *f, Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LOOP)
+            fold_epilogues(f, &st->body);
+        if (st->kind != P_KERNEL || !st->kernel->lib || i + 1 >= steps->len)
+            continue;
+        Step *nx = vec_at(steps, i + 1);
+        if (nx->kind != P_KERNEL || nx->sync_before.len || nx->host_prelude.len || nx->kernel->dev_in.len ||
+            nx->kernel->dev_prelude.len)
+            continue;
+        if (lib_fold_epilogue(f->a, st->kernel->lib, nx->kernel))
+            nx->kernel->folded_into = st->kernel;
+    }
+}
+
+static void note_libs(F *f)
+{
+    for (int i = 0; i < f->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&f->plan->kernels, i);
+        if (!k->lib)
+            continue;
+        Stmt *nest = vec_at(&k->nests, 0);
+        vec_push(f->a, &f->plan->notes, arena_printf(f->a, "line %d: kernel %s is a matrix product: %s%s", nest->loc.line,
+                                                     k->name, lib_describe(f->a, k->lib),
+                                                     k->lib->epilogue ? arena_printf(f->a, "; kernel %s (line %d) is its epilogue",
+                                                                                     k->lib->epilogue->name,
+                                                                                     k->lib->epilogue->first_line)
+                                                                      : ""));
+    }
+}
+
 void fuse_region(Unit *u, Region *r)
 {
     F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan))};
@@ -766,5 +814,7 @@ void fuse_region(Unit *u, Region *r)
         mark_vec4(vec_at(&f.plan->kernels, i));
     Place place = {0};
     place_scalars(&f, &f.plan->steps, &place);
+    fold_epilogues(&f, &f.plan->steps);
+    note_libs(&f);
     estimate(&f);
 }

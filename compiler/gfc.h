@@ -318,6 +318,9 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when
  * v is not touched; false if isl cannot bound it. */
 bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi);
+/* e = P*outer + inner with P an integer parameter (outer NULL when e is
+ * plain affine); false if not that shape (flattened 2-D subscripts). */
+bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner);
 
 /* ---- args.c: extents and aliasing of array arguments ---------------------- */
 
@@ -329,6 +332,8 @@ bool args_plan(Unit *u, Region *r);
 
 typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW } KernelKind;
 extern const char *const kernel_kind_names[];
+
+typedef struct LibCall LibCall;
 
 typedef struct Kernel {
     KernelKind kind;
@@ -346,7 +351,24 @@ typedef struct Kernel {
     Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
+    LibCall *lib;                /* the nest is a matrix product: cuBLAS computes it */
+    struct Kernel *folded_into;  /* this kernel is that one's cuBLASLt epilogue */
 } Kernel;
+
+/* A kernel whose nest is a matrix product C = alpha * op(A) op(B) (+ C):
+ * the launcher calls cuBLAS (cuBLASLt with an epilogue) and keeps the
+ * kernel for what the library cannot take (sizes past int, odd strides). */
+struct LibCall {
+    Stmt *rows, *cols, *inner;   /* the loops over C's rows, C's columns, and the product's sum */
+    Var *a, *b, *c;              /* row-major arrays, a and b read, c written */
+    bool ta, tb;                 /* a[p][row] rather than a[row][p]; b[col][p] rather than b[p][col] */
+    Expr *lda, *ldb, *ldc;       /* row strides in elements */
+    Expr *alpha;                 /* a loop-invariant scale, NULL = 1 */
+    int beta;                    /* 0: C is overwritten; 1: the product is added to C */
+    int epi;                     /* epilogue flags (GF_EPI_BIAS | GF_EPI_RELU) */
+    Var *bias;                   /* GF_EPI_BIAS: one value per column of C */
+    Kernel *epilogue;            /* the next kernel, when it is the folded epilogue */
+};
 
 typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP } StepKind;
 
@@ -373,6 +395,15 @@ typedef struct Plan {
 } Plan;
 
 void fuse_region(Unit *u, Region *r);
+
+/* ---- libcall.c: nests a library computes ------------------------------------------- */
+
+/* A matrix-product nest (cuBLAS), or NULL. */
+LibCall *lib_match_matmul(Arena *a, Stmt *nest);
+/* Takes kernel k (the one right after lc's) into the call as a cuBLASLt
+ * epilogue when it is only C = relu(C + bias[j]) or a part of that. */
+bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k);
+const char *lib_describe(Arena *a, const LibCall *lc);
 
 /* ---- emit_c.c: expressions and statements as C/CUDA text ------------------------ */
 

@@ -18,11 +18,15 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
 
 static const char *shape(Kernel *k)
 {
-    static char buf[64];
+    static char buf[160];
     if (k->pdims == 0)
         return "single thread";
-    snprintf(buf, sizeof buf, "%d-D%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
-             k->kind == K_ROW ? ", block per row" : k->kind == K_REDUCE ? ", deterministic reduction" : "");
+    snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
+             k->kind == K_ROW ? ", block per row" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
+             k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
+             k->folded_into ? ", folded into the cuBLASLt call of " : "");
+    if (k->folded_into)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", k->folded_into->name);
     return buf;
 }
 
@@ -90,7 +94,17 @@ void report_json(FILE *f, Unit *u)
             fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"dims\": %d, \"vector\": %s, \"lines\": [",
                     j ? "," : "", k->name, kernel_kind_names[k->kind], k->pdims, k->vec4 ? "true" : "false");
             kernel_nest_lines(f, k, true);
-            fprintf(f, "], \"reduces\": [");
+            fprintf(f, "], \"library\": ");
+            if (k->lib)
+                json_str(f, k->lib->epi ? "cublasLt" : "cublas");
+            else
+                fprintf(f, "null");
+            fprintf(f, ", \"epilogue_of\": ");
+            if (k->folded_into)
+                json_str(f, k->folded_into->name);
+            else
+                fprintf(f, "null");
+            fprintf(f, ", \"reduces\": [");
             for (int m = 0; m < k->red_vars.len; m++) {
                 fprintf(f, "%s", m ? ", " : "");
                 json_str(f, ((Var *)vec_at(&k->red_vars, m))->name);

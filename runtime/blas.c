@@ -10,6 +10,7 @@
 #include <gpufuse/launch.h>
 #include <cublasLt.h>
 #include <cublas_v2.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -486,6 +487,30 @@ gf_status gf_gemm_strided_batched(gf_op ta, gf_op tb, int m, int n, int k, doubl
     return gemm(&site, &g);
 }
 
+/* A launcher's matrix product: device pointers, the call's stream. */
+void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long long k, double alpha,
+                  const void *A, long long lda, const void *B, long long ldb, double beta, void *C,
+                  long long ldc, gf_dtype type, const char *what)
+{
+    gemm_args g = {ta, tb, (int)m, (int)n, (int)k, alpha, beta, A, B, C, (int)lda, (int)ldb, (int)ldc,
+                   0, 0, 0, 1, type};
+    gf_status st = GF_SUCCESS;
+    if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
+        st = gf_fail(GF_ERROR_INVALID_VALUE, "sizes past INT_MAX");
+    if (st == GF_SUCCESS)
+        st = check_gemm("gf_call_gemm", &g);
+    cublasHandle_t h = NULL;
+    if (st == GF_SUCCESS)
+        st = get_handle(gf_current_device(), gf_call_stream(c), &h);
+    if (st == GF_SUCCESS)
+        st = gemm_gpu(h, &g, A, B, C);
+    if (st != GF_SUCCESS) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "cuBLAS GEMM for %s failed: %s", what ? what : "?", gf_last_error());
+        gf_call_fail(c, st, msg);
+    }
+}
+
 /* ---- cuBLASLt epilogues ------------------------------------------------------------ */
 
 /* Descriptors, layouts and the heuristic's algorithm per shape, LRU. */
@@ -613,43 +638,16 @@ static gf_status epilogue_cpu(int m, int n, int k, const float *A, const float *
     return GF_SUCCESS;
 }
 
-gf_status gf_gemm_epilogue(int m, int n, int k, const float *A, const float *B, const float *bias,
-                           float *C, int flags)
+/* One cuBLASLt matmul with its epilogue, through the plan cache: d = {A, B,
+ * bias, C} device pointers, on the call's stream. */
+static gf_status lt_matmul(gf_call *c, int m, int n, int k, const void *const d[4], int flags)
 {
-    static gf_site site = {"gf_gemm_epilogue", __FILE__, __LINE__, -1};
-    if (epilogue_of(flags) < 0)
-        return gf_fail(GF_ERROR_INVALID_VALUE,
-                       "gf_gemm_epilogue: flags 0x%x: expected GF_EPI_BIAS and at most one of "
-                       "GF_EPI_RELU, GF_EPI_GELU", (unsigned)flags);
-    if (m < 0 || n < 0 || k < 0)
-        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: m=%d n=%d k=%d: sizes must be >= 0", m, n, k);
-    if (m == 0 || n == 0)
-        return GF_SUCCESS;
-    if (k == 0)
-        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: k must be > 0");
-    if (!A || !B || !C || ((flags & GF_EPI_BIAS) && !bias))
-        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: null pointer%s",
-                       (flags & GF_EPI_BIAS) && !bias ? " (GF_EPI_BIAS needs a bias)" : "");
-    gf_libarg a[4] = {
-        {A, (size_t)m * k * sizeof(float), GF_ARG_READ},
-        {B, (size_t)k * n * sizeof(float), GF_ARG_READ},
-        {(flags & GF_EPI_BIAS) ? bias : NULL, (flags & GF_EPI_BIAS) ? (size_t)n * sizeof(float) : 0,
-         GF_ARG_READ},
-        {C, (size_t)m * n * sizeof(float), GF_ARG_WRITE},
-    };
-    gf_call *c;
-    void *d[4];
-    gf_status st = gf_lib_begin(&site, a, 4, &c, d);
-    if (st != GF_SUCCESS)
-        return st;
-    if (!c)
-        return epilogue_cpu(m, n, k, A, B, bias, C, flags);
+    gf_status st;
     int device = gf_current_device();
     cublasLtHandle_t lt;
     st = get_lt_handle(device, &lt);
     if (st == GF_SUCCESS) {
-        const void *ptrs[4] = {d[0], d[1], d[2], d[3]};
-        int align = pointer_align(ptrs, 4), tf32 = gf_get_tf32();
+        int align = pointer_align(d, 4), tf32 = gf_get_tf32();
         pthread_mutex_lock(&lt_mu);
         lt_plan *p = NULL, *lru = &lt_cache[0];
         for (int i = 0; i < lt_n && !p; i++) {
@@ -685,10 +683,65 @@ gf_status gf_gemm_epilogue(int m, int n, int k, const float *A, const float *B, 
                                                          sizeof d[2]));
             if (st == GF_SUCCESS)
                 st = BLAS(cublasLtMatmul(lt, p->op, &one, d[1], p->la, d[0], p->lb, &zero, d[3], p->lc,
-                                         d[3], p->lc, &p->algo, ws, p->ws, gf_call_stream(c)));
+                                         (void *)d[3], p->lc, &p->algo, ws, p->ws, gf_call_stream(c)));
         }
         pthread_mutex_unlock(&lt_mu);
     }
+    return st;
+}
+
+gf_status gf_gemm_epilogue(int m, int n, int k, const float *A, const float *B, const float *bias,
+                           float *C, int flags)
+{
+    static gf_site site = {"gf_gemm_epilogue", __FILE__, __LINE__, -1};
+    if (epilogue_of(flags) < 0)
+        return gf_fail(GF_ERROR_INVALID_VALUE,
+                       "gf_gemm_epilogue: flags 0x%x: expected GF_EPI_BIAS and at most one of "
+                       "GF_EPI_RELU, GF_EPI_GELU", (unsigned)flags);
+    if (m < 0 || n < 0 || k < 0)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: m=%d n=%d k=%d: sizes must be >= 0", m, n, k);
+    if (m == 0 || n == 0)
+        return GF_SUCCESS;
+    if (k == 0)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: k must be > 0");
+    if (!A || !B || !C || ((flags & GF_EPI_BIAS) && !bias))
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_gemm_epilogue: null pointer%s",
+                       (flags & GF_EPI_BIAS) && !bias ? " (GF_EPI_BIAS needs a bias)" : "");
+    gf_libarg a[4] = {
+        {A, (size_t)m * k * sizeof(float), GF_ARG_READ},
+        {B, (size_t)k * n * sizeof(float), GF_ARG_READ},
+        {(flags & GF_EPI_BIAS) ? bias : NULL, (flags & GF_EPI_BIAS) ? (size_t)n * sizeof(float) : 0,
+         GF_ARG_READ},
+        {C, (size_t)m * n * sizeof(float), GF_ARG_WRITE},
+    };
+    gf_call *c;
+    void *d[4];
+    gf_status st = gf_lib_begin(&site, a, 4, &c, d);
+    if (st != GF_SUCCESS)
+        return st;
+    if (!c)
+        return epilogue_cpu(m, n, k, A, B, bias, C, flags);
+    const void *ptrs[4] = {d[0], d[1], d[2], d[3]};
+    st = lt_matmul(c, m, n, k, ptrs, flags);
     gf_lib_end(c, a[0].bytes + a[1].bytes + a[2].bytes + a[3].bytes);
     return st;
+}
+
+void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, const float *A, const float *B,
+                           const float *bias, float *C, int flags, const char *what)
+{
+    gf_status st = GF_SUCCESS;
+    if (epilogue_of(flags) < 0 || ((flags & GF_EPI_BIAS) && !bias))
+        st = gf_fail(GF_ERROR_INVALID_VALUE, "epilogue flags 0x%x", (unsigned)flags);
+    else if (m <= 0 || n <= 0 || k <= 0 || m > INT_MAX || n > INT_MAX || k > INT_MAX)
+        st = gf_fail(GF_ERROR_INVALID_VALUE, "m=%lld n=%lld k=%lld: sizes must be in [1, INT_MAX]", m, n, k);
+    if (st == GF_SUCCESS) {
+        const void *d[4] = {A, B, bias, C};
+        st = lt_matmul(c, (int)m, (int)n, (int)k, d, flags);
+    }
+    if (st != GF_SUCCESS) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "cuBLASLt matmul for %s failed: %s", what ? what : "?", gf_last_error());
+        gf_call_fail(c, st, msg);
+    }
 }

@@ -166,6 +166,8 @@ static void report_site(gf_call *c, gf_status s, const char *what)
     gf_report(s, "%s (in %s at %s:%d)", what, site->function, site->file, site->line);
 }
 
+void gf_call_fail(gf_call *c, gf_status s, const char *what) { report_site(c, s, what); }
+
 /* A hazard on the GPU: the launcher will run the original body on the host,
  * so every argument must be host memory, current on the host. */
 static gf_path fallback_sequential(gf_call *c)

@@ -231,6 +231,9 @@ struct gf_call;
  * GPU mode maps the arguments (device pointers as they are, data-region
  * mirrors, host memory staged) into dev[] and sets *call.  In CPU mode it
  * sets *call to NULL and dev[] to the arguments themselves. */
+/* Reports a failure inside a launcher's call, naming its function and line. */
+struct gf_call;
+GF_HIDDEN void gf_call_fail(struct gf_call *c, gf_status s, const char *what);
 GF_HIDDEN gf_status gf_lib_begin(struct gf_site *site, const gf_libarg *a, int n,
                                  struct gf_call **call, void **dev);
 /* Copies staged outputs back (waiting for them), releases staging. */

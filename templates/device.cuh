@@ -105,3 +105,14 @@ template <typename T, typename Op> __device__ inline T gf_finish(const T *partia
 }
 
 GF_UNUSED static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+
+/* Whether cuBLAS can take a matrix product the launcher recognised: int
+ * sizes and row strides, each stride at least the row it strides over,
+ * nothing empty (the kernel handles the rest). */
+GF_UNUSED static inline bool gf_gemm_fits(long long m, long long n, long long k, long long lda, long long ldb,
+                                          long long ldc, int ta, int tb)
+{
+    const long long big = 2147483647LL;
+    return m > 0 && n > 0 && k > 0 && m <= big && n <= big && k <= big && lda <= big && ldb <= big &&
+           ldc <= big && lda >= (ta ? m : k) && ldb >= (tb ? k : n) && ldc >= n;
+}

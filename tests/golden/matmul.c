@@ -1,4 +1,4 @@
-// Naive matmul: i, j parallel, k a per-element reduction.
+// Naive matmul (i, j parallel, k a per-element sum): a matrix product, so cuBLAS.
 #include <gpufuse.h>
 
 GPUFUSE void matmul(int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
@@ -20,4 +20,5 @@ GPUFUSE void matmul(int n, int m, int p, const float A[n][p], const float B[p][m
 // CHECK-NEXT: for k in [0, p) step 1 ; line 9, parallel reduction
 // CHECK-NEXT: S1: acc += (A[i][k] * B[k][j]) ; reduction + on acc
 // CHECK-NEXT: S2: C[i][j] = acc
-// REPORT: kernel matmul_k0 [map, 2-D]: lines 6-12
+// REPORT: kernel matmul_k0 [map, 2-D, cuBLAS]: lines 6-12
+// REPORT-NEXT: line 6: kernel matmul_k0 is a matrix product: C = A * B (float, cuBLAS GEMM)

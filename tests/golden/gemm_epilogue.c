@@ -1,0 +1,72 @@
+// Matrix products with epilogues: bias + ReLU in the next nest (folded into
+// one cuBLASLt call), ReLU in the product's own store, a transposed operand
+// accumulated into C, and a nest that is not a product (B[k][i]).
+#include <gpufuse.h>
+#include <math.h>
+
+GPUFUSE void dense(int n, int m, int p, const float x[n][p], const float w[p][m], const float b[m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = acc;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            y[i][j] = fmaxf(y[i][j] + b[j], 0.0f);
+}
+
+GPUFUSE void relu_inline(int n, int m, int p, const float *x, const float *w, float *y)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i * p + k] * w[k * m + j];
+            y[i * m + j] = acc > 0.0f ? acc : 0.0f;
+        }
+}
+
+GPUFUSE void acc_t(int n, int m, int p, const double A[p][n], const double B[m][p], double C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            for (int k = 0; k < p; k++)
+                C[i][j] += A[k][i] * B[j][k];
+}
+
+GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B[p][n], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][i];
+            C[i][j] = acc;
+        }
+}
+
+// CHECK-LABEL: region dense
+// CHECK: for k in [0, p) step 1 ; line 12, parallel reduction
+// CHECK: S3: y[i_1][j_1] = fmaxf((y[i_1][j_1] + b[j_1]), 0.0f)
+// CHECK-LABEL: region acc_t
+// CHECK: for k in [0, p) step 1 ; line 36, sequential
+// CHECK-NEXT: S0: C[i][j] += (A[k][i] * B[j][k])
+// REPORT-LABEL: region dense
+// REPORT: kernel dense_k0 [map, 2-D, cuBLASLt]: lines 9-15
+// REPORT-NEXT: kernel dense_k1 [map, 2-D, folded into the cuBLASLt call of dense_k0]: lines 16-18
+// REPORT: line 9: kernel dense_k0 is a matrix product: y = relu(x * w + b) (float, one cuBLASLt call with its epilogue); kernel dense_k1 (line 16) is its epilogue
+// REPORT-LABEL: region relu_inline
+// REPORT: kernel relu_inline_k0 [map, 2-D, cuBLASLt]: lines 23-29
+// REPORT: line 23: kernel relu_inline_k0 is a matrix product: y = relu(x * w) (float, one cuBLASLt call with its epilogue)
+// REPORT-LABEL: region acc_t
+// REPORT: kernel acc_t_k0 [map, 2-D, cuBLAS]: lines 34-37
+// REPORT: line 34: kernel acc_t_k0 is a matrix product: C = C + A^T * B^T (double, cuBLAS GEMM)
+// REPORT-LABEL: region not_product
+// REPORT: kernel not_product_k0 [map, 2-D]: lines 42-48
+// REPORT-NOT: matrix product
+// DIFF-SIZE: x = n * p
+// DIFF-SIZE: w = p * m
+// DIFF-SIZE: y = n * m

@@ -1,0 +1,109 @@
+/* kernels.c - matrix-product nests gpufuse sends to cuBLAS / cuBLASLt
+ * (compiler/libcall.c), and one it must not (notmm).  libcall.c checks each
+ * launcher against its C body. */
+#include <gpufuse.h>
+#include <math.h>
+
+GPUFUSE void matmul(int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][j];
+            C[i][j] = acc;
+        }
+}
+
+GPUFUSE void matmul_flat_tb(int n, int m, int p, const double *A, const double *Bt, double *C)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            C[i * m + j] = 0;
+            for (int k = 0; k < p; k++)
+                C[i * m + j] += Bt[j * p + k] * A[i * p + k];
+        }
+}
+
+GPUFUSE void dense_relu(int n, int m, int p, const float x[n][p], const float w[p][m], const float b[m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = acc;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            y[i][j] = fmaxf(y[i][j] + b[j], 0.0f);
+}
+
+GPUFUSE void dense_inline(int n, int m, int p, const float x[n][p], const float w[p][m], const float b[m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = acc + b[j] > 0 ? acc + b[j] : 0.0f;
+        }
+}
+
+GPUFUSE void gemm_acc(int n, int m, int p, const float A[p][n], const float B[p][m], float C[n][m])
+{
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < p; k++)
+                C[i][j] += A[k][i] * B[k][j];
+}
+
+GPUFUSE void scaled(int n, int m, int p, float alpha, const float A[n][p], const float B[p][m], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][j];
+            C[i][j] = alpha * acc;
+        }
+}
+
+GPUFUSE void notmm(int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][i];
+            C[i][j] = acc;
+        }
+}
+
+/* a row stride longer than the rows used: lda = ld, not p */
+GPUFUSE void matmul_ld(int n, int m, int p, int ld, const float A[n][ld], const float B[p][m], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][j];
+            C[i][j] = acc;
+        }
+}
+
+/* the product, then an epilogue that is not bias/ReLU: two kernels' worth,
+ * the second a plain element-wise kernel */
+GPUFUSE void matmul_tanh(int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += A[i][k] * B[k][j];
+            C[i][j] = acc;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            C[i][j] = tanhf(C[i][j]);
+}
