@@ -62,6 +62,14 @@ void emit_index(Buf *b, EmitCtx *cx, const Expr *e)
     }
 }
 
+/* --fast-math: float functions with a CUDA intrinsic (a few ulp, reduced
+ * range; see the CUDA programming guide's intrinsic functions). */
+static const char *const fast_fns[][2] = {
+    {"expf", "__expf"},     {"exp10f", "__exp10f"}, {"logf", "__logf"}, {"log2f", "__log2f"},
+    {"log10f", "__log10f"}, {"sinf", "__sinf"},     {"cosf", "__cosf"}, {"tanf", "__tanf"},
+    {"powf", "__powf"},
+};
+
 static const char *call_name(EmitCtx *cx, const Expr *e)
 {
     (void)cx;
@@ -119,6 +127,14 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         emit_sub(b, cx, e->kids[0], 14);
         return;
     case E_BINARY: {
+        if (cx->device && cx->fast_math && !strcmp(e->text, "/") && e->ty && e->ty->kind == TY_FLOAT) {
+            buf_puts(b, "__fdividef(");
+            emit_expr(b, cx, e->kids[0]);
+            buf_puts(b, ", ");
+            emit_expr(b, cx, e->kids[1]);
+            buf_puts(b, ")");
+            return;
+        }
         int p = binary_prec(e->text);
         emit_sub(b, cx, e->kids[0], p);
         buf_printf(b, " %s ", e->text);
@@ -142,7 +158,11 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
             buf_puts(b, n);
             return;
         }
-        buf_printf(b, "%s(", e->text);
+        const char *fn = e->text;
+        for (size_t i = 0; cx->device && cx->fast_math && !e->callee && i < sizeof fast_fns / sizeof fast_fns[0]; i++)
+            if (!strcmp(fn, fast_fns[i][0]))
+                fn = fast_fns[i][1];
+        buf_printf(b, "%s(", fn);
         for (int i = 0; i < e->nkids; i++) {
             if (i)
                 buf_puts(b, ", ");

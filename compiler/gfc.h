@@ -411,6 +411,7 @@ typedef struct EmitCtx EmitCtx;
 struct EmitCtx {
     Region *r;
     bool device;                 /* CUDA device code */
+    bool fast_math;              /* device code: CUDA's fast intrinsics (--fast-math) */
     Kernel *k;                   /* kernel being emitted (NULL on host) */
     /* replaces an E_VAR/E_INDEX (registers, cached rows); NULL = default */
     const char *(*override)(EmitCtx *, const Expr *);

@@ -62,6 +62,8 @@ static const char usage[] =
     "  --arch=sm_90[,...]   GPU architectures the output is meant for (checked,\n"
     "                       recorded in the output's build line)\n"
     "  --strict             make every 'kept on the CPU' warning an error\n"
+    "  --fast-math          kernels use CUDA's fast float intrinsics (__expf,\n"
+    "                       __sinf, __fdividef, ...): faster, a few ulp less exact\n"
     "  --prefix=P           name the emitted definitions P<function> instead of\n"
     "                       replacing the functions (to call both side by side)\n"
     "  --depfile=FILE       write a Make depfile of the headers read\n"
@@ -449,6 +451,8 @@ int main(int argc, char **argv)
                 return usage_error("bad architecture list '%s' (e.g. sm_90 or sm_80,sm_90)", a + 7);
         } else if (!strcmp(a, "--strict")) {
             gfc_diag.strict = true;
+        } else if (!strcmp(a, "--fast-math")) {
+            o.fast_math = true;
         } else if (!strncmp(a, "--prefix=", 9)) {
             o.prefix = a + 9;
         } else if (!strncmp(a, "--depfile=", 10)) {

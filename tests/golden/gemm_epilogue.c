@@ -70,3 +70,15 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // DIFF-SIZE: x = n * p
 // DIFF-SIZE: w = p * m
 // DIFF-SIZE: y = n * m
+// CU-LABEL: extern "C" void dense(
+// CU: bool gf_epi_dense_k0 = false; /* dense_k1 is done by the cuBLASLt call */
+// CU: const bool gf_lib = gf_gemm_fits(gf_gm, gf_gn, gf_gk, gf_ld[0], gf_ld[1], gf_ld[2], 0, 0);
+// CU-NEXT: if (gf_lib && !0 && !0 && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {
+// CU-NEXT: gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
+// CU-NEXT: gf_epi_dense_k0 = true;
+// CU-NEXT: } else if (gf_lib) {
+// CU-NEXT: gf_call_gemm(gf_c, GF_OP_N, GF_OP_N, gf_gm, gf_gn, gf_gk, 1.0, gf_d_x, gf_ld[0], gf_d_w, gf_ld[1], 0.0, gf_d_y, gf_ld[2], GF_F32, "dense_k0");
+// CU-NEXT: } else {
+// CU: if (!gf_epi_dense_k0) /* the matrix product did not take its epilogue */
+// CU-LABEL: extern "C" void acc_t(
+// CU: gf_call_gemm(gf_c, GF_OP_T, GF_OP_T, gf_gm, gf_gn, gf_gk, 1.0, gf_d_A, gf_ld[0], gf_d_B, gf_ld[1], 1.0, gf_d_C, gf_ld[2], GF_F64, "acc_t_k0");

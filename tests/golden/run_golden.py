@@ -6,6 +6,8 @@ Each tests/golden/*.c file is a small GPUFUSE region with FileCheck lines:
   // CHECK: ...    checked against `gpufuse --emit=ir FILE` (standard output)
   // REPORT: ...   checked against `gpufuse --emit=report FILE` (standard output)
   // WARN: ...     checked against the diagnostics (standard error) of --emit=ir
+  // CU: ...       checked against the generated CUDA (`gpufuse --emit=cu FILE`)
+  // FLAGS: ...    extra gpufuse options for the CU output (e.g. --fast-math)
 
 A file without any WARN line must produce no diagnostics at all.
 
@@ -37,7 +39,7 @@ def run_filecheck(filecheck, path, prefix, text, what):
 
 def check_file(args, path):
     src = open(path).read()
-    prefixes = set(re.findall(r'^\s*//\s*(CHECK|REPORT|WARN)(?:-[A-Z]+)?:', src, re.M))
+    prefixes = set(re.findall(r'^\s*//\s*(CHECK|REPORT|WARN|CU)(?:-[A-Z]+)?:', src, re.M))
     if 'CHECK' not in prefixes:
         sys.stderr.write('FAIL %s: no CHECK lines (a golden test must pin something)\n' % path)
         return False
@@ -63,6 +65,16 @@ def check_file(args, path):
             sys.stderr.write('FAIL %s: gpufuse --emit=report exited %d\n%s' % (path, rep.returncode, rep.stderr))
             return False
         ok &= run_filecheck(args.filecheck, path, 'REPORT', rep.stdout, '--emit=report')
+    if 'CU' in prefixes:
+        flags = []
+        for m in re.findall(r'^\s*//\s*FLAGS:(.*)$', src, re.M):
+            flags += m.split()
+        cu = subprocess.run(base + ['--emit=cu'] + flags + [name, '-o', '-'] + extra, capture_output=True, text=True,
+                            cwd=d)
+        if cu.returncode != 0:
+            sys.stderr.write('FAIL %s: gpufuse --emit=cu exited %d\n%s' % (path, cu.returncode, cu.stderr))
+            return False
+        ok &= run_filecheck(args.filecheck, path, 'CU', cu.stdout, '--emit=cu')
     return ok
 
 
