@@ -81,6 +81,12 @@ static void key_stmt(KeyCx *k, const Stmt *s)
         key_expr(k, s->rhs);
         return;
     case S_FREE: return;
+    case S_LIB:
+        /* a library call sees the whole array: no alias class */
+        for (int i = 0; i < s->rhs->nkids; i++)
+            if (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == k->v)
+                k->uniform = false;
+        return;
     }
 }
 
@@ -157,6 +163,12 @@ static bool write_only(Region *r, Var *v)
     return w.writes == 1 && w.exact;
 }
 
+/* An array named without a subscript: only library calls do that. */
+static bool is_bare_use(const Expr *e, const void *v)
+{
+    return e->kind == E_VAR && e->var == v;
+}
+
 bool args_plan(Unit *u, Region *r)
 {
     const char *keys[256];
@@ -171,6 +183,13 @@ bool args_plan(Unit *u, Region *r)
             for (int d = 0; d < v->ndims; d++)
                 if (!v->dims[d])
                     known = false;
+            if (!known && ir_stmt_any(r->body, is_bare_use, v)) {
+                diag_reject(v->loc, "-Wgpufuse-extent",
+                            "a library call takes '%s' whole, and its size is not declared; declare it with its "
+                            "size, e.g. 'const float %s[n][k]', so the launcher can copy it; '%s' keeps its CPU body",
+                            v->name, v->name, r->name);
+                return false;
+            }
             if (!known) {
                 diag_reject(v->loc, "-Wgpufuse-extent",
                             "cannot tell how much of '%s' the loops touch (its subscripts or the loop bounds are not "

@@ -208,7 +208,8 @@ static void delin_stmt(Model *m, Stmt *s)
         delin_expr(m, s->lhs);
         delin_expr(m, s->rhs);
         return;
-    case S_FREE: return;
+    case S_FREE:
+    case S_LIB: return;
     }
 }
 
@@ -290,6 +291,21 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
     }
     ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s]%s%s }", m->params, ps->name, ps->iters,
                            isl_name(m, v), out, *cons ? " : " : "", cons);
+    vec_push(m->a, &ps->acc, ac);
+}
+
+/* Any element of array v (a library call's argument). */
+static void add_whole(Model *m, PStmt *ps, Var *v, bool write)
+{
+    Access *ac = arena_alloc(m->a, sizeof *ac);
+    ac->write = write;
+    ac->var = v;
+    ac->exact = false;
+    int rank = v->delin && !v->delin_bad ? 2 : v->ndims > 0 ? v->ndims : 1;
+    char *out = arena_strdup(m->a, "");
+    for (int i = 0; i < rank; i++)
+        out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
+    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s] }", m->params, ps->name, ps->iters, isl_name(m, v), out);
     vec_push(m->a, &ps->acc, ac);
 }
 
@@ -546,6 +562,22 @@ static void build(Model *m, Stmt *s)
     }
     case S_FREE:
         return;
+    case S_LIB: {
+        /* a library call touches its arrays anywhere */
+        PStmt *ps = new_pstmt(m, s);
+        const char *roles = lib_builtin_roles(s->rhs->text);
+        for (int i = 0; i < s->rhs->nkids; i++) {
+            Expr *a = s->rhs->kids[i];
+            if (roles[i] == 'S' || roles[i] == 'O' || a->kind != E_VAR) {
+                collect_reads(m, ps, a);
+                continue;
+            }
+            add_whole(m, ps, a->var, false);
+            if (roles[i] == 'W')
+                add_whole(m, ps, a->var, true);
+        }
+        return;
+    }
     }
 }
 

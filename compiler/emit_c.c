@@ -291,6 +291,21 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         if (!s->var->is_temp || s->var->decl)
             buf_line(b, "gf_tmp_free(%s);", s->var->cname);
         return;
+    case S_LIB: {
+        /* as in the C body: the status is the caller's to ignore */
+        const char *roles = lib_builtin_roles(s->rhs->text);
+        Buf r = {0};
+        buf_printf(&r, "%s(", s->rhs->text);
+        for (int i = 0; i < s->rhs->nkids; i++) {
+            buf_puts(&r, i ? ", " : "");
+            buf_puts(&r, roles[i] == 'O' ? "(gf_op)(" : "");   /* C++ wants the enum */
+            emit_expr(&r, cx, s->rhs->kids[i]);
+            buf_puts(&r, roles[i] == 'O' ? ")" : "");
+        }
+        buf_line(b, "(void)%s); /* library call, line %d */", r.data, s->loc.line);
+        buf_free(&r);
+        return;
+    }
     }
 }
 

@@ -132,7 +132,8 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
     case S_RETURN:
         uses_expr(a, u, s->rhs);
         return;
-    case S_FREE: return;
+    case S_FREE:
+    case S_LIB: return;          /* never in a kernel */
     }
 }
 
@@ -1363,6 +1364,37 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
+/* A library builtin in the region: the launcher's own call on its stream
+ * with the device pointers (gpufuse/launch.h). */
+static void emit_lib_call(Buf *b, CudaCx *c, const Stmt *s)
+{
+    const Expr *call = s->rhs;
+    Buf a[13] = {{0}};
+    for (int i = 0; i < call->nkids && i < 13; i++) {
+        const Expr *x = call->kids[i];
+        if (x->kind == E_VAR && x->var->is_array)
+            buf_printf(&a[i], "gf_d_%s", x->var->cname);
+        else if (x->kind == E_INT && !strcmp(x->text, "0") && lib_builtin_roles(call->text)[i] == 'N')
+            buf_puts(&a[i], "NULL");
+        else
+            emit_expr(&a[i], &c->base, x);
+    }
+    const char *what = arena_printf(A(c), "%s at line %d", call->text, s->loc.line);
+    buf_line(b, "/* line %d: %s, on the call's stream */", s->loc.line, call->text);
+    if (!strcmp(call->text, "gf_gemm_epilogue")) {
+        buf_line(b, "gf_call_gemm_epilogue(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", a[0].data, a[1].data,
+                 a[2].data, a[3].data, a[4].data, a[5].data, a[6].data, a[7].data, what);
+    } else {
+        buf_line(b, "gf_call_gemm(gf_c, (gf_op)(%s), (gf_op)(%s), %s, %s, %s, (double)(%s), %s, %s, %s, %s, (double)(%s), "
+                    "%s, %s, %s, \"%s\");",
+                 a[0].data, a[1].data, a[2].data, a[3].data, a[4].data, a[5].data, a[6].data, a[7].data, a[8].data,
+                 a[9].data, a[10].data, a[11].data, a[12].data, strcmp(call->text, "gf_sgemm") ? "GF_F64" : "GF_F32",
+                 what);
+    }
+    for (int i = 0; i < 13; i++)
+        buf_free(&a[i]);
+}
+
 static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     CudaCx *c = (CudaCx *)cx;
@@ -1445,6 +1477,7 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
                 emit_launch(b, c, st->kernel);
             }
             break;
+        case P_LIB: emit_lib_call(b, c, st->stmt); break;
         case P_LOOP: {
             Stmt *l = st->stmt;
             Buf lb = {0}, ub = {0};

@@ -27,6 +27,11 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
     buf_printf(b, "%s", gf_tpl_common);
     if (cuda)
         buf_printf(b, "%s", gf_tpl_device);
+    bool lib = false;
+    for (int i = 0; i < u->regions.len; i++)
+        lib |= ((Region *)vec_at(&u->regions, i))->plan->has_lib;
+    if (lib && !cuda)
+        buf_puts(b, "#include <gpufuse.h> /* library calls: link with libgpufuse */\n");
     for (int i = 0; i < u->includes_direct.len; i++)
         buf_printf(b, "#include \"%s\"\n", (const char *)vec_at(&u->includes_direct, i));
     if (u->structs.len)
@@ -237,7 +242,8 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
         switch (st->kind) {
-        case P_HOST: emit_stmt(b, &h.base, st->stmt); break;
+        case P_HOST:
+        case P_LIB: emit_stmt(b, &h.base, st->stmt); break;
         case P_KERNEL: emit_host_kernel(b, u, r, st->kernel, openmp); break;
         case P_LOOP: {
             Stmt *l = st->stmt;

@@ -322,6 +322,17 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
         }
         if (s->kind == S_BLOCK && !s->list.len)
             continue;
+        if (s->kind == S_LIB) {
+            /* a library call between the kernels: nothing fuses across it */
+            Step *st = new_step(f, P_LIB);
+            st->stmt = s;
+            f->plan->has_lib = true;
+            vec_push(f->a, steps, st);
+            note(f, s->loc, "%s: a library call (%s), between the kernels before and after it", s->rhs->text,
+                 strcmp(s->rhs->text, "gf_gemm_epilogue") ? "cuBLAS" : "cuBLASLt");
+            open = -1;
+            continue;
+        }
         if (ir_stmt_any(s, is_index, NULL) || s->kind == S_IF || s->kind == S_WHILE) {
             /* touches arrays outside any parallel loop: one thread does it */
             Step *st = new_step(f, P_KERNEL);
@@ -369,7 +380,7 @@ static void count_uses(F *f, Vec *steps, TempUse *tu)
             count_uses(f, &st->body, tu);
             continue;
         }
-        if (st->kind == P_HOST) {
+        if (st->kind == P_HOST || st->kind == P_LIB) {
             if (st->stmt->kind == S_DECL && st->stmt->var == tu->v)
                 continue;
             if (st->stmt->kind == S_FREE && st->stmt->var == tu->v)
@@ -733,7 +744,8 @@ static void place_scalars(F *f, Vec *steps, Place *p)
                 vec_push(f->a, &p->dev, vec_at(&k->red_vars, m));
             break;
         }
-        case P_HOST: {
+        case P_HOST:
+        case P_LIB: {
             if (deferrable(f, p, st->stmt)) {
                 st->deferred = true;
                 vec_push(f->a, &p->derived, st->stmt);

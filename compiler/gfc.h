@@ -184,7 +184,8 @@ typedef struct Func {            /* a static helper compiled as a device functio
 
 /* Statement kinds. */
 #define GF_STMT_KINDS(X) \
-    X(S_BLOCK) X(S_FOR) X(S_WHILE) X(S_IF) X(S_DECL) X(S_ASSIGN) X(S_RETURN) X(S_FREE)
+    X(S_BLOCK) X(S_FOR) X(S_WHILE) X(S_IF) X(S_DECL) X(S_ASSIGN) X(S_RETURN) X(S_FREE) \
+    X(S_LIB)      /* a library builtin (gf_sgemm ...): rhs is the E_CALL, arrays as E_VAR */
 
 typedef enum StmtKind {
 #define X(k) k,
@@ -218,7 +219,7 @@ struct Stmt {
     Stmt *then, *els;
     /* S_DECL, S_ASSIGN, S_RETURN */
     Var *var;
-    Expr *lhs, *rhs;             /* S_DECL: rhs = initialiser (may be NULL) */
+    Expr *lhs, *rhs;             /* S_DECL: rhs = initialiser (may be NULL); S_LIB: the call */
     const char *op;              /* "=", "+=", ... */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
@@ -370,12 +371,12 @@ struct LibCall {
     Kernel *epilogue;            /* the next kernel, when it is the folded epilogue */
 };
 
-typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP } StepKind;
+typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB } StepKind;
 
 typedef struct Step {
     StepKind kind;
     Kernel *kernel;              /* P_KERNEL */
-    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop */
+    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop; P_LIB: the S_LIB */
     Vec body;                    /* P_LOOP: Step* */
     /* reduction results left on the device and copied to the host just
      * before this step (a host statement reads them), or at the end of
@@ -391,6 +392,7 @@ typedef struct Plan {
     Vec notes;                   /* const char*: what was not fused and why */
     Vec dead_temps;              /* Var*: temporaries never allocated */
     int nests;                   /* parallel nests before fusion */
+    bool has_lib;                /* a P_LIB step: the host code calls libgpufuse */
     double bytes_unfused, bytes_fused;   /* per element-estimates for --report */
 } Plan;
 
@@ -404,6 +406,12 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest);
  * epilogue when it is only C = relu(C + bias[j]) or a part of that. */
 bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k);
 const char *lib_describe(Arena *a, const LibCall *lc);
+
+/* Library builtins callable in a region (gf_sgemm, gf_dgemm,
+ * gf_gemm_epilogue): one letter per argument, 'S' a scalar, 'O' a gf_op, 'R' an array it
+ * reads, 'N' an array it reads or NULL, 'W' an array it reads and writes.
+ * NULL when `name` is not one. */
+const char *lib_builtin_roles(const char *name);
 
 /* ---- emit_c.c: expressions and statements as C/CUDA text ------------------------ */
 

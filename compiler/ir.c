@@ -116,6 +116,7 @@ bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
     case S_ASSIGN:
         return ir_expr_any(s->lhs, f, arg) || ir_expr_any(s->rhs, f, arg);
     case S_RETURN:
+    case S_LIB:
         return ir_expr_any(s->rhs, f, arg);
     case S_FREE:
         return false;
@@ -249,6 +250,10 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
         dump_expr(f, s->rhs);
         break;
     case S_FREE: fprintf(f, "free %s", s->var->cname); break;
+    case S_LIB:
+        fprintf(f, "S%d: library call ", s->id);
+        dump_expr(f, s->rhs);
+        break;
     }
     fprintf(f, "\n");
 }

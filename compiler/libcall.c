@@ -384,3 +384,21 @@ const char *lib_describe(Arena *a, const LibCall *lc)
     return arena_printf(a, "%s = %s (%s, %s)", lc->c->name, prod, type_c_name(type_elem(lc->c->ty)),
                         lc->epi ? "one cuBLASLt call with its epilogue" : "cuBLAS GEMM");
 }
+
+/* ---- builtins ---------------------------------------------------------------------- */
+
+static const char *const builtins[][2] = {
+    /* gf_sgemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc) */
+    {"gf_sgemm", "OOSSSSRSRSSWS"},
+    {"gf_dgemm", "OOSSSSRSRSSWS"},
+    /* gf_gemm_epilogue(m, n, k, A, B, bias, C, flags) */
+    {"gf_gemm_epilogue", "SSSRRNWS"},
+};
+
+const char *lib_builtin_roles(const char *name)
+{
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (!strcmp(name, builtins[i][0]))
+            return builtins[i][1];
+    return NULL;
+}

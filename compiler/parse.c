@@ -26,6 +26,7 @@ typedef struct P {
     bool lvalue;                 /* converting the target of a plain '=' */
     int depth;                   /* expression nesting, bounded */
     int stmt_ids;
+    int conds;                   /* if/while statements enclosing the current point */
 } P;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -762,6 +763,101 @@ static void number(P *p, Stmt *s)
     vec_push(p->a, &p->r->stmts, s);
 }
 
+/* An array argument of a library builtin: `a`, `(float *)a`, `&a[0][0]`,
+ * `a[0]`: the array itself, from its first element. */
+static Var *lib_array_arg(P *p, CXCursor c)
+{
+    for (;;) {
+        c = strip(c);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        Kids ks = kids_of(c);
+        if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
+            c = ks.c[ks.n - 1];
+            continue;
+        }
+        if (k == CXCursor_UnaryOperator && ks.n == 1) {
+            bool postfix;
+            const char *op = gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix);
+            if (op && !strcmp(op, "&")) {
+                c = ks.c[0];
+                continue;
+            }
+            return NULL;
+        }
+        if (k == CXCursor_ArraySubscriptExpr && ks.n == 2) {
+            CXEvalResult ev = clang_Cursor_Evaluate(strip(ks.c[1]));
+            bool zero = ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+            if (ev)
+                clang_EvalResult_dispose(ev);
+            if (!zero)
+                return NULL;
+            c = ks.c[0];
+            continue;
+        }
+        if (k == CXCursor_DeclRefExpr) {
+            Var *v = lookup(p, clang_getCursorReferenced(c));
+            return v && v->is_array ? v : NULL;
+        }
+        return NULL;
+    }
+}
+
+/* `gf_sgemm(...);` and the other builtins of lib_builtin_roles: a statement
+ * of its own, at the top of the function or in a sequential loop, never
+ * under a condition. */
+static Stmt *lib_stmt(P *p, CXCursor c, const char *name, Kids ks)
+{
+    const char *roles = lib_builtin_roles(name);
+    int n = (int)strlen(roles);
+    if (ks.n - 1 != n)
+        reject(p, c, "-Wgpufuse-call", "'%s' takes %d arguments", name, n);
+    if (p->conds)
+        reject(p, c, "-Wgpufuse-call", "library call '%s' under a condition: call it unconditionally, or from the "
+               "code around the marked function", name);
+    Expr *e = new_expr(p, E_CALL, c);
+    e->ty = new_type(p, TY_INT);
+    e->text = name;
+    set_kids(p, e, n);
+    for (int i = 0; i < n; i++) {
+        CXCursor a = ks.c[i + 1];
+        if (roles[i] == 'S' || roles[i] == 'O') {
+            e->kids[i] = conv_expr(p, a);
+            continue;
+        }
+        Var *v = lib_array_arg(p, a);
+        if (!v && roles[i] == 'N') {
+            CXEvalResult ev = clang_Cursor_Evaluate(strip(a));
+            bool null = ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+            if (ev)
+                clang_EvalResult_dispose(ev);
+            if (null) {
+                Expr *z = new_expr(p, E_INT, a);
+                z->text = "0";
+                z->ty = new_type(p, TY_INT);
+                e->kids[i] = z;
+                continue;
+            }
+        }
+        if (!v)
+            reject(p, a, "-Wgpufuse-call", "argument %d of '%s' must be an array parameter or temporary of this "
+                   "function, from its first element (no pointer arithmetic)", i + 1, name);
+        if (roles[i] == 'W' && type_elem(v->ty)->is_const)
+            reject(p, a, "-Wgpufuse-const", "'%s' writes its argument %d, but '%s' points to const", name, i + 1,
+                   v->name);
+        v->read = true;
+        if (roles[i] == 'W')
+            v->written = true;
+        Expr *ve = new_expr(p, E_VAR, a);
+        ve->var = v;
+        ve->ty = v->ty;
+        e->kids[i] = ve;
+    }
+    Stmt *s = new_stmt(p, S_LIB, c);
+    s->rhs = e;
+    number(p, s);
+    return s;
+}
+
 static Stmt *conv_stmt(P *p, CXCursor c);
 
 static Stmt *conv_block(P *p, CXCursor c)
@@ -1131,7 +1227,9 @@ static Stmt *conv_stmt(P *p, CXCursor c)
                    "write it as a canonical 'for' loop");
         Stmt *s = new_stmt(p, S_WHILE, c);
         s->cond = conv_expr(p, ks.c[0]);
+        p->conds++;
         s->body = conv_stmt(p, ks.c[1]);
+        p->conds--;
         number(p, s);
         return s;
     }
@@ -1140,8 +1238,10 @@ static Stmt *conv_stmt(P *p, CXCursor c)
             reject(p, c, "-Wgpufuse-syntax", "unsupported if statement");
         Stmt *s = new_stmt(p, S_IF, c);
         s->cond = conv_expr(p, ks.c[0]);
+        p->conds++;
         s->then = conv_stmt(p, ks.c[1]);
         s->els = ks.n == 3 ? conv_stmt(p, ks.c[2]) : NULL;
+        p->conds--;
         if (s->then)
             s->then->parent = s;
         if (s->els)
@@ -1191,6 +1291,8 @@ static Stmt *conv_stmt(P *p, CXCursor c)
             s->var = v;
             return s;
         }
+        if (lib_builtin_roles(name))
+            return lib_stmt(p, c, name, ks);
         conv_expr(p, c);         /* diagnoses I/O and unknown calls */
         reject(p, c, "-Wgpufuse-call", "a call whose result is unused has no effect a kernel can keep");
     }

@@ -504,6 +504,8 @@ void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long
         st = get_handle(gf_current_device(), gf_call_stream(c), &h);
     if (st == GF_SUCCESS)
         st = gemm_gpu(h, &g, A, B, C);
+    if (st == GF_ERROR_INVALID_VALUE)
+        return;                  /* as gf_gemm: recorded (gf_last_error), nothing done */
     if (st != GF_SUCCESS) {
         char msg[640];
         snprintf(msg, sizeof msg, "cuBLAS GEMM for %s failed: %s", what ? what : "?", gf_last_error());
@@ -731,6 +733,8 @@ void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, co
                            const float *bias, float *C, int flags, const char *what)
 {
     gf_status st = GF_SUCCESS;
+    if (m == 0 || n == 0)
+        return;
     if (epilogue_of(flags) < 0 || ((flags & GF_EPI_BIAS) && !bias))
         st = gf_fail(GF_ERROR_INVALID_VALUE, "epilogue flags 0x%x", (unsigned)flags);
     else if (m <= 0 || n <= 0 || k <= 0 || m > INT_MAX || n > INT_MAX || k > INT_MAX)
@@ -739,6 +743,8 @@ void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, co
         const void *d[4] = {A, B, bias, C};
         st = lt_matmul(c, (int)m, (int)n, (int)k, d, flags);
     }
+    if (st == GF_ERROR_INVALID_VALUE)
+        return;                  /* as gf_gemm_epilogue: recorded, nothing done */
     if (st != GF_SUCCESS) {
         char msg[640];
         snprintf(msg, sizeof msg, "cuBLASLt matmul for %s failed: %s", what ? what : "?", gf_last_error());

@@ -75,16 +75,18 @@ void gf_call_check(gf_call *c, cudaError_t err, const char *what);
 /* A matrix product inside a launcher (device path only): row-major
  * C = alpha * op(A) op(B) + beta * C with device pointers from gf_call_ptr,
  * on the call's stream through the per-device cuBLAS handle; `type` is
- * GF_F32 or GF_F64.  The launcher checked the sizes (gf_gemm_fits).  A
- * failure is reported through the error handler naming `what` (the kernel
- * it stands for), the function and its line. */
+ * GF_F32 or GF_F64.  Invalid arguments (what gf_gemm would refuse with
+ * GF_ERROR_INVALID_VALUE) do nothing and set gf_last_error, as the library
+ * call in the C body would; a cuBLAS or CUDA failure is reported through the
+ * error handler naming `what`, the function and its line. */
 void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long long k, double alpha,
                   const void *A, long long lda, const void *B, long long ldb, double beta, void *C,
                   long long ldc, gf_dtype type, const char *what);
 
 /* C = act(A B + bias) in one cuBLASLt call (gf_gemm_epilogue's semantics:
  * f32, packed row-major, flags GF_EPI_*), device pointers, the call's
- * stream; failures reported as for gf_call_gemm. */
+ * stream; m or n zero does nothing; invalid arguments and failures as for
+ * gf_call_gemm. */
 void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, const float *A, const float *B,
                            const float *bias, float *C, int flags, const char *what);
 

@@ -107,3 +107,31 @@ GPUFUSE void matmul_tanh(int n, int m, int p, const float A[n][p], const float B
         for (int j = 0; j < m; j++)
             C[i][j] = tanhf(C[i][j]);
 }
+
+/* library builtins inside a region: one cuBLASLt call with its bias + ReLU
+ * epilogue into a temporary, an element-wise kernel, a cuBLAS GEMM, and an
+ * element-wise kernel reading the input again */
+GPUFUSE void mlp(int n, int d, int h, const float x[n][d], const float w1[d][h], const float b1[h],
+                 const float w2[h][d], float y[n][d])
+{
+    float t[n][h];
+    gf_gemm_epilogue(n, h, d, &x[0][0], &w1[0][0], b1, &t[0][0], GF_EPI_BIAS | GF_EPI_RELU);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < h; j++)
+            t[i][j] = t[i][j] * 0.5f;
+    gf_sgemm(GF_OP_N, GF_OP_N, n, d, h, 1.0f, &t[0][0], h, &w2[0][0], d, 0.0f, &y[0][0], d);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < d; j++)
+            y[i][j] = tanhf(y[i][j]) + x[i][j];
+}
+
+/* a double GEMM builtin accumulating (beta = 1) in a sequential loop */
+GPUFUSE void dgemm_steps(int steps, int n, const double A[n][n], double X[n][n], double Y[n][n])
+{
+    for (int s = 0; s < steps; s++) {
+        gf_dgemm(GF_OP_N, GF_OP_T, n, n, n, 0.25, &A[0][0], n, &X[0][0], n, 1.0, &Y[0][0], n);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                X[i][j] = 0.5 * X[i][j] + 0.001 * Y[i][j];
+    }
+}

@@ -21,6 +21,9 @@ DECL2(scaled, int n, int m, int p, float alpha, const float A[n][p], const float
 DECL2(notmm, int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
 DECL2(matmul_ld, int n, int m, int p, int ld, const float A[n][ld], const float B[p][m], float C[n][m])
 DECL2(matmul_tanh, int n, int m, int p, const float A[n][p], const float B[p][m], float C[n][m])
+DECL2(mlp, int n, int d, int h, const float x[n][d], const float w1[d][h], const float b1[h], const float w2[h][d],
+      float y[n][d])
+DECL2(dgemm_steps, int steps, int n, const double A[n][n], double X[n][n], double Y[n][n])
 
 static int failures;
 
@@ -137,6 +140,27 @@ static void run(int n, int m, int p, unsigned seed)
     matmul_tanh(n, m, p, (const float(*)[p])A, (const float(*)[m])B, (float(*)[m])c1);
     gf_matmul_tanh(n, m, p, (const float(*)[p])A, (const float(*)[m])B, (float(*)[m])c2);
     check_f("then tanh", n, m, p, c1, c2, nc);
+
+    /* builtins: n rows, d = m features, h = p hidden units */
+    SAME_START();
+    mlp(n, m, p, (const float(*)[m])A, (const float(*)[p])B, b, (const float(*)[m])B, (float(*)[m])c1);
+    gf_mlp(n, m, p, (const float(*)[m])A, (const float(*)[p])B, b, (const float(*)[m])B, (float(*)[m])c2);
+    check_f("builtins (mlp)", n, m, p, c1, c2, nc);
+
+    if (n == m && n > 0) {
+        double *x1 = malloc(big * sizeof *x1), *x2 = malloc(big * sizeof *x2);
+        if (!x1 || !x2)
+            exit(1);
+        fill_d(x1, big, seed + 7);
+        memcpy(x2, x1, big * sizeof *x1);
+        fill_d(d1, big, seed + 8);
+        memcpy(d2, d1, big * sizeof *d1);
+        dgemm_steps(3, n, (const double(*)[n])dA, (double(*)[n])x1, (double(*)[n])d1);
+        gf_dgemm_steps(3, n, (const double(*)[n])dA, (double(*)[n])x2, (double(*)[n])d2);
+        check_d("builtin dgemm", n, n, 3 * n, d1, d2, nc);
+        check_d("  its X", n, n, 3 * n, x1, x2, nc);
+        free(x1), free(x2);
+    }
 #undef SAME_START
 
     free(A), free(B), free(b), free(c1), free(c2), free(dA), free(dB), free(d1), free(d2);
@@ -150,7 +174,7 @@ int main(void)
     printf("matrix-product regions (%s)\n", gf_have_device() ? "GPU: cuBLAS/cuBLASLt" : "no GPU: CPU fallback");
 #endif
     static const int shapes[][3] = {{1, 1, 1}, {37, 53, 29}, {128, 96, 64}, {0, 5, 3}, {5, 0, 3},
-                                    {5, 7, 0}, {200, 136, 257}, {3, 1000, 17}};
+                                    {5, 7, 0}, {200, 136, 257}, {3, 1000, 17}, {96, 96, 40}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         run(shapes[i][0], shapes[i][1], shapes[i][2], 17u + 7u * (unsigned)i);
     printf("%s\n", failures ? "FAILED" : "all equal");
