@@ -54,6 +54,7 @@ typedef struct HostCx {
     Kernel *k;                   /* fused kernel being emitted, for registers */
     Region *r;
     bool fused;
+    bool openmp;                 /* the kernel's loops run in parallel threads */
 } HostCx;
 
 static const char *host_override(EmitCtx *cx, const Expr *e)
@@ -94,6 +95,13 @@ static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     if (h->fused && ((s->kind == S_DECL && s->var->is_array) || s->kind == S_FREE) && is_dead_temp(h->r, s->var))
         return true;             /* never allocated */
+    if (s->kind == S_ASSIGN && s->atomic && h->openmp && h->k && h->k->pdims > 0) {
+        /* a colliding update (deps.c): atomic among the threads, then the
+         * statement itself as emit_stmt writes it */
+        buf_puts(b, "#if defined(_OPENMP)\n");
+        buf_line(b, "#pragma omp atomic update");
+        buf_puts(b, "#endif\n");
+    }
     return false;
 }
 
@@ -168,6 +176,7 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
     HostCx h;
     host_cx(&h, r, true);
     h.k = k;
+    h.openmp = openmp;
     emit_source_comment(b, u, k);
     if (k->pdims == 0) {
         emit_stmt(b, &h.base, vec_at(&k->nests, 0));
