@@ -267,12 +267,24 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
     }
 }
 
+static bool is_var_use(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp)
 {
     buf_printf(b, "%s %s(", type_c_name(r->ret), name);
     emit_params(b, r, false, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    /* a size used only in an array parameter's type (float h[nbins]) is
+     * unused once arrays are flat pointers */
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array && !ir_stmt_any(r->body, is_var_use, v))
+            buf_line(b, "(void)%s;", v->cname);
+    }
     if (fused) {
         emit_steps(b, u, r, &r->plan->steps, openmp);
     } else {
