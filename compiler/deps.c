@@ -496,8 +496,12 @@ static void drop_atomic(Model *m, PStmt *ps, const char *why)
         ((Access *)vec_at(&ps->acc, k))->red = false;
 }
 
-/* Every atomic update's array is touched by nothing else in its loop nest,
- * and by no atomic update of another operator anywhere in the region. */
+/* Atomic updates of one array must all use the same operator: the tagged
+ * accesses are unordered whatever the operator.  Any other access of the
+ * array keeps its dependences on the updates (so a read in the same loop
+ * body serialises that loop, while a nest after them, even inside the same
+ * time loop, is simply a later kernel); such an access in the same
+ * top-level nest is remembered as the reason should the nest be refused. */
 static void check_atomics(Model *m)
 {
     for (bool changed = true; changed;) {
@@ -519,8 +523,8 @@ static void check_atomics(Model *m)
                         why = arena_printf(m->a, "it is updated with different operators ('%s' on line %d, '%s' "
                                            "on line %d)", ps->s->op, ps->s->loc.line, q->s->op, q->s->loc.line);
                     else if (!ac->red && same_nest)
-                        why = arena_printf(m->a, "line %d %s '%s' too, in the same loop nest", q->s->loc.line,
-                                           ac->write ? "writes" : "reads", v->name);
+                        why_not_atomic(m, v, arena_printf(m->a, "line %d %s '%s' too, in the same loop nest",
+                                                          q->s->loc.line, ac->write ? "writes" : "reads", v->name));
                 }
             }
             if (why) {

@@ -27,6 +27,19 @@ GPUFUSE void hist_guarded(int n, int nbins, const float *restrict x, float hist[
     }
 }
 
+// A decaying histogram: inside the sequential time loop the updates are one
+// kernel and the decay, which reads every bin, the next.
+GPUFUSE void hist_decay(int steps, int n, int nbins, const int *restrict bin, const float *restrict w,
+                        float hist[nbins])
+{
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < n; i++)
+            hist[bin[i]] += w[i];
+        for (int k = 0; k < nbins; k++)
+            hist[k] *= 0.5f;
+    }
+}
+
 // CHECK-LABEL: region hist_add
 // CHECK: param float hist[nbins] inout
 // CHECK: for i in [0, n) step 1 ; line 9, parallel
@@ -48,3 +61,13 @@ GPUFUSE void hist_guarded(int n, int nbins, const float *restrict x, float hist[
 // REPORT: region hist_guarded
 // REPORT-NEXT: kernel hist_guarded_k0 [map, 1-D]: lines 23-27
 // REPORT-NEXT: atomic updates to 'hist' (floating point
+// CHECK-LABEL: region hist_decay
+// CHECK: for t in [0, steps) step 1 ; line 35, sequential
+// CHECK-NEXT: block
+// CHECK-NEXT: for i in [0, n) step 1 ; line 36, parallel
+// CHECK-NEXT: S0: hist[bin[i]] += w[i] ; atomic + on hist
+// CHECK-NEXT: for k in [0, nbins) step 1 ; line 38, parallel
+// REPORT: region hist_decay ({{.*}}): 2 loop nests -> 2 kernels
+// REPORT-NEXT: kernel hist_decay_k0 [map, 1-D]: lines 36-37
+// REPORT-NEXT: atomic updates to 'hist' (floating point
+// REPORT-NEXT: kernel hist_decay_k1 [map, 1-D{{.*}}]: lines 38-39
