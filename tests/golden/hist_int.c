@@ -33,6 +33,20 @@ GPUFUSE void sums(int n, int nbins, const int *restrict bin, const int *restrict
     }
 }
 
+// long and unsigned long bins (64-bit atomics), beside a scalar reduction in
+// the same kernel.
+GPUFUSE long long wide(int n, int nbins, const int *restrict bin, const int *restrict v, long s[nbins],
+                       unsigned long c[nbins])
+{
+    long long total = 0;
+    for (int i = 0; i < n; i++) {
+        s[bin[i]] += v[i];
+        c[bin[i]] ^= (unsigned long)v[i] << 40;
+        total += v[i];
+    }
+    return total;
+}
+
 // CHECK-LABEL: region count_bins
 // CHECK: for i in [0, n) step 1 ; line 11, parallel
 // CHECK-NEXT: S0: count[bin[i]] += 1 ; atomic + on count
@@ -54,3 +68,13 @@ GPUFUSE void sums(int n, int nbins, const int *restrict bin, const int *restrict
 // REPORT-NEXT: atomic updates to 'seen' (integer: exact)
 // REPORT-NEXT: atomic updates to 'parity' (integer: exact)
 // REPORT-NEXT: atomic updates to 'mask' (integer: exact)
+// CHECK-LABEL: region wide
+// CHECK: for i in [0, n) step 1 ; line 42, parallel reduction
+// CHECK: S1: s[bin[i]] += v[i] ; atomic + on s
+// CHECK-NEXT: S2: c[bin[i]] ^= ((unsigned long)v[i] << 40) ; atomic ^ on c
+// CHECK-NEXT: S3: total += v[i] ; reduction + on total
+// REPORT: region wide
+// REPORT-NEXT: kernel wide_k0 [reduce, 1-D, deterministic reduction]: lines 42-46
+// REPORT-NEXT: reduces into 'total'
+// REPORT-NEXT: atomic updates to 's' (integer: exact)
+// REPORT-NEXT: atomic updates to 'c' (integer: exact)
