@@ -60,6 +60,7 @@ typedef struct Model {
     isl_union_map *deps_t;       /* the same in time space */
     isl_union_map *reads, *writes;
     bool redo;                   /* a flattened array turned out not to split */
+    const char **not_atomic;     /* by Var.id: why its colliding updates are not atomic */
 } Model;
 
 typedef struct DepPriv {
@@ -434,6 +435,120 @@ static RedOp reduction_of(Stmt *s)
     return RED_NONE;
 }
 
+/* ---- atomic updates -----------------------------------------------------------
+ * hist[bin[i]] += w[i]: two iterations may update the same element, but the
+ * updates commute, so the loop is parallel once each update is atomic.  An
+ * update `a[s] op= e` qualifies with op one of += -= &= |= ^= (and ++, --),
+ * a subscript that is not affine (an affine one is an exact dependence),
+ * neither e nor s reading a, and an element type CUDA has atomics for.  The
+ * tagged accesses are not ordered among themselves (like a reduction's);
+ * deps_analyze then checks that nothing else in the nest touches the array. */
+
+static void why_not_atomic(Model *m, Var *v, const char *why)
+{
+    if (!m->not_atomic[v->id])
+        m->not_atomic[v->id] = why;
+}
+
+static bool atomic_type(const Type *t, RedOp op)
+{
+    switch (t->kind) {
+    case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG: case TY_LLONG: case TY_ULLONG: return true;
+    case TY_FLOAT: case TY_DOUBLE: return op == RED_ADD;
+    default: return false;
+    }
+}
+
+static RedOp atomic_of(Model *m, Stmt *s)
+{
+    if (s->kind != S_ASSIGN || s->lhs->kind != E_INDEX || !m->nloops)
+        return RED_NONE;
+    Expr *l = s->lhs;
+    Var *v = l->var;
+    bool affine = true;
+    for (int i = 0; i < l->nkids; i++)
+        if (!aff_of(m->a, l->kids[i]))
+            affine = false;
+    Var *P = NULL;
+    Aff *o = NULL, *in = NULL;
+    if (affine || (v->delin && !v->delin_bad && deps_split_flat(m->a, l->kids[0], &P, &o, &in) && P == v->delin && o))
+        return RED_NONE;         /* exact: isl knows which elements collide */
+    static const struct { const char *op; RedOp r; } ops[] = {
+        {"+=", RED_ADD}, {"-=", RED_ADD}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
+    RedOp r = RED_NONE;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strcmp(s->op, ops[i].op))
+            r = ops[i].r;
+    if (!r) {
+        if (strcmp(s->op, "="))
+            why_not_atomic(m, v, arena_printf(m->a, "'%s' has no atomic form (+=, -=, &=, |= and ^= have)", s->op));
+        return RED_NONE;
+    }
+    bool self = reads_var(s->rhs, v);
+    for (int i = 0; i < l->nkids; i++)
+        self = self || reads_var(l->kids[i], v);
+    Type *t = type_elem(v->ty);
+    if (self)
+        why_not_atomic(m, v, arena_printf(m->a, "the update reads '%s' itself", v->name));
+    else if (!atomic_type(t, r))
+        why_not_atomic(m, v, arena_printf(m->a, "atomic %s on '%s' elements is not supported (int, unsigned, long, "
+                                          "long long and their unsigned forms%s)", r == RED_ADD ? "addition" :
+                                          "bitwise updates", type_c_name(t), r == RED_ADD ? ", float and double" : ""));
+    else if (type_is_integer(t) && s->rhs->ty && type_is_float(s->rhs->ty))
+        why_not_atomic(m, v, "an integer element updated by a floating-point value rounds the sum, not the value");
+    else
+        return r;
+    return RED_NONE;
+}
+
+/* Demotes an atomic update to a plain one (its accesses become ordered). */
+static void drop_atomic(Model *m, PStmt *ps, const char *why)
+{
+    why_not_atomic(m, ps->s->lhs->var, why);
+    ps->s->atomic = RED_NONE;
+    for (int k = 0; k < ps->acc.len; k++)
+        ((Access *)vec_at(&ps->acc, k))->red = false;
+}
+
+/* Atomic updates of one array must all use the same operator: the tagged
+ * accesses are unordered whatever the operator.  Any other access of the
+ * array keeps its dependences on the updates (so a read in the same loop
+ * body serialises that loop, while a nest after them, even inside the same
+ * time loop, is simply a later kernel); such an access in the same
+ * top-level nest is remembered as the reason should the nest be refused. */
+static void check_atomics(Model *m)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < m->ps.len; i++) {
+            PStmt *ps = vec_at(&m->ps, i);
+            if (ps->s->kind != S_ASSIGN || !ps->s->atomic)
+                continue;
+            Var *v = ps->s->lhs->var;
+            const char *why = NULL;
+            for (int j = 0; j < m->ps.len && !why; j++) {
+                PStmt *q = vec_at(&m->ps, j);
+                bool same_nest = q->nloops && q->loops[0] == ps->loops[0];
+                for (int k = 0; k < q->acc.len && !why; k++) {
+                    Access *ac = vec_at(&q->acc, k);
+                    if (ac->var != v)
+                        continue;
+                    if (ac->red && q->s->atomic != ps->s->atomic)
+                        why = arena_printf(m->a, "it is updated with different operators ('%s' on line %d, '%s' "
+                                           "on line %d)", ps->s->op, ps->s->loc.line, q->s->op, q->s->loc.line);
+                    else if (!ac->red && same_nest)
+                        why_not_atomic(m, v, arena_printf(m->a, "line %d %s '%s' too, in the same loop nest",
+                                                          q->s->loc.line, ac->write ? "writes" : "reads", v->name));
+                }
+            }
+            if (why) {
+                drop_atomic(m, ps, why);
+                changed = true;
+            }
+        }
+    }
+}
+
 static void build(Model *m, Stmt *s)
 {
     if (!s)
@@ -533,14 +648,16 @@ static void build(Model *m, Stmt *s)
         PStmt *ps = new_pstmt(m, s);
         s->red = reduction_of(s);
         s->red_var = s->red ? s->lhs->var : NULL;
+        s->atomic = atomic_of(m, s);
         collect_reads_but(m, ps, s->rhs, s->red_var);
         Expr *lhs = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
         if (lhs->kind == E_INDEX)
             for (int i = 0; i < lhs->nkids; i++)
                 collect_reads(m, ps, lhs->kids[i]);
-        if (s->red) {
+        if (s->red || s->atomic) {
             /* the accumulator's own read and write are tagged: reductions
-             * among themselves are reassociated, not ordered */
+             * among themselves are reassociated, not ordered (atomic
+             * updates likewise) */
             add_access(m, ps, s->lhs, false, true);
             add_access(m, ps, s->lhs, true, true);
             /* reads of the accumulator inside rhs cannot occur (checked) */
@@ -776,12 +893,15 @@ static bool check_nests(Model *m, Stmt *s)
                     indirect = true;
             }
         }
+        const char *why = v ? m->not_atomic[v->id] : NULL;
         if (indirect)
             diag_reject(t->loc, "-Wgpufuse-dependence",
                         "writes to '%s' use a subscript that is not affine in the loop indices (indirect like "
                         "'%s[idx[i]]', or flattened with a variable row length like '%s[i*m + j]'), so different "
-                        "iterations may write the same element; '%s' keeps its CPU body",
-                        v->name, v->name, v->name, m->r->name);
+                        "iterations may write the same element%s%s%s; '%s' keeps its CPU body",
+                        v->name, v->name, v->name, why ? "; the writes cannot be atomic updates: " : "",
+                        why ? why : "", why ? "" : " (only '+=', '-=', '&=', '|=', '^=' updates can be atomic)",
+                        m->r->name);
         else if (v && !v->is_array && v->kind == V_LOCAL)
             diag_reject(t->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
@@ -854,6 +974,7 @@ bool deps_analyze(Unit *u, Region *r)
         m->nloops = 0;
         m->nconds = 0;
         m->ncexprs = 0;
+        m->not_atomic = arena_alloc(m->a, sizeof(char *) * (size_t)(r->vars.len + 1));
         build(m, r->body);
         if (!m->redo)
             break;
@@ -896,6 +1017,8 @@ bool deps_analyze(Unit *u, Region *r)
                 ((Access *)vec_at(&ps->acc, k))->red = false;
         }
     }
+
+    check_atomics(m);
 
     /* domain and schedule */
     char *dom = arena_printf(m->a, "%s -> { ", m->params);

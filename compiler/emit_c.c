@@ -272,7 +272,18 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         Buf l = {0}, r = {0};
         emit_expr(&l, cx, s->lhs);
         emit_expr(&r, cx, s->rhs);
-        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+        if (cx->device && s->atomic) {
+            /* a colliding update (deps.c): the device template's overloads
+             * pick the CUDA atomic for the element type */
+            const char *et = type_c_name(type_elem(s->lhs->var->ty));
+            const char *fn = s->atomic == RED_ADD ? "add" : s->atomic == RED_BAND ? "and" :
+                             s->atomic == RED_BOR ? "or" : s->atomic == RED_BXOR ? "xor" : NULL;
+            if (!fn)
+                unreachable();
+            buf_line(b, "gf_atomic_%s(&%s, %s(%s)(%s));", fn, l.data, !strcmp(s->op, "-=") ? "-" : "", et, r.data);
+        } else {
+            buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+        }
         buf_free(&l);
         buf_free(&r);
         return;

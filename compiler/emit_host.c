@@ -59,6 +59,7 @@ typedef struct HostCx {
     Kernel *k;                   /* fused kernel being emitted, for registers */
     Region *r;
     bool fused;
+    bool openmp;                 /* the kernel's loops run in parallel threads */
 } HostCx;
 
 static const char *host_override(EmitCtx *cx, const Expr *e)
@@ -99,6 +100,13 @@ static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     if (h->fused && ((s->kind == S_DECL && s->var->is_array) || s->kind == S_FREE) && is_dead_temp(h->r, s->var))
         return true;             /* never allocated */
+    if (s->kind == S_ASSIGN && s->atomic && h->openmp && h->k && h->k->pdims > 0) {
+        /* a colliding update (deps.c): atomic among the threads, then the
+         * statement itself as emit_stmt writes it */
+        buf_puts(b, "#if defined(_OPENMP)\n");
+        buf_line(b, "#pragma omp atomic update");
+        buf_puts(b, "#endif\n");
+    }
     return false;
 }
 
@@ -173,6 +181,7 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
     HostCx h;
     host_cx(&h, r, true);
     h.k = k;
+    h.openmp = openmp;
     emit_source_comment(b, u, k);
     if (k->pdims == 0) {
         emit_stmt(b, &h.base, vec_at(&k->nests, 0));
@@ -264,12 +273,24 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
     }
 }
 
+static bool is_var_use(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp)
 {
     buf_printf(b, "%s %s(", type_c_name(r->ret), name);
     emit_params(b, r, false, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
+    /* a size used only in an array parameter's type (float h[nbins]) is
+     * unused once arrays are flat pointers */
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array && !ir_stmt_any(r->body, is_var_use, v))
+            buf_line(b, "(void)%s;", v->cname);
+    }
     if (fused) {
         emit_steps(b, u, r, &r->plan->steps, openmp);
     } else {

@@ -78,6 +78,14 @@ static Stmt *sole_loop(Stmt *body)
     return body && body->kind == S_FOR ? body : NULL;
 }
 
+static bool in_set(const Vec *s, const void *x)
+{
+    for (int i = 0; i < s->len; i++)
+        if (vec_at(s, i) == x)
+            return true;
+    return false;
+}
+
 /* ---- kernels ------------------------------------------------------------------------- */
 
 static void red_collect(F *f, Kernel *k, Stmt *s, int nest_depth)
@@ -95,6 +103,8 @@ static void red_collect(F *f, Kernel *k, Stmt *s, int nest_depth)
         red_collect(f, k, s->els, nest_depth);
         return;
     case S_ASSIGN:
+        if (s->atomic && !in_set(&k->atomics, s->lhs->var))
+            vec_push(f->a, &k->atomics, s->lhs->var);
         if (s->red && s->red_var->depth <= nest_depth) {
             vec_push(f->a, &k->reds, s);
             bool seen = false;
@@ -446,7 +456,9 @@ static void find_register_temps(F *f)
             continue;
         TempUse tu = {.v = v};
         count_uses(f, &f->plan->steps, &tu);
-        if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0 || tu.k->lib)
+        /* an atomically updated temporary is shared by all threads */
+        if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0 || tu.k->lib ||
+            in_set(&tu.k->atomics, v))
             continue;
         Kernel *k = tu.k;
         bool ok = true, first = true;
@@ -561,7 +573,8 @@ static void estimate(F *f)
 
 static void mark_vec4(Kernel *k)
 {
-    if (k->pdims != 1 || k->kind == K_ROW || k->loops[0]->step != 1)
+    /* atomic updates go to memory one element at a time */
+    if (k->pdims != 1 || k->kind == K_ROW || k->loops[0]->step != 1 || k->atomics.len)
         return;
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *nest = vec_at(&k->nests, i);
@@ -607,14 +620,6 @@ typedef struct Place {
     Vec derived;                 /* Stmt*: deferred scalar declarations, in order */
     bool in_loop;
 } Place;
-
-static bool in_set(Vec *s, const void *x)
-{
-    for (int i = 0; i < s->len; i++)
-        if (vec_at(s, i) == x)
-            return true;
-    return false;
-}
 
 static Var *derived_var(Place *p, const Var *v)
 {

@@ -223,6 +223,9 @@ struct Stmt {
     const char *op;              /* "=", "+=", ... */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
+    RedOp atomic;                /* S_ASSIGN: an update of an array element through a
+                                    subscript that may collide (hist[bin[i]] += w),
+                                    made atomic (deps.c); RED_NONE otherwise */
     bool is_malloc;              /* S_DECL of a malloc'd temporary */
 };
 
@@ -306,8 +309,9 @@ typedef struct DepInfo {
     void *priv;                  /* deps.c's model, with its isl objects */
 } DepInfo;
 
-/* Builds the polyhedral model, marks parallel and reduction loops, and
- * rejects the region (diagnosed) when no loop of a nest can be parallel. */
+/* Builds the polyhedral model, marks parallel and reduction loops and the
+ * atomic updates (Stmt.atomic), and rejects the region (diagnosed) when no
+ * loop of a nest can be parallel. */
 bool deps_analyze(Unit *u, Region *r);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
@@ -346,6 +350,7 @@ typedef struct Kernel {
     Vec reds;                    /* Stmt* reduction statements to scalars */
     Vec red_vars;                /* Var* their accumulators */
     Vec reg_temps;               /* Var* temporaries kept in registers */
+    Vec atomics;                 /* Var*: arrays it updates atomically */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
     bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
     Vec dev_in;                  /* Var*: reduction results it reads from device memory */

@@ -244,6 +244,8 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
         dump_expr(f, s->rhs);
         if (s->red)
             fprintf(f, "  ; reduction %s on %s", red_op_names[s->red], s->red_var->cname);
+        if (s->atomic)
+            fprintf(f, "  ; atomic %s on %s", red_op_names[s->atomic], s->lhs->var->cname);
         break;
     case S_RETURN:
         fprintf(f, "S%d: return ", s->id);

@@ -30,6 +30,14 @@ static const char *shape(Kernel *k)
     return buf;
 }
 
+/* Integer atomics give the sequential result; floating-point ones add in
+ * whatever order the threads arrive. */
+static const char *atomic_note(const Var *v)
+{
+    return type_is_float(type_elem(v->ty)) ? "floating point: the order of the additions, and so the rounding, "
+                                             "is not deterministic" : "integer: exact";
+}
+
 void report_text(FILE *f, Unit *u)
 {
     fprintf(f, "gpufuse report: %s\n", u->path);
@@ -45,6 +53,10 @@ void report_text(FILE *f, Unit *u)
             fprintf(f, "\n");
             for (int m = 0; m < k->red_vars.len; m++)
                 fprintf(f, "    reduces into '%s'\n", ((Var *)vec_at(&k->red_vars, m))->name);
+            for (int m = 0; m < k->atomics.len; m++) {
+                Var *v = vec_at(&k->atomics, m);
+                fprintf(f, "    atomic updates to '%s' (%s)\n", v->name, atomic_note(v));
+            }
         }
         for (int j = 0; j < p->dead_temps.len; j++) {
             Var *v = vec_at(&p->dead_temps, j);
@@ -108,6 +120,13 @@ void report_json(FILE *f, Unit *u)
             for (int m = 0; m < k->red_vars.len; m++) {
                 fprintf(f, "%s", m ? ", " : "");
                 json_str(f, ((Var *)vec_at(&k->red_vars, m))->name);
+            }
+            fprintf(f, "], \"atomics\": [");
+            for (int m = 0; m < k->atomics.len; m++) {
+                Var *v = vec_at(&k->atomics, m);
+                fprintf(f, "%s{\"array\": ", m ? ", " : "");
+                json_str(f, v->name);
+                fprintf(f, ", \"deterministic\": %s}", type_is_float(type_elem(v->ty)) ? "false" : "true");
             }
             fprintf(f, "]}");
         }

@@ -104,6 +104,28 @@ template <typename T, typename Op> __device__ inline T gf_finish(const T *partia
     return gf_block_reduce(v, op);
 }
 
+/* Atomic updates of writes that may collide (hist[bin[i]] += w[i]): CUDA has
+ * atomicAdd for float and double, and add/and/or/xor for 32- and 64-bit
+ * unsigned words; signed and other integers of those widths go through the
+ * unsigned word of their size (two's complement: the same bits). */
+template <int N> struct gf_uword;
+template <> struct gf_uword<4> { typedef unsigned type; };
+template <> struct gf_uword<8> { typedef unsigned long long type; };
+__device__ inline void gf_atomic_add(float *p, float v) { atomicAdd(p, v); }
+__device__ inline void gf_atomic_add(double *p, double v) { atomicAdd(p, v); }
+#define GF_ATOMIC_INT(T)                                                                                  \
+    __device__ inline void gf_atomic_add(T *p, T v) { typedef gf_uword<sizeof(T)>::type W; atomicAdd((W *)p, (W)v); } \
+    __device__ inline void gf_atomic_and(T *p, T v) { typedef gf_uword<sizeof(T)>::type W; atomicAnd((W *)p, (W)v); } \
+    __device__ inline void gf_atomic_or(T *p, T v) { typedef gf_uword<sizeof(T)>::type W; atomicOr((W *)p, (W)v); }   \
+    __device__ inline void gf_atomic_xor(T *p, T v) { typedef gf_uword<sizeof(T)>::type W; atomicXor((W *)p, (W)v); }
+GF_ATOMIC_INT(int)
+GF_ATOMIC_INT(unsigned)
+GF_ATOMIC_INT(long)
+GF_ATOMIC_INT(unsigned long)
+GF_ATOMIC_INT(long long)
+GF_ATOMIC_INT(unsigned long long)
+#undef GF_ATOMIC_INT
+
 GF_UNUSED static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
 /* Whether cuBLAS can take a matrix product the launcher recognised: int

@@ -82,3 +82,15 @@ GPUFUSE void normalize_l1(int n, const float *restrict x, float *restrict y)
     for (int i = 0; i < n; i++)
         y[i] = x[i] * inv;
 }
+
+/* A histogram: two iterations may add to the same bin, so gpufuse makes each
+ * update atomic and the loop runs in parallel.  The float sums then add in
+ * whatever order the threads arrive (the integer counts are exact). */
+GPUFUSE void histogram(int n, int nbins, const int *restrict bin, const float *restrict w, float hist[nbins],
+                       int count[nbins])
+{
+    for (int i = 0; i < n; i++) {
+        hist[bin[i]] += w[i];
+        count[bin[i]]++;
+    }
+}

@@ -11,6 +11,8 @@ BOTH(double, dot, int n, const float *restrict x, const float *restrict y)
 BOTH(void, softmax, int rows, int cols, const float x[rows][cols], float y[rows][cols])
 BOTH(void, heat, int n, int steps, float u[n][n], float tmp[n][n])
 BOTH(void, normalize_l1, int n, const float *restrict x, float *restrict y)
+BOTH(void, histogram, int n, int nbins, const int *restrict bin, const float *restrict w, float hist[nbins],
+     int count[nbins])
 #undef BOTH
 void prefix_sum(int n, const float *restrict x, float *restrict out);
 #endif

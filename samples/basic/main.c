@@ -109,6 +109,28 @@ int main(int argc, char **argv)
     /* a sum in another order scales every element by a slightly other factor */
     row("normalize_l1", t1 - t0, t2 - t1, max_rel(r1, r2, (size_t)n, 1e-12), 1e-4);
 
+    /* 256 bins; weights are multiples of 1/64 so that every partial sum is
+     * exact in float: the atomic updates' order cannot change the result,
+     * and the histogram must match the C loop exactly */
+    enum { NBINS = 256 };
+    int *bin = malloc((size_t)n * sizeof(int));
+    float *hw = malloc((size_t)n * sizeof(float));
+    float h1[NBINS] = {0}, h2[NBINS] = {0};
+    int c1[NBINS] = {0}, c2[NBINS] = {0};
+    for (int i = 0; i < n; i++) {
+        int b = (int)((x[i] + 1.0f) * (NBINS / 2));
+        bin[i] = b < 0 ? 0 : b >= NBINS ? NBINS - 1 : b;
+        hw[i] = roundf(y[i] * 64.0f) / 64.0f;
+    }
+    t0 = now_ms(); histogram(n, NBINS, bin, hw, h1, c1);
+    t1 = now_ms(); gf_histogram(n, NBINS, bin, hw, h2, c2);
+    t2 = now_ms();
+    double herr = 0;
+    for (int b = 0; b < NBINS; b++)
+        herr = fmax(herr, fabs((double)h1[b] - h2[b]) + abs(c1[b] - c2[b]));
+    row("histogram", t1 - t0, t2 - t1, herr, 0.0);
+    free(bin); free(hw);
+
     size_t m = (size_t)rows * cols;
     float *a = filled(m), *s1 = malloc(m * sizeof(float)), *s2 = malloc(m * sizeof(float));
     t0 = now_ms(); softmax(rows, cols, (const float (*)[cols])a, (float (*)[cols])s1);
