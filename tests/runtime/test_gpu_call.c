@@ -47,6 +47,9 @@ static gf_path scale(float *out, const float *in, float k, size_t n, int alias)
         gf_call_end(c, 0, 0);
         scale_seq(out, in, k, n);
         break;
+    case GF_PATH_FAILED:
+        gf_call_end(c, 0, 0);
+        break;
     }
     return p;
 }
