@@ -175,7 +175,9 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
 static void report_site(gf_call *c, gf_status s, const char *what)
 {
     gf_site *site = c->site;
-    gf_report(s, "%s (in %s at %s:%d)", what, site->function, site->file, site->line);
+    char copy[1024]; /* `what` is often gf_last_error(), which gf_report overwrites */
+    snprintf(copy, sizeof copy, "%s", what);
+    gf_report(s, "%s (in %s at %s:%d)", copy, site->function, site->file, site->line);
 }
 
 /* 1 when argument i lies in device memory a host body cannot touch (pool or

@@ -4,6 +4,7 @@
  * found before any kernel runs.  Pure logic over gf_pool, no CUDA. */
 #include "rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,14 @@ gf_status gf_scratch_total(const gf_scratch *s, size_t *total)
     return GF_SUCCESS;
 }
 
+/* Records "N bytes of scratch (K pieces): <the pool's message>" as the error. */
+static gf_status fail_with_total(const gf_scratch *s, gf_status st, size_t total)
+{
+    char why[512];
+    snprintf(why, sizeof why, "%s", gf_last_error()); /* gf_fail overwrites it */
+    return gf_fail(st, "%zu bytes of scratch (%d pieces): %s", total, s->n, why);
+}
+
 gf_status gf_scratch_alloc(gf_scratch *s, gf_pool *p, void *stream)
 {
     s->block = NULL;
@@ -107,7 +116,7 @@ gf_status gf_scratch_alloc(gf_scratch *s, gf_pool *p, void *stream)
             if (st != GF_SUCCESS) {
                 s->ptr[k] = NULL;
                 gf_scratch_release(s, p);
-                return gf_fail(st, "%zu bytes of scratch (%d pieces): %s", total, s->n, gf_last_error());
+                return fail_with_total(s, st, total);
             }
         }
         return GF_SUCCESS;
@@ -115,7 +124,7 @@ gf_status gf_scratch_alloc(gf_scratch *s, gf_pool *p, void *stream)
     st = gf_pool_alloc(p, &s->block, total, stream);
     if (st != GF_SUCCESS) {
         s->block = NULL;
-        return gf_fail(st, "%zu bytes of scratch (%d pieces): %s", total, s->n, gf_last_error());
+        return fail_with_total(s, st, total);
     }
     size_t off = 0;
     for (int k = 0; k < s->n; k++) {
