@@ -21,6 +21,7 @@ typedef struct CudaCx {
     Vec rot;                     /* Rot*: loads rotated through registers along rows */
     bool row_vec;                /* the row kernel has a 4-wide instantiation */
     bool launcher;               /* host code of the launcher */
+    Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -1149,6 +1150,113 @@ static Stmt *first_inner_loop(Kernel *k)
 
 /* ---- launchers ------------------------------------------------------------------------------------------ */
 
+/* The number of the scratch piece reserved for `key` (gf_call_reserve): a
+ * reduction result or a temporary (its Var), or a kernel's partials, one per
+ * accumulator, followed by its ticket (the Kernel); -1 when none. */
+static int slot_of(CudaCx *c, const void *key)
+{
+    for (int i = 0; i < c->slots.len; i++)
+        if (vec_at(&c->slots, i) == key)
+            return i;
+    return -1;
+}
+
+/* The launcher's return statement when the call could not run (reported
+ * through the error handler): NaN rather than a plausible number. */
+static const char *failed_return(const Type *t)
+{
+    return t->kind == TY_VOID ? "return;" : type_is_float(t) ? "return NAN;" : "return 0;";
+}
+
+static bool reads_non_param(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return (e->kind == E_VAR && e->var->kind != V_PARAM) || e->kind == E_INDEX;
+}
+
+/* Allocated temporaries (S_DECL), in order: top level or under an if. */
+static void collect_temps(CudaCx *c, const Stmt *s, Vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            collect_temps(c, vec_at(&s->list, i), out);
+        break;
+    case S_IF:
+        collect_temps(c, s->then, out);
+        collect_temps(c, s->els, out);
+        break;
+    case S_FOR:
+    case S_WHILE: collect_temps(c, s->body, out); break;
+    case S_DECL:
+        if (s->var->is_array && !is_reg_temp(NULL, s->var) && !in(&c->r->plan->dead_temps, s->var))
+            vec_push(A(c), out, s->var);
+        break;
+    default: break;
+    }
+}
+
+/* Declares the call's device scratch before gf_call_map, which allocates it
+ * with the staging: out of memory is then found before any kernel runs, and
+ * the call can still go to the host.  A temporary whose size reads locals is
+ * left to gf_call_scratch at its declaration. */
+static void emit_reservations(Buf *b, CudaCx *c, Region *r)
+{
+    Vec lines = {0};
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&r->plan->kernels, i);
+        for (int j = 0; j < k->red_vars.len; j++) {
+            Var *v = vec_at(&k->red_vars, j);
+            if (slot_of(c, v) >= 0)
+                continue;
+            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s)); /* %d: '%s' on the device */",
+                                                 type_c_name(v->ty), c->slots.len, v->name));
+            vec_push(A(c), &c->slots, v);
+        }
+    }
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&r->plan->kernels, i);
+        for (int j = 0; j < k->red_vars.len; j++) {
+            Var *v = vec_at(&k->red_vars, j);
+            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s) * 8192); /* %d: %s partials of '%s' */",
+                                                 type_c_name(v->ty), c->slots.len, k->name, v->name));
+            vec_push(A(c), &c->slots, j ? NULL : (void *)k);
+        }
+        if (k->red_vars.len) {
+            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(unsigned)); /* %d: %s ticket */",
+                                                 c->slots.len, k->name));
+            vec_push(A(c), &c->slots, NULL);
+        }
+    }
+    Vec temps = {0};
+    collect_temps(c, r->body, &temps);
+    for (int i = 0; i < temps.len; i++) {
+        Var *v = vec_at(&temps, i);
+        bool early = true;
+        for (int d = 0; d < v->ndims; d++)
+            early = early && !ir_expr_any(v->dims[d], reads_non_param, NULL);
+        if (!early)
+            continue;
+        Buf n = {0};
+        for (int d = 0; d < v->ndims; d++) {
+            buf_puts(&n, "(size_t)gf_max(0, (long long)(");
+            emit_expr(&n, &c->base, v->dims[d]);
+            buf_puts(&n, ")) * ");
+        }
+        vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, %ssizeof(%s)); /* %d: temporary '%s' */", n.data,
+                                             type_c_name(type_elem(v->ty)), c->slots.len, v->name));
+        vec_push(A(c), &c->slots, v);
+        buf_free(&n);
+    }
+    if (!lines.len)
+        return;
+    buf_line(b, "/* device scratch: gf_call_map allocates it with the staging, so no kernel runs unless all fits */");
+    for (int i = 0; i < lines.len; i++)
+        buf_line(b, "%s", (char *)vec_at(&lines, i));
+}
+
 static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
 {
     Buf lb = {0}, ub = {0};
@@ -1178,13 +1286,13 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
                      inner_skew(k));
     }
     if (k->red_vars.len) {
+        int slot = slot_of(c, k);
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
             const char *t = type_c_name(v->ty);
-            buf_line(b, "%s *gf_part_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s) * 8192);", t, v->cname, t, t);
-
+            buf_line(b, "%s *gf_part_%s = (%s *)gf_call_reserved(gf_c, %d);", t, v->cname, t, slot + i);
         }
-        buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_scratch(gf_c, sizeof(unsigned));");
+        buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_reserved(gf_c, %d);", slot + k->red_vars.len);
         buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_ticket, 0, sizeof(unsigned), gf_s), \"cudaMemsetAsync\");");
     }
     Buf args = {0};
@@ -1428,8 +1536,29 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_puts(&n, ")");
         }
         const char *et = type_c_name(type_elem(v->ty));
-        buf_line(b, "%s *gf_d_%s = (%s *)gf_call_scratch(gf_c, %s * sizeof(%s)); /* temporary '%s' */", et, v->cname,
-                 et, n.data, et, v->name);
+        int slot = slot_of(c, v);
+        if (slot >= 0) {
+            buf_line(b, "%s *gf_d_%s = (%s *)gf_call_reserved(gf_c, %d); /* temporary '%s' */", et, v->cname, et, slot,
+                     v->name);
+        } else {
+            /* its size is known only now: allocated here, and the call stops if that fails */
+            buf_line(b, "%s *gf_d_%s = (%s *)gf_call_scratch(gf_c, %s * sizeof(%s)); /* temporary '%s' */", et, v->cname,
+                     et, n.data, et, v->name);
+            Buf args = {0};
+            emit_params(&args, c->r, true, true);
+            buf_line(b, "if (!gf_d_%s) { /* out of device memory (reported): no kernel may run */", v->cname);
+            buf_line(b, "    if (gf_call_cancel(gf_c) == GF_PATH_HOST) { /* nothing ran yet */");
+            if (c->r->ret->kind == TY_VOID) {
+                buf_line(b, "        gf_host_%s(%s);", c->r->name, args.data);
+                buf_line(b, "        return;");
+            } else {
+                buf_line(b, "        return gf_host_%s(%s);", c->r->name, args.data);
+            }
+            buf_line(b, "    }");
+            buf_line(b, "    %s", failed_return(c->r->ret));
+            buf_line(b, "}");
+            buf_free(&args);
+        }
         buf_line(b, "gf_big = gf_max(gf_big, (long long)(%s));", n.data);
         buf_free(&n);
         return true;
@@ -1530,10 +1659,14 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
         buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
     }
+    emit_reservations(b, c, r);
     buf_line(b, "switch (gf_call_map(gf_c)) {");
     buf_line(b, "case GF_PATH_DEVICE:");
     buf_line(b, "    break;");
-    buf_line(b, "case GF_PATH_HOST: /* no GPU: the same plan on the CPU */");
+    buf_line(b, "case GF_PATH_FAILED: /* device memory and no room on the GPU (reported): nothing runs */");
+    buf_line(b, "    gf_call_end(gf_c, 0, 0);");
+    buf_line(b, "    %s", failed_return(r->ret));
+    buf_line(b, "case GF_PATH_HOST: /* no GPU, or not enough device memory: the same plan on the CPU */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
     buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
     if (r->ret->kind == TY_VOID)
@@ -1565,8 +1698,8 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
             if (in(&outs, v))
                 continue;
             vec_push(A(c), &outs, v);
-            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_scratch(gf_c, sizeof(%s)); /* '%s' on the device */",
-                     type_c_name(v->ty), v->cname, type_c_name(v->ty), type_c_name(v->ty), v->name);
+            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */",
+                     type_c_name(v->ty), v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
         }
     }
     c->launcher = true;

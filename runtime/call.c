@@ -1,9 +1,12 @@
 /* call.c - the launcher interface (gpufuse/launch.h): a per-thread call
  * object that classifies pointer arguments (pool/device memory as is, data
  * region mirrors, plain host memory staged), detects overlap hazards, and
- * copies staged outputs back.  The device-pointer path does no malloc and no
- * CUDA call besides what the launcher itself makes; pool pointers are
- * recognised by a lookup under the pool's mutex. */
+ * copies staged outputs back.  The call's scratch is allocated together with
+ * the staging, before any kernel runs; when either does not fit, the call
+ * runs on the host if its arguments allow it, else does nothing (reported).
+ * The device-pointer path does no malloc and no CUDA call besides what the
+ * launcher itself makes; pool pointers are recognised by a lookup under the
+ * pool's mutex. */
 #include "rt.h"
 
 #include <gpufuse/launch.h>
@@ -31,8 +34,11 @@ struct gf_call {
     void **span_dev;
     int nspans;
     int host_involved;
-    void **scratch;
+    int broken;                  /* gf_call_begin could not hold every argument */
+    int checks;                  /* gf_call_check calls: device work the launcher queued */
+    void **scratch;              /* gf_call_scratch: allocated when asked */
     int nscratch, capscratch;
+    gf_scratch res;              /* gf_call_reserve: allocated by gf_call_map */
     /* profiling */
     int timing;
     cudaEvent_t ev0, ev1;
@@ -50,7 +56,7 @@ static _Thread_local gf_call tl_call;
 static pthread_key_t call_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-static void free_heap(gf_call *c)
+static void free_args(gf_call *c)
 {
     if (c->a && c->a != c->a_in) {
         free(c->a);
@@ -61,11 +67,17 @@ static void free_heap(gf_call *c)
         free(c->spans);
         free(c->span_dev);
     }
+    c->a = NULL;
+    c->cap = 0;
+}
+
+static void free_heap(gf_call *c)
+{
+    free_args(c);
     free(c->scratch);
     c->scratch = NULL;
     c->capscratch = 0;
-    c->a = NULL;
-    c->cap = 0;
+    gf_scratch_fini(&c->res);
 }
 
 static void thread_exit(void *arg) { free_heap(arg); }
@@ -105,12 +117,7 @@ static int grow(gf_call *c, int n)
         free(a), free(d), free(k), free(si), free(g), free(sp), free(sd);
         return -1;
     }
-    void **scratch = c->scratch;
-    int capscratch = c->capscratch;
-    c->scratch = NULL;
-    free_heap(c);
-    c->scratch = scratch;
-    c->capscratch = capscratch;
+    free_args(c);
     c->a = a, c->dptr = d, c->kind = k, c->stage_idx = si, c->group = g, c->spans = sp,
     c->span_dev = sd, c->cap = n;
     pthread_once(&key_once, make_key);
@@ -130,6 +137,9 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
         gf_tl_site = (const struct gf_site *)site;
         gf_report(GF_ERROR_OUT_OF_MEMORY, "gf_call_begin: %d arguments: out of host memory", nargs);
         nargs = c->cap;
+        c->broken = 1;
+    } else {
+        c->broken = 0;
     }
     c->site = site;
     c->nargs = nargs;
@@ -141,7 +151,9 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     c->path = -1;
     c->nspans = 0;
     c->nscratch = 0;
+    gf_scratch_reset(&c->res);
     c->host_involved = 0;
+    c->checks = 0;
     c->timing = 0;
     gf_tl_site = (const struct gf_site *)site;
     nvtxRangePushA(site->function ? site->function : "gpufuse call");
@@ -163,74 +175,94 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
 static void report_site(gf_call *c, gf_status s, const char *what)
 {
     gf_site *site = c->site;
-    gf_report(s, "%s (in %s at %s:%d)", what, site->function, site->file, site->line);
+    char copy[1024]; /* `what` is often gf_last_error(), which gf_report overwrites */
+    snprintf(copy, sizeof copy, "%s", what);
+    gf_report(s, "%s (in %s at %s:%d)", copy, site->function, site->file, site->line);
 }
 
 void gf_call_fail(gf_call *c, gf_status s, const char *what) { report_site(c, s, what); }
 
-/* A hazard on the GPU: the launcher will run the original body on the host,
- * so every argument must be host memory, current on the host. */
-static gf_path fallback_sequential(gf_call *c)
+/* 1 when argument i lies in device memory a host body cannot touch (pool or
+ * cudaMalloc memory; managed memory and data-region mirrors are fine). */
+static int device_only(gf_call *c, int i)
 {
+    gf_argdesc *d = &c->a[i];
+    const char *lo = d->p + d->lo;
+    int partial;
+    gf_pool *pool = gf_device_pool_if_any(c->device);
+    if (pool && gf_pool_contains(pool, lo))
+        return 1;
+    if (gf_data_lookup(lo, (size_t)(d->hi - d->lo), &partial))
+        return 0;
+    if (gf_host_kind(lo) != GF_MEM_DEVICE)
+        return 0;
+    struct cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, lo) != cudaSuccess) {
+        cudaGetLastError();
+        return 1;
+    }
+    return at.type != cudaMemoryTypeManaged;
+}
+
+/* The call cannot run on the GPU (`why`): makes the host ready to run `path`
+ * (the host plan, or the original body for a hazard) on the arguments
+ * themselves.  `s` is the error, GF_SUCCESS for a hazard (not an error by
+ * itself); it is reported unless `reported` (gf_call_scratch did).  When an
+ * argument is device memory a host body cannot run at all: reported, and
+ * GF_PATH_FAILED (the launcher then does nothing, so no output is written). */
+static gf_path host_fallback(gf_call *c, gf_path path, gf_status s, const char *why, int reported)
+{
+    for (int i = 0; i < c->nargs; i++) {
+        gf_argdesc *d = &c->a[i];
+        if (!d->p || d->hi <= d->lo || !device_only(c, i))
+            continue;
+        char msg[768];
+        snprintf(msg, sizeof msg, "%s, and argument %d is device memory, so the host fallback cannot "
+                                  "run: the call did nothing", why, i);
+        report_site(c, s != GF_SUCCESS ? s : GF_ERROR_OVERLAP, msg);
+        return (gf_path)(c->path = GF_PATH_FAILED);
+    }
+    if (s != GF_SUCCESS && !reported) {
+        char msg[768];
+        snprintf(msg, sizeof msg, "%s: running on the host instead", why);
+        report_site(c, s, msg);
+    }
     int need_sync = 0;
     for (int i = 0; i < c->nargs; i++) {
         gf_argdesc *d = &c->a[i];
+        c->kind[i] = K_NONE;
         if (!d->p || d->hi <= d->lo)
             continue;
         const char *lo = d->p + d->lo;
         size_t n = (size_t)(d->hi - d->lo);
         int partial;
-        gf_pool *pool = gf_device_pool_if_any(c->device);
-        if (pool && gf_pool_contains(pool, lo)) {
-            char msg[256];
-            snprintf(msg, sizeof msg,
-                     "arguments overlap (argument %d written) and argument %d is device memory, "
-                     "so the sequential host fallback cannot run",
-                     i, i);
-            report_site(c, GF_ERROR_OVERLAP, msg);
-            continue;
-        }
         if (gf_data_lookup(lo, n, &partial)) {
             /* bring the host copy up to date; what the body writes goes back
              * to the mirror at the next region operation */
-            gf_status s = gf_update_host((void *)lo, n);
-            if (s != GF_SUCCESS)
-                report_site(c, s, gf_last_error());
+            gf_status st = gf_update_host((void *)lo, n);
+            if (st != GF_SUCCESS)
+                report_site(c, st, gf_last_error());
             c->kind[i] = K_MIRROR;
             continue;
         }
-        int k = gf_host_kind(lo);
-        if (k == GF_MEM_DEVICE) {
-            struct cudaPointerAttributes at;
-            if (cudaPointerGetAttributes(&at, lo) == cudaSuccess && at.type == cudaMemoryTypeManaged) {
-                need_sync = 1;
-                continue;
-            }
-            char msg[256];
-            snprintf(msg, sizeof msg,
-                     "arguments overlap and argument %d is device memory, so the sequential "
-                     "host fallback cannot run", i);
-            report_site(c, GF_ERROR_OVERLAP, msg);
-            continue;
-        }
-        need_sync = 1; /* host memory: earlier GPU work may still use it */
+        need_sync = 1; /* host or managed memory: earlier GPU work may still use it */
     }
     if (need_sync) {
-        gf_status s = GF_CUDA(cudaStreamSynchronize(c->stream));
-        if (s != GF_SUCCESS)
-            report_site(c, s, gf_last_error());
+        gf_status st = GF_CUDA(cudaStreamSynchronize(c->stream));
+        if (st != GF_SUCCESS)
+            report_site(c, st, gf_last_error());
     }
     /* registered last: every region operation (the lookups and updates
      * above included) flushes what is registered */
     for (int i = 0; i < c->nargs; i++) {
         gf_argdesc *d = &c->a[i];
         if (c->kind[i] == K_MIRROR && (d->mode & GF_ARG_WRITE)) {
-            gf_status s = gf_data_defer_push(d->p + d->lo, (size_t)(d->hi - d->lo));
-            if (s != GF_SUCCESS)
-                report_site(c, s, gf_last_error());
+            gf_status st = gf_data_defer_push(d->p + d->lo, (size_t)(d->hi - d->lo));
+            if (st != GF_SUCCESS)
+                report_site(c, st, gf_last_error());
         }
     }
-    return (gf_path)(c->path = GF_PATH_SEQUENTIAL);
+    return (gf_path)(c->path = path);
 }
 
 /* Releases staging buffers and scratch (stream-ordered frees). */
@@ -244,6 +276,7 @@ static void release(gf_call *c)
             gf_pool_free(pool, c->span_dev[s]);
     for (int i = 0; i < c->nscratch; i++)
         gf_pool_free(pool, c->scratch[i]);
+    gf_scratch_release(&c->res, pool);
     c->nspans = 0;
     c->nscratch = 0;
 }
@@ -285,13 +318,15 @@ static gf_status stage_in(gf_call *c, int m)
 gf_path gf_call_map(gf_call *c)
 {
     const gf_runtime *rt = gf_runtime_get();
-    int hazard = gf_args_hazard(c->a, c->nargs);
+    int hazard = c->broken || gf_args_hazard(c->a, c->nargs);
     if (rt->cpu)
         return (gf_path)(c->path = hazard ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
     c->device = gf_current_device();
     c->stream = (cudaStream_t)gf_current_cuda_stream();
+    if (c->broken) /* reported by gf_call_begin; the arguments are not all known */
+        return (gf_path)(c->path = GF_PATH_FAILED);
     if (hazard)
-        return fallback_sequential(c);
+        return host_fallback(c, GF_PATH_SEQUENTIAL, GF_SUCCESS, "arguments overlap", 0);
     gf_pool *pool = gf_device_pool_if_any(c->device);
     int m = 0;
     for (int i = 0; i < c->nargs; i++) {
@@ -338,9 +373,24 @@ gf_path gf_call_map(gf_call *c)
     if (m) {
         gf_status st = stage_in(c, m);
         if (st != GF_SUCCESS) {
+            char why[640];
+            snprintf(why, sizeof why, "staging host arguments failed: %s", gf_last_error());
             release(c);
-            report_site(c, st, gf_last_error());
-            return fallback_sequential(c);
+            c->host_involved = 0;
+            return host_fallback(c, GF_PATH_HOST, st, why, 0);
+        }
+    }
+    if (c->res.n) {
+        /* all the scratch now, so that no kernel runs unless every one can */
+        gf_pool *dp = gf_device_pool(c->device);
+        gf_status st = dp ? gf_scratch_alloc(&c->res, dp, (void *)c->stream)
+                          : gf_fail(GF_ERROR_OUT_OF_MEMORY, "cannot create the device pool");
+        if (st != GF_SUCCESS) {
+            char why[640];
+            snprintf(why, sizeof why, "no device memory for the call's scratch: %s", gf_last_error());
+            release(c); /* staged inputs are dropped; nothing was copied back */
+            c->host_involved = 0;
+            return host_fallback(c, GF_PATH_HOST, st, why, 0);
         }
     }
     if (gf_profiling) {
@@ -355,6 +405,20 @@ gf_path gf_call_map(gf_call *c)
 void *gf_call_ptr(gf_call *c, int idx)
 {
     return idx >= 0 && idx < c->nargs ? c->dptr[idx] : NULL;
+}
+
+void gf_call_reserve(gf_call *c, size_t bytes)
+{
+    gf_scratch_add(&c->res, bytes); /* on failure gf_call_map falls back */
+    if (c->res.cap > GF_SCRATCH_INLINE) {
+        pthread_once(&key_once, make_key);
+        pthread_setspecific(call_key, c);
+    }
+}
+
+void *gf_call_reserved(gf_call *c, int k)
+{
+    return gf_scratch_ptr(&c->res, k);
 }
 
 void *gf_call_scratch(gf_call *c, size_t bytes)
@@ -383,6 +447,28 @@ void *gf_call_scratch(gf_call *c, size_t bytes)
     return p;
 }
 
+gf_path gf_call_cancel(gf_call *c)
+{
+    gf_path p = GF_PATH_FAILED;
+    if (c->path == GF_PATH_DEVICE) {
+        const char *why = "no device memory for a temporary"; /* the details: gf_call_scratch's report */
+        release(c); /* stream-ordered: work already queued finishes first */
+        c->host_involved = 0;
+        if (!c->checks) {
+            p = host_fallback(c, GF_PATH_HOST, GF_ERROR_OUT_OF_MEMORY, why, 1);
+        } else {
+            c->path = GF_PATH_FAILED;
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s: call abandoned after kernels ran; staged host arguments were not "
+                                      "copied back and keep their values, but arguments in device memory or "
+                                      "data regions may hold results of those kernels", why);
+            report_site(c, GF_ERROR_OUT_OF_MEMORY, msg);
+        }
+    }
+    gf_call_end(c, 0, 0);
+    return p;
+}
+
 cudaStream_t gf_call_stream(gf_call *c) { return c->stream; }
 
 int gf_call_sm_count(gf_call *c)
@@ -396,6 +482,7 @@ int gf_call_sm_count(gf_call *c)
 
 void gf_call_check(gf_call *c, cudaError_t err, const char *what)
 {
+    c->checks++;
     if (err == cudaSuccess)
         return;
     char msg[512];

@@ -663,6 +663,8 @@ int gf_pool_use(gf_pool *p, const void *addr, void *stream)
     return in;
 }
 
+int gf_pool_bypassed(gf_pool *p) { return p->cfg.bypass; }
+
 size_t gf_pool_block_size(gf_pool *p, const void *ptr)
 {
     pthread_mutex_lock(&p->mu);

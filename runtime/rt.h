@@ -90,6 +90,47 @@ GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
 /* Reads GPUFUSE_POOL / GPUFUSE_POOL_LIMIT into a config (bad values: fail). */
 GF_HIDDEN gf_status gf_pool_config_from_env(gf_pool_config *cfg);
 
+/* 1 when the pool hands every request straight to the backend (GPUFUSE_POOL=off). */
+GF_HIDDEN int gf_pool_bypassed(gf_pool *p);
+
+/* ---- scratch.c (a launcher call's device scratch, no CUDA) ----------------- */
+
+/* The device memory one launcher call needs besides its arguments: pieces
+ * declared before the call is mapped (gf_call_reserve) and obtained together,
+ * so that running out of memory is found before any kernel runs.  From one
+ * pool block carved at GF_SCRATCH_ALIGN, or, when the pool is bypassed (for
+ * compute-sanitizer), one exactly sized block per piece so that an overrun of
+ * one piece is not hidden inside the next. */
+#define GF_SCRATCH_ALIGN 256
+#define GF_SCRATCH_INLINE 16
+typedef struct gf_scratch {
+    size_t *size;            /* requested bytes per piece */
+    void **ptr;              /* its device address once allocated, else NULL */
+    int n, cap;
+    int lost;                /* a piece could not be recorded (out of host memory) */
+    void *block;             /* the carved block (NULL when none or bypassed) */
+    size_t size_in[GF_SCRATCH_INLINE];
+    void *ptr_in[GF_SCRATCH_INLINE];
+} gf_scratch;
+
+/* No pieces (keeps heap arrays for reuse).  A zeroed gf_scratch is valid. */
+GF_HIDDEN void gf_scratch_reset(gf_scratch *s);
+/* Frees the heap arrays (not the device memory: release it first). */
+GF_HIDDEN void gf_scratch_fini(gf_scratch *s);
+/* Declares the next piece.  Out of host memory: GF_ERROR_OUT_OF_MEMORY, and
+ * gf_scratch_alloc will fail too, so no piece is ever silently missing. */
+GF_HIDDEN gf_status gf_scratch_add(gf_scratch *s, size_t bytes);
+/* Bytes of the carved block (each piece at least 1 byte, rounded up to
+ * GF_SCRATCH_ALIGN); GF_ERROR_OUT_OF_MEMORY when that overflows. */
+GF_HIDDEN gf_status gf_scratch_total(const gf_scratch *s, size_t *total);
+/* All pieces or none: on failure nothing stays allocated and the status of
+ * the pool (GF_ERROR_OUT_OF_MEMORY, GF_ERROR_LIMIT) is returned. */
+GF_HIDDEN gf_status gf_scratch_alloc(gf_scratch *s, gf_pool *p, void *stream);
+/* Stream-ordered free of whatever gf_scratch_alloc obtained. */
+GF_HIDDEN void gf_scratch_release(gf_scratch *s, gf_pool *p);
+/* Device address of piece k (NULL when not allocated or out of range). */
+GF_HIDDEN void *gf_scratch_ptr(const gf_scratch *s, int k);
+
 /* ---- region.c (data-region bookkeeping, no CUDA) -------------------------- */
 
 typedef struct gf_region {

@@ -1,8 +1,9 @@
 #!/bin/bash
 # gpu-session.sh OUT [bench options] - what one visit to the GPU machine runs,
 # from a build directory made on a machine without a GPU (build-gpu, release):
-# the sample checked against its C bodies, the GPU test binaries, and the
-# benchmark harness with its peers.  Results go under OUT.
+# the sample checked against its C bodies, the GPU test binaries, the same
+# under compute-sanitizer (scripts/sanitize.sh), and the benchmark harness
+# with its peers.  Results go under OUT.
 set -u
 out=${1:?usage: gpu-session.sh OUT [bench options]}; shift
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,14 +16,15 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "
     echo "== sample (GPU path, host arrays staged)"
     "$b/samples/basic/sample_basic" 16
     echo "rc=$?"
-    echo "== sample under compute-sanitizer (memcheck)"
-    GPUFUSE_POOL=off compute-sanitizer --tool memcheck --print-limit 20 "$b/samples/basic/sample_basic" 1 2>&1 | tail -5
     echo "== GPU tests"
     for t in "$b"/tests/*/test_*; do
         [ -x "$t" ] || continue
         "$t" > "$out/$(basename "$t").log" 2>&1
         echo "$(basename "$t") rc=$?"
     done
+    echo "== compute-sanitizer (memcheck, racecheck, synccheck) over the GPU tests"
+    bash "$here/scripts/sanitize.sh" "$b" "$out/sanitize"
+    echo "sanitize rc=$?"
 } > "$out/checks.txt" 2>&1
 cat "$out/checks.txt"
 bash "$here/bench/run.sh" "$b" "$out/bench" "$@"

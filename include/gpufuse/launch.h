@@ -27,9 +27,15 @@ enum { GF_ARG_READ = 1, GF_ARG_WRITE = 2 };
 /* Which code the launcher runs after gf_call_map. */
 typedef enum gf_path {
     GF_PATH_DEVICE = 0,          /* kernels on the GPU, pointers from gf_call_ptr */
-    GF_PATH_HOST = 1,            /* no GPU: the fused plan compiled for the CPU */
-    GF_PATH_SEQUENTIAL = 2       /* arguments overlap in a way the plan does not
+    GF_PATH_HOST = 1,            /* no GPU, or not enough device memory for this
+                                    call: the fused plan compiled for the CPU */
+    GF_PATH_SEQUENTIAL = 2,      /* arguments overlap in a way the plan does not
                                     allow: the original sequential body */
+    GF_PATH_FAILED = 3           /* the call cannot run anywhere (device memory
+                                    arguments and no room on the GPU, or a
+                                    hazard): already reported through the error
+                                    handler; the launcher returns at once and
+                                    writes nothing */
 } gf_path;
 
 typedef struct gf_call gf_call;
@@ -47,20 +53,50 @@ gf_call *gf_call_begin(gf_site *site, int nargs);
 void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
                  int mode, int alias_class);
 
+/* Declares the call's next piece of device scratch (reduction partials,
+ * tickets and results, temporaries): `bytes` of device memory, 256-byte
+ * aligned, that gf_call_map allocates together with the staging and that
+ * lives until gf_call_end.  Pieces are numbered 0, 1, ... in the order
+ * declared; call before gf_call_map. */
+void gf_call_reserve(gf_call *c, size_t bytes);
+
 /* Resolves the declared arguments: device pointers are used as they are, host
  * pointers inside a data region use their mirror, plain host pointers are
  * staged through the pinned pool (what is read is copied in now, what is
- * written is copied out by gf_call_end).  Returns the path to run. */
+ * written is copied out by gf_call_end); then allocates every reserved scratch
+ * piece.  Returns the path to run.  When staging or scratch does not fit in
+ * device memory, nothing has run yet: the failure is reported through the
+ * error handler (naming the function), staged buffers are dropped without
+ * copying anything back, and the host is made ready for GF_PATH_HOST (mirrors
+ * refreshed, the stream synchronised) - or, when an argument is device memory
+ * that a host body cannot touch, GF_PATH_FAILED.  A hazard gives
+ * GF_PATH_SEQUENTIAL, or GF_PATH_FAILED with device memory (reported). */
 gf_path gf_call_map(gf_call *c);
+
+/* Device address of reserved piece `k` (valid after gf_call_map returned
+ * GF_PATH_DEVICE, until gf_call_end). */
+void *gf_call_reserved(gf_call *c, int k);
 
 /* Device address for argument `idx` (valid after gf_call_map returned
  * GF_PATH_DEVICE): the address of p itself, even when only [p+lo, p+hi)
  * was staged. */
 void *gf_call_ptr(gf_call *c, int idx);
 
-/* Device memory that lives until gf_call_end (temporaries, reduction
- * partials), from the pool, on the call's stream. */
+/* Device memory that lives until gf_call_end, from the pool, on the call's
+ * stream, allocated now: for sizes known only once kernels have run.  NULL
+ * when it does not fit (reported through the error handler); the launcher
+ * must then stop with gf_call_cancel.  Prefer gf_call_reserve. */
 void *gf_call_scratch(gf_call *c, size_t bytes);
+
+/* Ends a call that cannot finish (gf_call_scratch returned NULL), instead of
+ * gf_call_end: staged outputs are NOT copied back, staging and scratch are
+ * released.  When the launcher has queued no device work yet (no
+ * gf_call_check so far), the host is made ready as for a failed gf_call_map
+ * and GF_PATH_HOST is returned: the launcher runs the host plan.  Otherwise
+ * GF_PATH_FAILED: host arguments keep their values, but arguments in device
+ * memory or data regions may hold results of the kernels already run; that
+ * is reported through the error handler. */
+gf_path gf_call_cancel(gf_call *c);
 
 /* The stream kernels of this call are launched on (the thread's current). */
 cudaStream_t gf_call_stream(gf_call *c);
@@ -92,8 +128,8 @@ void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, co
 
 /* Finishes the call: copies staged outputs back, waits when host memory was
  * involved or `sync` is nonzero, releases staging and scratch, records time
- * and `bytes` moved for the profile, closes the NVTX range.  On the host and
- * sequential paths it only closes the range and counts the call. */
+ * and `bytes` moved for the profile, closes the NVTX range.  On the host,
+ * sequential and failed paths it only closes the range and counts the call. */
 void gf_call_end(gf_call *c, size_t bytes, int sync);
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* test_gpu_call.c - on a GPU: the launcher interface as generated code uses
  * it, with device pointers, staged malloc memory (large, overlapping,
- * in-place), data-region mirrors, scratch, hazards and profiling.
+ * in-place), data-region mirrors, scratch (reserved up front or not), hazards
+ * (with host and with device memory) and profiling.
  * Exits 77 without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,6 +47,9 @@ static gf_path scale(float *out, const float *in, float k, size_t n, int alias)
     case GF_PATH_SEQUENTIAL:
         gf_call_end(c, 0, 0);
         scale_seq(out, in, k, n);
+        break;
+    case GF_PATH_FAILED:
+        gf_call_end(c, 0, 0);
         break;
     }
     return p;
@@ -251,6 +255,64 @@ static void test_launch_failure_is_reported(void **state)
     gf_set_error_handler(NULL, NULL);
 }
 
+/* Pieces declared before gf_call_map: allocated by it, 256-byte aligned,
+ * distinct, usable by kernels, gone after gf_call_end. */
+static void test_reserved_scratch(void **state)
+{
+    (void)state;
+    static gf_site site = {"reserve", "reserve.c", 3, -1};
+    size_t n = 1 << 16;
+    float *out = malloc(n * sizeof *out), *in = host_ramp(n);
+    gf_pool_stats before, after;
+    gf_pool_stats_get(&before);
+    gf_call *c = gf_call_begin(&site, 2);
+    gf_call_arg(c, 0, out, 0, (ptrdiff_t)(n * sizeof(float)), GF_ARG_WRITE, 0);
+    gf_call_arg(c, 1, in, 0, (ptrdiff_t)(n * sizeof(float)), GF_ARG_READ, 0);
+    gf_call_reserve(c, sizeof(double));
+    gf_call_reserve(c, n * sizeof(float));
+    gf_call_reserve(c, 0);
+    assert_int_equal(gf_call_map(c), GF_PATH_DEVICE);
+    char *p0 = gf_call_reserved(c, 0), *p1 = gf_call_reserved(c, 1), *p2 = gf_call_reserved(c, 2);
+    assert_non_null(p0);
+    assert_non_null(p1);
+    assert_non_null(p2);
+    assert_null(gf_call_reserved(c, 3));
+    assert_int_equal((uintptr_t)p0 % 256, 0);
+    assert_int_equal((uintptr_t)p1 % 256, 0);
+    assert_true(p1 >= p0 + sizeof(double) && p2 >= p1 + n * sizeof(float));
+    gf_call_check(c, gft_fill(gf_call_stream(c), gf_call_sm_count(c), (float *)p1, 0.25f, n), "fill_k0");
+    gf_call_check(c, gft_add(gf_call_stream(c), gf_call_sm_count(c), (float *)gf_call_ptr(c, 0),
+                             (const float *)gf_call_ptr(c, 1), (const float *)p1, n),
+                  "add_k1");
+    gf_call_end(c, 0, 0);
+    gf_pool_stats_get(&after);
+    for (size_t i = 0; i < n; i++)
+        assert_true(out[i] == in[i] + 0.25f);
+    assert_int_equal(after.current_bytes, before.current_bytes); /* staging and scratch released */
+    free(out);
+    free(in);
+}
+
+/* A hazard with device memory: no host body may run on it, so nothing runs. */
+static void test_hazard_on_device_memory_does_nothing(void **state)
+{
+    (void)state;
+    size_t n = 1000;
+    void *d = NULL;
+    assert_int_equal(gf_malloc(&d, (n + 1) * sizeof(float)), GF_SUCCESS);
+    float *x = d;
+    handler_calls = 0;
+    seq_runs = 0;
+    gf_set_error_handler(capture, NULL);
+    assert_int_equal(scale(x + 1, x, 1.0f, n, 1), GF_PATH_FAILED);
+    gf_set_error_handler(NULL, NULL);
+    assert_int_equal(seq_runs, 0);
+    assert_int_equal(handler_calls, 1);
+    assert_non_null(strstr(handler_msg, "device memory"));
+    assert_non_null(strstr(handler_msg, "(in scale at scale.c:12)"));
+    assert_int_equal(gf_free(d), GF_SUCCESS);
+}
+
 int main(void)
 {
     if (gf_init() == GF_ERROR_NO_DEVICE) {
@@ -265,6 +327,8 @@ int main(void)
         cmocka_unit_test(test_mirrors),
         cmocka_unit_test(test_scratch_and_profile),
         cmocka_unit_test(test_launch_failure_is_reported),
+        cmocka_unit_test(test_reserved_scratch),
+        cmocka_unit_test(test_hazard_on_device_memory_does_nothing),
     };
     return cmocka_run_group_tests_name("gpu_call", tests, NULL, NULL);
 }
