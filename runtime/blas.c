@@ -140,8 +140,10 @@ static gf_status blas_check(int st, const char *expr, const char *func, const ch
 }
 
 /* One cuBLAS handle per (device, stream), bound to that stream once and
- * never reconfigured, so threads may share it.  Handles live as long as the
- * process (destroying them at exit races CUDA's own teardown). */
+ * never reconfigured, so threads may share it.  They are destroyed at exit
+ * by an atexit handler registered after the first handle exists, so after
+ * CUDA's own initialisation: it runs before CUDA's teardown (a leak checker
+ * sees every handle's memory returned). */
 typedef struct blas_handle {
     int device;
     cudaStream_t stream;
@@ -153,6 +155,28 @@ static blas_handle *handles;
 static int nhandles, caphandles;
 static _Thread_local blas_handle tl_last;
 static cublasLtHandle_t lt_handles[GF_MAX_DEVICES];
+static pthread_once_t release_once = PTHREAD_ONCE_INIT;
+static void lt_release(void);
+
+static void blas_release(void)
+{
+    pthread_mutex_lock(&blas_mu);
+    for (int i = 0; i < nhandles; i++) {
+        cudaSetDevice(handles[i].device);
+        cublasDestroy(handles[i].h);
+    }
+    nhandles = 0;
+    tl_last = (blas_handle){0};
+    for (int d = 0; d < GF_MAX_DEVICES; d++)
+        if (lt_handles[d]) {
+            cublasLtDestroy(lt_handles[d]);
+            lt_handles[d] = NULL;
+        }
+    pthread_mutex_unlock(&blas_mu);
+    lt_release();
+}
+
+static void register_release(void) { atexit(blas_release); }
 
 static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out)
 {
@@ -177,6 +201,7 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
             caphandles = cap;
         }
         cublasHandle_t h;
+        pthread_once(&release_once, register_release);
         st = BLAS(cublasCreate(&h));
         if (st == GF_SUCCESS && (st = BLAS(cublasSetStream(h, stream))) != GF_SUCCESS)
             cublasDestroy(h);
@@ -194,6 +219,7 @@ static gf_status get_lt_handle(int device, cublasLtHandle_t *out)
 {
     gf_status st = GF_SUCCESS;
     pthread_mutex_lock(&blas_mu);
+    pthread_once(&release_once, register_release);
     if (!lt_handles[device])
         st = BLAS(cublasLtCreate(&lt_handles[device]));
     *out = lt_handles[device];
@@ -544,6 +570,16 @@ static void lt_plan_destroy(lt_plan *p)
     if (p->lc)
         cublasLtMatrixLayoutDestroy(p->lc);
     memset(p, 0, sizeof *p);
+}
+
+/* At exit (blas_release): the cached descriptors. */
+static void lt_release(void)
+{
+    pthread_mutex_lock(&lt_mu);
+    for (int i = 0; i < lt_n; i++)
+        lt_plan_destroy(&lt_cache[i]);
+    lt_n = 0;
+    pthread_mutex_unlock(&lt_mu);
 }
 
 static int epilogue_of(int flags)

@@ -120,6 +120,8 @@ typedef struct fft_plan {
     uint64_t last_use;
 } fft_plan;
 
+static pthread_once_t release_once = PTHREAD_ONCE_INIT;
+static void register_release(void);
 static pthread_mutex_t fft_mu = PTHREAD_MUTEX_INITIALIZER;
 static fft_plan *plans;
 static int nplans, capacity;
@@ -182,6 +184,7 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, f
         n64[i] = s->dims[i];
     size_t work = 0;
     cufftHandle h;
+    pthread_once(&release_once, register_release);
     gf_status st = FFT(cufftCreate(&h));
     if (st != GF_SUCCESS)
         return st;
@@ -208,6 +211,12 @@ gf_status gf_fft_cache_stats(gf_fft_stats *st)
     pthread_mutex_unlock(&fft_mu);
     return GF_SUCCESS;
 }
+
+/* Plans are destroyed at exit by an atexit handler registered when the
+ * first plan is made (after CUDA's initialisation, so before its teardown). */
+static void release_at_exit(void) { gf_fft_cache_clear(); }
+
+static void register_release(void) { atexit(release_at_exit); }
 
 gf_status gf_fft_cache_clear(void)
 {
