@@ -1587,13 +1587,30 @@ static void emit_copy_back(Buf *b, Vec *vars, const char *why)
 {
     if (!vars->len)
         return;
-    buf_line(b, "/* %s */", why);
+    buf_line(b, "/* %s, through pinned memory */", why);
+    buf_line(b, "if (char *gf_pin = (char *)gf_call_host_slot(gf_c, %d)) {", 8 * vars->len);
+    b->indent++;
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(gf_pin + %d, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
+                    "\"reading %s\");", 8 * i, v->cname, v->cname, v->name);
+    }
+    buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        buf_line(b, "memcpy(&%s, gf_pin + %d, sizeof %s);", v->cname, 8 * i, v->cname);
+    }
+    b->indent--;
+    buf_line(b, "} else {");
+    b->indent++;
     for (int i = 0; i < vars->len; i++) {
         Var *v = vec_at(vars, i);
         buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(&%s, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
                     "\"reading %s\");", v->cname, v->cname, v->cname, v->name);
     }
     buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
+    b->indent--;
+    buf_line(b, "}");
 }
 
 static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)

@@ -80,7 +80,18 @@ static void free_heap(gf_call *c)
     gf_scratch_fini(&c->res);
 }
 
-static void thread_exit(void *arg) { free_heap(arg); }
+/* gf_call_host_slot's pinned buffer, per thread */
+static _Thread_local void *tl_pin;
+static _Thread_local size_t tl_pin_cap;
+
+static void thread_exit(void *arg)
+{
+    free_heap(arg);
+    if (tl_pin)
+        cudaFreeHost(tl_pin);
+    tl_pin = NULL;
+    tl_pin_cap = 0;
+}
 
 static void make_key(void) { pthread_key_create(&call_key, thread_exit); }
 
@@ -470,6 +481,28 @@ gf_path gf_call_cancel(gf_call *c)
 }
 
 cudaStream_t gf_call_stream(gf_call *c) { return c->stream; }
+
+void *gf_call_host_slot(gf_call *c, size_t bytes)
+{
+    (void)c;
+    if (bytes <= tl_pin_cap)
+        return tl_pin;
+    size_t cap = 256;
+    while (cap < bytes)
+        cap *= 2;
+    void *p = NULL;
+    if (cudaHostAlloc(&p, cap, cudaHostAllocDefault) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    if (tl_pin)
+        cudaFreeHost(tl_pin); /* the launcher synchronised before reusing it */
+    tl_pin = p;
+    tl_pin_cap = cap;
+    pthread_once(&key_once, make_key);
+    pthread_setspecific(call_key, c);
+    return p;
+}
 
 int gf_call_sm_count(gf_call *c)
 {

@@ -104,6 +104,12 @@ cudaStream_t gf_call_stream(gf_call *c);
 /* SM count of the current device (cached), to size grid-stride launches. */
 int gf_call_sm_count(gf_call *c);
 
+/* Pinned host memory of at least `bytes` for reading results back (a
+ * device-to-host copy into pageable memory is synchronous and slower):
+ * per thread, valid until the thread's next call.  NULL when it cannot be
+ * had; the launcher then copies into its own variables. */
+void *gf_call_host_slot(gf_call *c, size_t bytes);
+
 /* Checks the launch just made (cudaGetLastError); on failure reports through
  * the error handler, naming the kernel, the function and its source line. */
 void gf_call_check(gf_call *c, cudaError_t err, const char *what);
