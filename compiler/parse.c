@@ -27,6 +27,12 @@ typedef struct P {
     int depth;                   /* expression nesting, bounded */
     int stmt_ids;
     int conds;                   /* if/while statements enclosing the current point */
+    /* `continue`: per enclosing loop (for or while), innermost last, the
+     * flag that its continues set (NULL until the first one) */
+    Var *cont[24];
+    CXCursor cont_at[24];
+    int ncont;
+    int cases;                   /* switch groups being converted (loops reset it) */
 } P;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -933,6 +939,286 @@ static long long loop_step(P *p, CXCursor inc, Var *iv)
 
 static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at);
 
+/* ---- continue -------------------------------------------------------------------
+ * `continue` sets a flag local to the iteration (declared first in the body,
+ * 0) and every statement after one that may set it runs under `if (!flag)`:
+ * structured control flow with the same effect, no jump. */
+
+static Expr *int_lit(P *p, CXCursor c, const char *text)
+{
+    Expr *e = new_expr(p, E_INT, c);
+    e->text = text;
+    e->ty = new_type(p, TY_INT);
+    return e;
+}
+
+static Expr *flag_ref(P *p, CXCursor c, Var *flag)
+{
+    Expr *e = new_expr(p, E_VAR, c);
+    e->var = flag;
+    e->ty = flag->ty;
+    return e;
+}
+
+static bool is_flag(const Expr *e, const void *flag)
+{
+    return e->kind == E_VAR && e->var == flag;
+}
+
+static void cont_begin(P *p, CXCursor loop)
+{
+    if (p->ncont == 24)
+        reject(p, loop, "-Wgpufuse-loop", "loops nested too deeply");
+    p->cont[p->ncont] = NULL;
+    p->cont_at[p->ncont] = loop;
+    p->ncont++;
+}
+
+/* `continue;` of the innermost loop: flag = 1. */
+static Stmt *conv_continue(P *p, CXCursor c)
+{
+    if (!p->ncont)
+        reject(p, c, "-Wgpufuse-control", "'continue' outside a loop");
+    Var **flag = &p->cont[p->ncont - 1];
+    if (!*flag) {
+        *flag = new_var(p, c, "gf_skip", new_type(p, TY_INT), V_LOCAL);
+        (*flag)->depth = p->loops.len;
+    }
+    Stmt *s = new_stmt(p, S_ASSIGN, c);
+    s->lhs = flag_ref(p, c, *flag);
+    s->op = "=";
+    s->rhs = int_lit(p, c, "1");
+    number(p, s);
+    return s;
+}
+
+/* Statement s with everything after a possible `continue` guarded. */
+static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
+{
+    if (!s)
+        return s;
+    if (s->kind == S_IF) {
+        s->then = guard_rest(p, s->then, flag, c);
+        s->els = guard_rest(p, s->els, flag, c);
+        return s;
+    }
+    if (s->kind != S_BLOCK)
+        return s;
+    Vec out = {0};
+    for (int i = 0; i < s->list.len; i++) {
+        Stmt *t = guard_rest(p, vec_at(&s->list, i), flag, c);
+        vec_push(p->a, &out, t);
+        if (i + 1 == s->list.len || !ir_stmt_any(t, is_flag, flag) || t->kind == S_FOR || t->kind == S_WHILE)
+            continue;
+        /* the rest of the block runs only if nothing continued */
+        Stmt *rest = new_stmt(p, S_BLOCK, c);
+        rest->loc = ((Stmt *)vec_at(&s->list, i + 1))->loc;
+        for (int j = i + 1; j < s->list.len; j++)
+            vec_push(p->a, &rest->list, vec_at(&s->list, j));
+        Stmt *g = new_stmt(p, S_IF, c);
+        g->loc = rest->loc;
+        Expr *neg = new_expr(p, E_UNARY, c);
+        neg->text = "!";
+        neg->ty = new_type(p, TY_INT);
+        neg->kids = arena_alloc(p->a, sizeof(Expr *));
+        neg->kids[0] = flag_ref(p, c, flag);
+        neg->nkids = 1;
+        g->cond = neg;
+        g->then = guard_rest(p, rest, flag, c);
+        vec_push(p->a, &out, g);
+        break;
+    }
+    s->list = out;
+    for (int i = 0; i < s->list.len; i++)
+        ((Stmt *)vec_at(&s->list, i))->parent = s;
+    return s;
+}
+
+/* ---- switch ---------------------------------------------------------------------
+ * `switch (e)` becomes `int gf_sw = e; if (gf_sw == a || ...) {...} else if
+ * ... else {default}`.  Each group of statements must end in `break` or
+ * `continue` (or be the last); falling through into the next label is
+ * refused. */
+
+typedef struct Group {
+    Expr *cond;                  /* NULL: the default group */
+    bool is_default;
+    Stmt *body;
+    bool ended;                  /* by break or continue */
+} Group;
+
+static Expr *binary(P *p, CXCursor c, const char *op, Expr *l, Expr *r)
+{
+    Expr *e = new_expr(p, E_BINARY, c);
+    e->text = op;
+    e->ty = new_type(p, TY_INT);
+    e->kids = arena_alloc(p->a, 2 * sizeof(Expr *));
+    e->kids[0] = l;
+    e->kids[1] = r;
+    e->nkids = 2;
+    return e;
+}
+
+static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
+{
+    if (ks.n != 2 || clang_getCursorKind(ks.c[1]) != CXCursor_CompoundStmt)
+        reject(p, c, "-Wgpufuse-control", "a 'switch' whose body is not a block of cases is not supported");
+    Expr *cond = conv_expr(p, ks.c[0]);
+    if (!type_is_integer(cond->ty))
+        reject(p, c, "-Wgpufuse-control", "'switch' on a non-integer value");
+    Var *sw = new_var(p, c, "gf_sw", cond->ty, V_LOCAL);
+    Stmt *d = new_stmt(p, S_DECL, c);
+    d->var = sw;
+    d->rhs = cond;
+    sw->decl = d;
+    number(p, d);
+    Group groups[64];
+    int ng = 0;
+    Kids body = kids_of(ks.c[1]);
+    for (int i = 0; i < body.n; i++) {
+        CXCursor k = body.c[i];
+        enum CXCursorKind kk = clang_getCursorKind(k);
+        if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt) {
+            if (ng && groups[ng - 1].body->list.len && !groups[ng - 1].ended)
+                reject(p, k, "-Wgpufuse-control", "this case is reached by falling through from the one before; "
+                       "end that one with 'break'");
+            if (ng == 64)
+                reject(p, k, "-Wgpufuse-size", "more than 64 case groups");
+            Group *g = &groups[ng];
+            bool fresh = !ng || groups[ng - 1].body->list.len || groups[ng - 1].ended;
+            if (fresh) {
+                *g = (Group){0};
+                g->body = new_stmt(p, S_BLOCK, k);
+                ng++;
+            } else {
+                g = &groups[ng - 1]; /* labels stacked on an empty group */
+            }
+            /* case a: case b: ... stmt — labels nest, the statement is innermost */
+            for (;;) {
+                Kids lk = kids_of(k);
+                if (clang_getCursorKind(k) == CXCursor_DefaultStmt) {
+                    g->is_default = true;
+                    k = lk.c[lk.n - 1];
+                } else if (clang_getCursorKind(k) == CXCursor_CaseStmt) {
+                    if (lk.n != 2)
+                        reject(p, k, "-Wgpufuse-control", "case ranges are not supported");
+                    CXEvalResult ev = clang_Cursor_Evaluate(lk.c[0]);
+                    if (!ev || clang_EvalResult_getKind(ev) != CXEval_Int) {
+                        if (ev)
+                            clang_EvalResult_dispose(ev);
+                        reject(p, lk.c[0], "-Wgpufuse-control", "a case label that is not an integer constant");
+                    }
+                    Expr *v = int_lit(p, lk.c[0], arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev)));
+                    clang_EvalResult_dispose(ev);
+                    Expr *eq = binary(p, k, "==", flag_ref(p, k, sw), v);
+                    g->cond = g->cond ? binary(p, k, "||", g->cond, eq) : eq;
+                    k = lk.c[1];
+                } else {
+                    break;
+                }
+            }
+            kk = clang_getCursorKind(k);
+        }
+        if (!ng)
+            reject(p, k, "-Wgpufuse-control", "a statement before the first case label");
+        Group *g = &groups[ng - 1];
+        if (g->ended)
+            continue;            /* after break: never reached */
+        if (kk == CXCursor_BreakStmt) {
+            g->ended = true;
+            continue;
+        }
+        Kids inner = kk == CXCursor_CompoundStmt ? kids_of(k) : (Kids){0};
+        if (inner.n && clang_getCursorKind(inner.c[inner.n - 1]) == CXCursor_BreakStmt) {
+            /* case 3: { ...; break; } */
+            Stmt *blk = new_stmt(p, S_BLOCK, k);
+            for (int j = 0; j + 1 < inner.n; j++) {
+                p->cases++;
+                Stmt *t = conv_stmt(p, inner.c[j]);
+                p->cases--;
+                if (!t)
+                    continue;
+                if (t->kind == S_BLOCK && t->loc.line == 0) {
+                    for (int m = 0; m < t->list.len; m++) {
+                        ((Stmt *)vec_at(&t->list, m))->parent = blk;
+                        vec_push(p->a, &blk->list, vec_at(&t->list, m));
+                    }
+                    continue;
+                }
+                t->parent = blk;
+                vec_push(p->a, &blk->list, t);
+            }
+            blk->parent = g->body;
+            vec_push(p->a, &g->body->list, blk);
+            g->ended = true;
+            continue;
+        }
+        p->cases++;
+        Stmt *s = conv_stmt(p, k);
+        p->cases--;
+        if (!s)
+            continue;
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && p->ncont && s->lhs->var == p->cont[p->ncont - 1] &&
+            kk == CXCursor_ContinueStmt)
+            g->ended = true;
+        s->parent = g->body;
+        vec_push(p->a, &g->body->list, s);
+    }
+    /* the chain, the default last */
+    Stmt *chain = NULL, **tail = &chain;
+    Group *def = NULL;
+    for (int i = 0; i < ng; i++) {
+        if (groups[i].is_default) {
+            def = &groups[i];
+            continue;
+        }
+        Stmt *f = new_stmt(p, S_IF, c);
+        f->loc = groups[i].body->loc;
+        f->cond = groups[i].cond;
+        f->then = groups[i].body;
+        f->then->parent = f;
+        *tail = f;
+        tail = &f->els;
+    }
+    if (def)
+        *tail = def->body;
+    for (Stmt *f = chain; f && f->kind == S_IF; f = f->els)
+        if (f->els)
+            f->els->parent = f;
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    vec_push(p->a, &b->list, d);
+    if (chain)
+        vec_push(p->a, &b->list, chain);
+    for (int i = 0; i < b->list.len; i++)
+        ((Stmt *)vec_at(&b->list, i))->parent = b;
+    return b;
+}
+
+/* Ends a loop body: declares the flag first and guards, if it continued. */
+static Stmt *cont_end(P *p, Stmt *body, CXCursor c)
+{
+    Var *flag = p->cont[--p->ncont];
+    if (!flag)
+        return body;
+    Stmt *b = body && body->kind == S_BLOCK ? body : NULL;
+    if (!b) {
+        b = new_stmt(p, S_BLOCK, c);
+        if (body)
+            vec_push(p->a, &b->list, body);
+    }
+    Stmt *d = new_stmt(p, S_DECL, c);
+    d->var = flag;
+    d->rhs = int_lit(p, c, "0");
+    flag->decl = d;
+    number(p, d);
+    Vec list = {0};
+    vec_push(p->a, &list, d);
+    for (int i = 0; i < b->list.len; i++)
+        vec_push(p->a, &list, vec_at(&b->list, i));
+    b->list = list;
+    return guard_rest(p, b, flag, c);
+}
+
 static Stmt *conv_for(P *p, CXCursor c)
 {
     Kids ks = kids_of(c);
@@ -1003,7 +1289,11 @@ static Stmt *conv_for(P *p, CXCursor c)
         reject(p, c, "-Wgpufuse-loop", "loops nested more than 16 deep are not supported");
     vec_push(p->a, &p->loops, s);
     iv->depth = p->loops.len;
-    s->body = conv_stmt(p, ks.c[3]);
+    cont_begin(p, c);
+    int cases = p->cases;
+    p->cases = 0;
+    s->body = cont_end(p, conv_stmt(p, ks.c[3]), ks.c[3]);
+    p->cases = cases;
     p->loops.len--;
     if (!s->body)
         s->body = new_stmt(p, S_BLOCK, ks.c[3]);
@@ -1228,7 +1518,11 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         Stmt *s = new_stmt(p, S_WHILE, c);
         s->cond = conv_expr(p, ks.c[0]);
         p->conds++;
-        s->body = conv_stmt(p, ks.c[1]);
+        cont_begin(p, c);
+        int cases = p->cases;
+        p->cases = 0;
+        s->body = cont_end(p, conv_stmt(p, ks.c[1]), ks.c[1]);
+        p->cases = cases;
         p->conds--;
         number(p, s);
         return s;
@@ -1300,11 +1594,16 @@ static Stmt *conv_stmt(P *p, CXCursor c)
     case CXCursor_IndirectGotoStmt:
     case CXCursor_LabelStmt:
         reject(p, c, "-Wgpufuse-control", "'goto' and labels make the control flow irregular; use structured loops");
-    case CXCursor_BreakStmt:
     case CXCursor_ContinueStmt:
-        reject(p, c, "-Wgpufuse-control", "'break' and 'continue' are not supported yet; use a condition instead");
+        return conv_continue(p, c);
+    case CXCursor_BreakStmt:
+        if (p->cases)
+            reject(p, c, "-Wgpufuse-control", "a 'break' under a condition inside a case is not supported; "
+                   "end the case with 'break' and put the condition around the rest");
+        reject(p, c, "-Wgpufuse-control", "'break' leaves the loop early, so its trip count depends on the data; "
+               "use a condition on the rest of the body, or a 'while' loop inside the 'for'");
     case CXCursor_SwitchStmt:
-        reject(p, c, "-Wgpufuse-control", "'switch' is not supported yet; use if/else");
+        return conv_switch(p, c, ks);
     case CXCursor_DoStmt:
         reject(p, c, "-Wgpufuse-loop", "'do'/'while' loops are not supported; write a canonical 'for' loop");
     case CXCursor_AsmStmt:

@@ -94,3 +94,40 @@ GPUFUSE void histogram(int n, int nbins, const int *restrict bin, const float *r
         count[bin[i]]++;
     }
 }
+
+/* `continue` skips the rest of an iteration: gpufuse guards the statements
+ * after it, and the loop stays one parallel kernel. */
+GPUFUSE void soft_threshold(int n, float t, const float *restrict x, float *restrict y)
+{
+    for (int i = 0; i < n; i++) {
+        if (fabsf(x[i]) <= t) {
+            y[i] = 0.0f;
+            continue;
+        }
+        y[i] = x[i] > 0.0f ? x[i] - t : x[i] + t;
+    }
+}
+
+/* A `switch` with stacked labels, a block case and a default: an if/else
+ * chain on a copy of the value, still one parallel kernel. */
+GPUFUSE void classify(int n, const int *restrict k, const float *restrict x, float *restrict y)
+{
+    for (int i = 0; i < n; i++) {
+        switch (k[i] % 5) {
+        case 0:
+            y[i] = 1.0f;
+            break;
+        case 1:
+        case 2:
+            y[i] = x[i] * 2.0f;
+            break;
+        case 3: {
+            float t = x[i] + 1.0f;
+            y[i] = t * t;
+            break;
+        }
+        default:
+            y[i] = 0.0f;
+        }
+    }
+}

@@ -13,6 +13,8 @@ BOTH(void, heat, int n, int steps, float u[n][n], float tmp[n][n])
 BOTH(void, normalize_l1, int n, const float *restrict x, float *restrict y)
 BOTH(void, histogram, int n, int nbins, const int *restrict bin, const float *restrict w, float hist[nbins],
      int count[nbins])
+BOTH(void, soft_threshold, int n, float t, const float *restrict x, float *restrict y)
+BOTH(void, classify, int n, const int *restrict k, const float *restrict x, float *restrict y)
 #undef BOTH
 void prefix_sum(int n, const float *restrict x, float *restrict out);
 #endif

@@ -103,6 +103,11 @@ int main(int argc, char **argv)
     /* a sum in another order: equal up to reassociation (docs/language.md) */
     row("dot", t1 - t0, t2 - t1, fabs(d1 - d2) / fmax(fabs(d1), 1.0), 1e-9);
 
+    t0 = now_ms(); soft_threshold(n, 0.25f, x, r1);
+    t1 = now_ms(); gf_soft_threshold(n, 0.25f, x, r2);
+    t2 = now_ms();
+    row("soft_threshold", t1 - t0, t2 - t1, max_rel(r1, r2, (size_t)n, 1.0), 1e-6);
+
     t0 = now_ms(); normalize_l1(n, x, r1);
     t1 = now_ms(); gf_normalize_l1(n, x, r2);
     t2 = now_ms();
@@ -129,6 +134,11 @@ int main(int argc, char **argv)
     for (int b = 0; b < NBINS; b++)
         herr = fmax(herr, fabs((double)h1[b] - h2[b]) + abs(c1[b] - c2[b]));
     row("histogram", t1 - t0, t2 - t1, herr, 0.0);
+
+    t0 = now_ms(); classify(n, bin, x, r1);
+    t1 = now_ms(); gf_classify(n, bin, x, r2);
+    t2 = now_ms();
+    row("classify", t1 - t0, t2 - t1, max_rel(r1, r2, (size_t)n, 1.0), 1e-6);
     free(bin); free(hw);
 
     size_t m = (size_t)rows * cols;
