@@ -482,6 +482,20 @@ gf_path gf_call_cancel(gf_call *c)
 
 cudaStream_t gf_call_stream(gf_call *c) { return c->stream; }
 
+/* The exiting thread's slot (the main thread's: its thread-local
+ * destructors never run), from an atexit handler registered after CUDA
+ * initialised, so before CUDA's own teardown. */
+static void free_pin_at_exit(void)
+{
+    if (tl_pin)
+        cudaFreeHost(tl_pin);
+    tl_pin = NULL;
+    tl_pin_cap = 0;
+}
+
+static pthread_once_t pin_once = PTHREAD_ONCE_INIT;
+static void register_pin_exit(void) { atexit(free_pin_at_exit); }
+
 void *gf_call_host_slot(gf_call *c, size_t bytes)
 {
     (void)c;
@@ -497,6 +511,7 @@ void *gf_call_host_slot(gf_call *c, size_t bytes)
     }
     if (tl_pin)
         cudaFreeHost(tl_pin); /* the launcher synchronised before reusing it */
+    pthread_once(&pin_once, register_pin_exit);
     tl_pin = p;
     tl_pin_cap = cap;
     pthread_once(&key_once, make_key);
