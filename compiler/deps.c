@@ -685,7 +685,7 @@ static void build(Model *m, Stmt *s)
         const char *roles = lib_builtin_roles(s->rhs->text);
         for (int i = 0; i < s->rhs->nkids; i++) {
             Expr *a = s->rhs->kids[i];
-            if (roles[i] == 'S' || roles[i] == 'O' || a->kind != E_VAR) {
+            if (LIB_SCALAR_ROLE(roles[i]) || a->kind != E_VAR) {
                 collect_reads(m, ps, a);
                 continue;
             }

@@ -309,11 +309,16 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         buf_printf(&r, "%s(", s->rhs->text);
         for (int i = 0; i < s->rhs->nkids; i++) {
             buf_puts(&r, i ? ", " : "");
-            buf_puts(&r, roles[i] == 'O' ? "(gf_op)(" : "");   /* C++ wants the enum */
+            /* C++ wants the enums */
+            buf_puts(&r, roles[i] == 'O' ? "(gf_op)(" : roles[i] == 'D' ? "(gf_dtype)(" : "");
             emit_expr(&r, cx, s->rhs->kids[i]);
-            buf_puts(&r, roles[i] == 'O' ? ")" : "");
+            buf_puts(&r, roles[i] == 'O' || roles[i] == 'D' ? ")" : "");
         }
+        /* gcc cannot see that the loops before it filled a temporary the
+         * call reads through a const pointer */
+        buf_line(b, "GF_LIB_CALL_BEGIN");
         buf_line(b, "(void)%s); /* library call, line %d */", r.data, s->loc.line);
+        buf_line(b, "GF_LIB_CALL_END");
         buf_free(&r);
         return;
     }

@@ -1503,7 +1503,13 @@ static void emit_lib_call(Buf *b, CudaCx *c, const Stmt *s)
     }
     const char *what = arena_printf(A(c), "%s at line %d", call->text, s->loc.line);
     buf_line(b, "/* line %d: %s, on the call's stream */", s->loc.line, call->text);
-    if (!strcmp(call->text, "gf_gemm_epilogue")) {
+    if (!strcmp(call->text, "gf_fft_c2c_n")) {
+        buf_line(b, "gf_call_fft(gf_c, 0, %s, %s, %s, %s, %s, %s, %s, %s, (gf_dtype)(%s), \"%s\");", a[0].data, a[1].data,
+                 a[2].data, a[3].data, a[4].data, a[5].data, a[6].data, a[7].data, a[8].data, what);
+    } else if (!strcmp(call->text, "gf_fft_r2c_n")) {
+        buf_line(b, "gf_call_fft(gf_c, 1, %s, %s, %s, %s, %s, %s, %s, GF_FFT_FORWARD, (gf_dtype)(%s), \"%s\");", a[0].data,
+                 a[1].data, a[2].data, a[3].data, a[4].data, a[5].data, a[6].data, a[7].data, what);
+    } else if (!strcmp(call->text, "gf_gemm_epilogue")) {
         buf_line(b, "gf_call_gemm_epilogue(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", a[0].data, a[1].data,
                  a[2].data, a[3].data, a[4].data, a[5].data, a[6].data, a[7].data, what);
     } else {

@@ -339,7 +339,7 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
             f->plan->has_lib = true;
             vec_push(f->a, steps, st);
             note(f, s->loc, "%s: a library call (%s), between the kernels before and after it", s->rhs->text,
-                 strcmp(s->rhs->text, "gf_gemm_epilogue") ? "cuBLAS" : "cuBLASLt");
+                 lib_builtin_library(s->rhs->text));
             open = -1;
             continue;
         }

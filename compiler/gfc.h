@@ -413,10 +413,14 @@ bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k);
 const char *lib_describe(Arena *a, const LibCall *lc);
 
 /* Library builtins callable in a region (gf_sgemm, gf_dgemm,
- * gf_gemm_epilogue): one letter per argument, 'S' a scalar, 'O' a gf_op, 'R' an array it
+ * gf_gemm_epilogue, gf_fft_c2c_n, gf_fft_r2c_n): one letter per argument,
+ * 'S' a scalar, 'O' a gf_op, 'D' a gf_dtype, 'R' an array it
  * reads, 'N' an array it reads or NULL, 'W' an array it reads and writes.
  * NULL when `name` is not one. */
 const char *lib_builtin_roles(const char *name);
+const char *lib_builtin_library(const char *name);   /* "cuBLAS", "cuBLASLt", "cuFFT" */
+/* A role that is not an array. */
+#define LIB_SCALAR_ROLE(r) ((r) == 'S' || (r) == 'O' || (r) == 'D')
 
 /* ---- emit_c.c: expressions and statements as C/CUDA text ------------------------ */
 

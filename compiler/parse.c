@@ -826,7 +826,7 @@ static Stmt *lib_stmt(P *p, CXCursor c, const char *name, Kids ks)
     set_kids(p, e, n);
     for (int i = 0; i < n; i++) {
         CXCursor a = ks.c[i + 1];
-        if (roles[i] == 'S' || roles[i] == 'O') {
+        if (LIB_SCALAR_ROLE(roles[i])) {
             e->kids[i] = conv_expr(p, a);
             continue;
         }

@@ -196,6 +196,13 @@ gf_status gf_fft_c2c(int rank, const int dims[], int batch, const void *in, void
                      int direction, gf_dtype t);
 gf_status gf_fft_r2c(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t);
 gf_status gf_fft_c2r(int rank, const int dims[], int batch, const void *in, void *out, gf_dtype t);
+/* The same with the sizes as arguments (n1, n2 unused below the rank): the
+ * forms a GPUFUSE function can call, since it cannot build a dims array.
+ * gf_fft_c2c_n and gf_fft_r2c_n are builtins inside marked functions. */
+gf_status gf_fft_c2c_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, int direction,
+                       gf_dtype t);
+gf_status gf_fft_r2c_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, gf_dtype t);
+gf_status gf_fft_c2r_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, gf_dtype t);
 
 /* The cuFFT plan cache (LRU, GPUFUSE_FFT_CACHE plans, default 16). */
 typedef struct gf_fft_stats {

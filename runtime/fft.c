@@ -414,3 +414,46 @@ gf_status gf_fft_c2r(int rank, const int dims[], int batch, const void *in, void
     static gf_site site = {"gf_fft_c2r", __FILE__, __LINE__, -1};
     return fft(&site, KIND_C2R, rank, dims, batch, in, out, GF_FFT_INVERSE, t);
 }
+
+gf_status gf_fft_c2c_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, int direction,
+                       gf_dtype t)
+{
+    static gf_site site = {"gf_fft_c2c_n", __FILE__, __LINE__, -1};
+    const int dims[3] = {n0, n1, n2};
+    return fft(&site, KIND_C2C, rank, dims, batch, in, out, direction, t);
+}
+
+gf_status gf_fft_r2c_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, gf_dtype t)
+{
+    static gf_site site = {"gf_fft_r2c_n", __FILE__, __LINE__, -1};
+    const int dims[3] = {n0, n1, n2};
+    return fft(&site, KIND_R2C, rank, dims, batch, in, out, GF_FFT_FORWARD, t);
+}
+
+gf_status gf_fft_c2r_n(int rank, int n0, int n1, int n2, int batch, const void *in, void *out, gf_dtype t)
+{
+    static gf_site site = {"gf_fft_c2r_n", __FILE__, __LINE__, -1};
+    const int dims[3] = {n0, n1, n2};
+    return fft(&site, KIND_C2R, rank, dims, batch, in, out, GF_FFT_INVERSE, t);
+}
+
+/* A launcher's FFT (gpufuse/launch.h): device pointers, the call's stream. */
+void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int batch, const void *in, void *out,
+                 int direction, gf_dtype t, const char *what)
+{
+    const int dims[3] = {n0, n1, n2};
+    int k = kind == 1 ? KIND_R2C : KIND_C2C;
+    fft_shape s;
+    gf_status st = check_shape(what ? what : "gf_call_fft", k, rank, dims, batch, in, out,
+                               k == KIND_R2C ? GF_FFT_FORWARD : direction, t, &s);
+    if (st == GF_ERROR_INVALID_VALUE)
+        return;                  /* as the library call: recorded, nothing done */
+    if (st == GF_SUCCESS)
+        st = exec_gpu(&s, gf_current_device(), gf_call_stream(c), (void *)in, out,
+                      k == KIND_R2C ? GF_FFT_FORWARD : direction);
+    if (st != GF_SUCCESS) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "cuFFT for %s failed: %s", what ? what : "?", gf_last_error());
+        gf_call_fail(c, st, msg);
+    }
+}

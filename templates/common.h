@@ -18,6 +18,15 @@
 #define GF_HD
 #endif
 #define GF_UNUSED __attribute__((unused))
+/* Around a library builtin's call: gcc cannot see that the loops before it
+ * filled the temporary it reads through a const pointer. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GF_LIB_CALL_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define GF_LIB_CALL_END _Pragma("GCC diagnostic pop")
+#else
+#define GF_LIB_CALL_BEGIN
+#define GF_LIB_CALL_END
+#endif
 
 GF_UNUSED static inline GF_HD long long gf_min(long long a, long long b) { return a < b ? a : b; }
 GF_UNUSED static inline GF_HD long long gf_max(long long a, long long b) { return a > b ? a : b; }

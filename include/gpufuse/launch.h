@@ -132,6 +132,12 @@ void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long
 void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, const float *A, const float *B,
                            const float *bias, float *C, int flags, const char *what);
 
+/* An FFT inside a launcher: gf_fft_c2c (kind 0) or gf_fft_r2c (kind 1)
+ * semantics with device pointers, on the call's stream through the plan
+ * cache; invalid arguments and failures as for gf_call_gemm. */
+void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int batch, const void *in, void *out,
+                 int direction, gf_dtype t, const char *what);
+
 /* Finishes the call: copies staged outputs back, waits when host memory was
  * involved or `sync` is nonzero, releases staging and scratch, records time
  * and `bytes` moved for the profile, closes the NVTX range.  On the host,

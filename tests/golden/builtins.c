@@ -28,6 +28,20 @@ GPUFUSE void steps(int s, int n, const double A[n][n], double X[n][n], double Y[
     }
 }
 
+GPUFUSE void spectrum(int n, int m, const float x[n][m], float p[n][m])
+{
+    float z[n][2 * m];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            z[i][2 * j] = x[i][j];
+            z[i][2 * j + 1] = 0.0f;
+        }
+    gf_fft_c2c_n(2, n, m, 0, 1, &z[0][0], &z[0][0], GF_FFT_FORWARD, GF_C32);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            p[i][j] = z[i][2 * j] * z[i][2 * j] + z[i][2 * j + 1] * z[i][2 * j + 1];
+}
+
 // NO-DIFF: library calls need libgpufuse (tests/libcall runs these against their C bodies)
 // CHECK-LABEL: region mlp
 // CHECK: S1: library call gf_gemm_epilogue(n, h, d, x, w1, b1, t, (1 | 2))
@@ -46,3 +60,7 @@ GPUFUSE void steps(int s, int n, const double A[n][n], double X[n][n], double Y[
 // CU-LABEL: extern "C" void mlp(
 // CU: gf_call_gemm_epilogue(gf_c, n, h, d, gf_d_x, gf_d_w1, gf_d_b1, gf_d_t, 1 | 2, "gf_gemm_epilogue at line 11");
 // CU: gf_call_gemm(gf_c, (gf_op)(0), (gf_op)(0), n, d, h, (double)(1.0f), gf_d_t, h, gf_d_w2, d, (double)(0.0f), gf_d_y, d, GF_F32, "gf_sgemm at line 15");
+// REPORT-LABEL: region spectrum
+// REPORT: line 39: gf_fft_c2c_n: a library call (cuFFT), between the kernels before and after it
+// CU-LABEL: extern "C" void spectrum(
+// CU: gf_call_fft(gf_c, 0, 2, n, m, 0, 1, gf_d_z, gf_d_z, -1, (gf_dtype)(5), "gf_fft_c2c_n at line 39");

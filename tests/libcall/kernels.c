@@ -135,3 +135,29 @@ GPUFUSE void dgemm_steps(int steps, int n, const double A[n][n], double X[n][n],
                 X[i][j] = 0.5 * X[i][j] + 0.001 * Y[i][j];
     }
 }
+
+/* a windowed 2-D power spectrum: an element-wise kernel fills a complex
+ * temporary, cuFFT transforms it in place, an element-wise kernel takes
+ * |X|^2; the temporary never leaves the GPU */
+GPUFUSE void power_spectrum(int n, int m, const float x[n][m], float p[n][m])
+{
+    float z[n][2 * m];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            z[i][2 * j] = x[i][j] * (0.5f - 0.5f * cosf(6.2831853f * j / m));
+            z[i][2 * j + 1] = 0.0f;
+        }
+    gf_fft_c2c_n(2, n, m, 0, 1, &z[0][0], &z[0][0], GF_FFT_FORWARD, GF_C32);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            p[i][j] = z[i][2 * j] * z[i][2 * j] + z[i][2 * j + 1] * z[i][2 * j + 1];
+}
+
+/* a real-to-complex transform of each row (batched 1-D), then magnitudes */
+GPUFUSE void row_spectrum(int n, int m, const float x[n][m], float spec[n][m + 2], float mag[n][m / 2 + 1])
+{
+    gf_fft_r2c_n(1, m, 0, 0, n, &x[0][0], &spec[0][0], GF_F32);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < m / 2 + 1; k++)
+            mag[i][k] = sqrtf(spec[i][2 * k] * spec[i][2 * k] + spec[i][2 * k + 1] * spec[i][2 * k + 1]);
+}

@@ -24,6 +24,8 @@ DECL2(matmul_tanh, int n, int m, int p, const float A[n][p], const float B[p][m]
 DECL2(mlp, int n, int d, int h, const float x[n][d], const float w1[d][h], const float b1[h], const float w2[h][d],
       float y[n][d])
 DECL2(dgemm_steps, int steps, int n, const double A[n][n], double X[n][n], double Y[n][n])
+DECL2(power_spectrum, int n, int m, const float x[n][m], float p[n][m])
+DECL2(row_spectrum, int n, int m, const float x[n][m], float spec[n][m + 2], float mag[n][m / 2 + 1])
 
 static int failures;
 
@@ -72,6 +74,24 @@ static void check_d(const char *what, int n, int m, int p, const double *want, c
             worst = d;
     }
     printf("  %-14s n=%-4d m=%-4d p=%-4d max |diff| %.2e  %s\n", what, n, m, p, worst, bad ? "FAILED" : "ok");
+    failures += bad != 0;
+}
+
+/* FFT results: the CPU's DFT against cuFFT, relative to the largest value */
+static void check_rel_max(const char *what, int n, int m, const float *want, const float *got, size_t len)
+{
+    double big = 0, worst = 0;
+    for (size_t i = 0; i < len; i++)
+        big = fmax(big, fabs(want[i]));
+    size_t bad = 0;
+    for (size_t i = 0; i < len; i++) {
+        double d = fabs((double)want[i] - got[i]);
+        if (!(d <= 2e-4 * (1 + big)))
+            bad++;
+        if (d > worst || d != d)
+            worst = d;
+    }
+    printf("  %-14s n=%-4d m=%-4d        max |diff| %.2e of %.2e  %s\n", what, n, m, worst, big, bad ? "FAILED" : "ok");
     failures += bad != 0;
 }
 
@@ -146,6 +166,23 @@ static void run(int n, int m, int p, unsigned seed)
     mlp(n, m, p, (const float(*)[m])A, (const float(*)[p])B, b, (const float(*)[m])B, (float(*)[m])c1);
     gf_mlp(n, m, p, (const float(*)[m])A, (const float(*)[p])B, b, (const float(*)[m])B, (float(*)[m])c2);
     check_f("builtins (mlp)", n, m, p, c1, c2, nc);
+
+    if (n > 0 && m > 1) {
+        /* FFT builtins; spec has room for m/2+1 complex values per row */
+        size_t ns = (size_t)n * (m + 2), nm = (size_t)n * (m / 2 + 1);
+        float *s1 = calloc(ns, sizeof *s1), *s2 = calloc(ns, sizeof *s2);
+        float *g1 = calloc(nm, sizeof *g1), *g2 = calloc(nm, sizeof *g2);
+        if (!s1 || !s2 || !g1 || !g2)
+            exit(1);
+        SAME_START();
+        power_spectrum(n, m, (const float(*)[m])A, (float(*)[m])c1);
+        gf_power_spectrum(n, m, (const float(*)[m])A, (float(*)[m])c2);
+        check_rel_max("fft c2c (power)", n, m, c1, c2, nc);
+        row_spectrum(n, m, (const float(*)[m])A, (float(*)[m + 2])s1, (float(*)[m / 2 + 1])g1);
+        gf_row_spectrum(n, m, (const float(*)[m])A, (float(*)[m + 2])s2, (float(*)[m / 2 + 1])g2);
+        check_rel_max("fft r2c (rows)", n, m, g1, g2, nm);
+        free(s1), free(s2), free(g1), free(g2);
+    }
 
     if (n == m && n > 0) {
         double *x1 = malloc(big * sizeof *x1), *x2 = malloc(big * sizeof *x2);
