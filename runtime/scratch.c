@@ -105,7 +105,7 @@ gf_status gf_scratch_alloc(gf_scratch *s, gf_pool *p, void *stream)
         return gf_fail(GF_ERROR_OUT_OF_MEMORY, "out of host memory for the call's scratch list");
     if (!s->n)
         return GF_SUCCESS;
-    size_t total;
+    size_t total = 0;
     gf_status st = gf_scratch_total(s, &total);
     if (st != GF_SUCCESS)
         return st;
