@@ -1071,7 +1071,9 @@ static bool under(const PStmt *ps, const Stmt *nest)
     return false;
 }
 
-bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
+/* Whether every dependence from statements under a to statements under b
+ * keeps the time dimensions tdims[0..n) equal. */
+static bool deps_keep(Region *r, Stmt *a, Stmt *b, const int *tdims, int nd)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
     isl_union_map *d = isl_union_map_copy(m->deps);
@@ -1080,11 +1082,14 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
     isl_union_set *sb = isl_union_set_copy(sa);
     for (int i = 0; i < m->ps.len; i++) {
         PStmt *ps = vec_at(&m->ps, i);
-        isl_union_set **dst = under(ps, a) ? &sa : under(ps, b) ? &sb : NULL;
-        if (!dst)
+        bool ina = under(ps, a), inb = under(ps, b);
+        if (!ina && !inb)
             continue;
         char *s = arena_printf(m->a, "%s -> { %s[%s] }", m->params, ps->name, ps->iters);
-        *dst = isl_union_set_union(*dst, isl_union_set_read_from_str(ctx, s));
+        if (ina)
+            sa = isl_union_set_union(sa, isl_union_set_read_from_str(ctx, s));
+        if (inb)
+            sb = isl_union_set_union(sb, isl_union_set_read_from_str(ctx, s));
     }
     d = isl_union_map_intersect_domain(d, sa);
     d = isl_union_map_intersect_range(d, sb);
@@ -1095,14 +1100,74 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
         in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
         out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
     }
-    for (int k = 0; k < dims; k++)
-        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", 2 * (k + a->depth) + 1, 2 * (k + a->depth) + 1);
+    for (int k = 0; k < nd; k++)
+        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", tdims[k], tdims[k]);
     char *str = arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, *cons ? cons : "true");
     isl_union_map *same = umap(m, str);
     bool ok = isl_union_map_is_subset(dt, same);
     isl_union_map_free(same);
     isl_union_map_free(dt);
     return ok;
+}
+
+bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
+{
+    int t[16];
+    for (int k = 0; k < dims && k < 16; k++)
+        t[k] = 2 * (k + a->depth) + 1;
+    return deps_keep(r, a, b, t, dims < 16 ? dims : 16);
+}
+
+/* ---- interchange ----------------------------------------------------------------
+ * A sequential loop whose body is only a parallel loop, where every
+ * dependence inside keeps the inner index equal (a column update
+ * y[j] += A[i][j]*t[i], a time loop around an element-wise update): the two
+ * loop headers are swapped, so the parallel loop is outside and the
+ * sequential one runs per element inside the kernel, in the same order for
+ * each element (results are bit-for-bit those of the C loop). */
+
+static bool uses_iv(const Expr *e, const void *v)
+{
+    return e->kind == E_VAR && e->var == v;
+}
+
+static bool try_interchange(Region *r, Stmt *s)
+{
+    if (!s)
+        return false;
+    bool any = false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            any |= try_interchange(r, vec_at(&s->list, i));
+        return any;
+    case S_FOR: break;
+    default: return false;
+    }
+    Stmt *inner = s->body;
+    while (inner && inner->kind == S_BLOCK && inner->list.len == 1)
+        inner = vec_at(&inner->list, 0);
+    if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel)
+        return try_interchange(r, s->body);
+    /* rectangular: the inner bounds do not move with the outer index */
+    if (ir_expr_any(inner->lb, uses_iv, s->iv) || ir_expr_any(inner->ub, uses_iv, s->iv))
+        return false;
+    int t = 2 * inner->depth + 1;
+    if (!deps_keep(r, s, s, &t, 1))
+        return false;
+    Stmt tmp = *s;
+    s->iv = inner->iv, s->lb = inner->lb, s->ub = inner->ub, s->step = inner->step;
+    inner->iv = tmp.iv, inner->lb = tmp.lb, inner->ub = tmp.ub, inner->step = tmp.step;
+    int d = s->iv->depth;
+    s->iv->depth = inner->iv->depth;
+    inner->iv->depth = d;
+    s->interchanged = inner->interchanged = true;
+    return true;
+}
+
+bool deps_interchange(Region *r)
+{
+    return try_interchange(r, r->body);
 }
 
 /* ---- extents ------------------------------------------------------------------- */

@@ -74,6 +74,14 @@ int gfc_run(const Options *o)
             reject_region(u, i--);
             continue;
         }
+        if (deps_interchange(r)) {
+            /* the parallel loop is outside now: analyse the new order */
+            deps_free(r);
+            if (!deps_analyze(u, r)) {
+                reject_region(u, i--);
+                continue;
+            }
+        }
         fuse_region(u, r);
         if (!args_plan(u, r))
             reject_region(u, i--);

@@ -805,6 +805,31 @@ static void fold_epilogues(F *f, Vec *steps)
     }
 }
 
+static void note_interchanges(F *f, Stmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            note_interchanges(f, vec_at(&s->list, i));
+        return;
+    }
+    if (s->kind != S_FOR)
+        return;
+    if (s->interchanged) {
+        Stmt *in = sole_loop(s->body);
+        if (in && in->interchanged) {
+            vec_push(f->a, &f->plan->notes,
+                     arena_printf(f->a, "line %d: loops interchanged: '%s' runs outside (parallel), '%s' inside it "
+                                  "(sequential, per element, in the original order)",
+                                  s->loc.line, s->iv->name, in->iv->name));
+            note_interchanges(f, in->body);
+            return;
+        }
+    }
+    note_interchanges(f, s->body);
+}
+
 static void note_libs(F *f)
 {
     for (int i = 0; i < f->plan->kernels.len; i++) {
@@ -832,6 +857,7 @@ void fuse_region(Unit *u, Region *r)
     Place place = {0};
     place_scalars(&f, &f.plan->steps, &place);
     fold_epilogues(&f, &f.plan->steps);
+    note_interchanges(&f, r->body);
     note_libs(&f);
     estimate(&f);
 }

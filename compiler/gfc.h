@@ -211,6 +211,7 @@ struct Stmt {
     long long step;
     Stmt *body;
     bool parallel;               /* proven: carries no dependence */
+    bool interchanged;           /* its header was swapped with its inner loop's (deps.c) */
     bool reduction;              /* parallel once reduction accumulators are combined */
     int depth;                   /* loop depth (outermost loop = 0) */
     int ord;                     /* textual ordinal in the schedule (deps.c) */
@@ -318,6 +319,10 @@ void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
  * first `dims` loop indices equal (fusing them keeps those loops parallel). */
 bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
+/* Swaps a sequential loop with the parallel loop that is its whole body
+ * when every dependence keeps the inner index equal (Stmt.interchanged);
+ * true if any was swapped: the caller analyses the region again. */
+bool deps_interchange(Region *r);
 /* The bounding box of the elements of `v` that the region touches: per
  * dimension, the first and last index as C expressions in the parameters
  * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when

@@ -15,6 +15,7 @@ BOTH(void, histogram, int n, int nbins, const int *restrict bin, const float *re
      int count[nbins])
 BOTH(void, soft_threshold, int n, float t, const float *restrict x, float *restrict y)
 BOTH(void, classify, int n, const int *restrict k, const float *restrict x, float *restrict y)
+BOTH(void, column_sums, int rows, int cols, const float a[rows][cols], const float w[rows], float y[cols])
 #undef BOTH
 void prefix_sum(int n, const float *restrict x, float *restrict out);
 #endif

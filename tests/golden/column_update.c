@@ -1,4 +1,8 @@
-// y[j] += A[i][j]*t[i] in a row loop: i carries the dependence, j is parallel.
+// y[j] += A[i][j]*t[i] in a row loop: i carries the dependence, j is
+// parallel, and every dependence keeps j equal, so gpufuse interchanges the
+// loops: one kernel over j, each thread summing its column over i in the
+// written order.  A time loop around a single element-wise update is
+// interchanged the same way; a sweep whose dependence moves along j is not.
 #include <gpufuse.h>
 
 GPUFUSE void atx(int n, int m, const float A[n][m], const float t[n], float y[m])
@@ -8,9 +12,36 @@ GPUFUSE void atx(int n, int m, const float A[n][m], const float t[n], float y[m]
             y[j] += A[i][j] * t[i];
 }
 
-// The row loop carries the dependence on y; the column loop is parallel.
+GPUFUSE void decay(int steps, int n, float a[n], const float b[n])
+{
+    for (int s = 0; s < steps; s++)
+        for (int i = 0; i < n; i++)
+            a[i] = 0.5f * a[i] + b[i];
+}
+
+GPUFUSE void sweep(int n, int m, float A[n][m + 1])
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < m; j++)
+            A[i][j] = 0.5f * (A[i - 1][j] + A[i - 1][j + 1]);
+}
+
 // CHECK-LABEL: region atx
 // CHECK: param float y[m] inout
-// CHECK: for i in [0, n) step 1 ; line 6, sequential
-// CHECK-NEXT: for j in [0, m) step 1 ; line 7, parallel
+// CHECK: for j in [0, m) step 1 ; line 10, parallel
+// CHECK-NEXT: for i in [0, n) step 1 ; line 11, sequential
 // CHECK-NEXT: S0: y[j] += (A[i][j] * t[i])
+// CHECK-LABEL: region decay
+// CHECK: for i in [0, n) step 1 ; line 17, parallel
+// CHECK-NEXT: for s in [0, steps) step 1 ; line 18, sequential
+// CHECK-LABEL: region sweep
+// CHECK: for i in [1, n) step 1 ; line 24, sequential
+// CHECK-NEXT: for j in [0, m) step 1 ; line 25, parallel
+// REPORT-LABEL: region atx
+// REPORT: kernel atx_k0 [map, 1-D]: lines 10-12
+// REPORT: line 10: loops interchanged: 'j' runs outside (parallel), 'i' inside it (sequential, per element, in the original order)
+// REPORT-LABEL: region decay
+// REPORT: kernel decay_k0 [map, 1-D]: lines 17-19
+// REPORT: line 17: loops interchanged: 'i' runs outside (parallel), 's' inside it
+// REPORT-LABEL: region sweep
+// REPORT-NOT: interchanged
