@@ -1124,7 +1124,7 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
  * y[j] += A[i][j]*t[i], a time loop around an element-wise update): the two
  * loop headers are swapped, so the parallel loop is outside and the
  * sequential one runs per element inside the kernel, in the same order for
- * each element (results are bit-for-bit those of the C loop). */
+ * each element (the C loop's operations in its order). */
 
 static bool uses_iv(const Expr *e, const void *v)
 {

@@ -134,7 +134,8 @@ GPUFUSE void classify(int n, const int *restrict k, const float *restrict x, flo
 
 /* Weighted column sums, written row by row: the row loop carries the sums,
  * the column loop is parallel, so gpufuse interchanges them (one kernel over
- * the columns, each thread adding its column in the C loop's order). */
+ * the columns, each thread adding its column in the C loop's order; on the
+ * GPU each step is a fused multiply-add). */
 GPUFUSE void column_sums(int rows, int cols, const float a[rows][cols], const float w[rows], float y[cols])
 {
     for (int j = 0; j < cols; j++)

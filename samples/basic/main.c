@@ -148,11 +148,12 @@ int main(int argc, char **argv)
     t2 = now_ms();
     row("softmax", t1 - t0, t2 - t1, max_rel(s1, s2, m, 1e-6), 1e-5);
 
-    /* the same additions in the same order per column: equal to the bit */
+    /* the same additions in the same order per column; the GPU contracts
+     * y += a*w into a fused multiply-add, so 16384 roundings differ a little */
     t0 = now_ms(); column_sums(rows, cols, (const float (*)[cols])a, x, s1);
     t1 = now_ms(); gf_column_sums(rows, cols, (const float (*)[cols])a, x, s2);
     t2 = now_ms();
-    row("column_sums", t1 - t0, t2 - t1, max_rel(s1, s2, (size_t)cols, 1.0), 0.0);
+    row("column_sums", t1 - t0, t2 - t1, max_rel(s1, s2, (size_t)cols, 1.0), 1e-4);
 
     size_t g = (size_t)grid * grid;
     float *u1 = filled(g), *u2 = malloc(g * sizeof(float)), *w1 = calloc(g, sizeof(float)),
