@@ -1456,7 +1456,8 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
         b->indent++;
         buf_line(b, "gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");",
                  lc->a->cname, lc->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", lc->c->cname,
-                 (lc->epi & 1) ? "GF_EPI_BIAS" : "0", (lc->epi & 2) ? " | GF_EPI_RELU" : "", k->name);
+                 (lc->epi & 1) ? "GF_EPI_BIAS" : "0", (lc->epi & 2) ? " | GF_EPI_RELU" : (lc->epi & 4) ? " | GF_EPI_GELU" : "",
+                 k->name);
         if (lc->epilogue)
             buf_line(b, "gf_epi_%s = true;", k->name);
         b->indent--;

@@ -11,7 +11,9 @@
  *   for p: C[i][j] += A[i][p] * B[p][j];                        (C += A B)
  *
  * where E is acc, alpha * acc, C[i][j] + acc (or `C[i][j] += acc`), or for
- * float, acc + bias[j] and/or ReLU (fmaxf(x, 0), x > 0 ? x : 0); A may be
+ * float, acc + bias[j] and/or ReLU (fmaxf(x, 0), x > 0 ? x : 0) or GELU
+ * (0.5 x (1 + tanhf(0.7978845608 (x + 0.044715 x^3))), factors and terms in
+ * any order, x^3 as x*x*x or powf(x, 3)); A may be
  * A[p][i] and B may be B[j][p] (transposed operands); the arrays are 2-D
  * (`float A[n][k]`) or flattened with one row length (`A[i*k + p]`); T, A, B
  * and C are all float or all double.  The kernel stays as the fallback the
@@ -19,11 +21,12 @@
  * shorter than a row). */
 #include "gfc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* GF_EPI_* of include/gpufuse.h */
-enum { EPI_BIAS = 1, EPI_RELU = 2 };
+enum { EPI_BIAS = 1, EPI_RELU = 2, EPI_GELU = 4 };
 
 static Stmt *only(Stmt *s)
 {
@@ -212,6 +215,102 @@ static const Expr *relu_arg(const Expr *e)
     return NULL;
 }
 
+/* ---- GELU, tanh form: 0.5 y (1 + tanh(0.7978845608 (y + 0.044715 y^3))),
+ * in any order of its factors and terms (cuBLASLt's GELU epilogue). */
+
+#define MAXF 8
+
+static bool lit_value(const Expr *e, double *v)
+{
+    while (e->kind == E_CAST)
+        e = e->kids[0];
+    if (e->kind != E_INT && e->kind != E_FLOAT)
+        return false;
+    char *end;
+    *v = strtod(e->text, &end);
+    return end != e->text;
+}
+
+/* The factors of a product (casts of floats looked through), the literals
+ * multiplied into *c.  False past MAXF factors. */
+static bool factors(const Expr *e, const Expr **f, int *n, double *c)
+{
+    while (e->kind == E_CAST && type_is_float(e->ty))
+        e = e->kids[0];
+    double v;
+    if (lit_value(e, &v)) {
+        *c *= v;
+        return true;
+    }
+    if (e->kind == E_BINARY && !strcmp(e->text, "*"))
+        return factors(e->kids[0], f, n, c) && factors(e->kids[1], f, n, c);
+    if (e->kind == E_CALL && !strcmp(e->text, "powf") && e->nkids == 2 && lit_value(e->kids[1], &v) && v == 3) {
+        for (int i = 0; i < 3; i++)
+            if (!factors(e->kids[0], f, n, c))
+                return false;
+        return true;
+    }
+    if (*n == MAXF)
+        return false;
+    f[(*n)++] = e;
+    return true;
+}
+
+/* The terms of a sum (two terms). */
+static bool two_terms(const Expr *e, const Expr **a, const Expr **b)
+{
+    while (e->kind == E_CAST && type_is_float(e->ty))
+        e = e->kids[0];
+    if (e->kind != E_BINARY || strcmp(e->text, "+"))
+        return false;
+    *a = e->kids[0], *b = e->kids[1];
+    return true;
+}
+
+static bool near(double x, double want) { return fabs(x - want) <= 1e-6 * fabs(want); }
+
+/* y when e is GELU(y). */
+static const Expr *gelu_arg(const Expr *e)
+{
+    const Expr *f[MAXF];
+    int n = 0;
+    double c = 1;
+    if (!factors(e, f, &n, &c) || n != 2 || !near(c, 0.5))
+        return NULL;
+    for (int side = 0; side < 2; side++) {
+        const Expr *y = f[side], *s = f[1 - side], *a, *b;
+        if (!two_terms(s, &a, &b))
+            continue;
+        double one;
+        const Expr *t = lit_value(a, &one) ? b : a;
+        if (!lit_value(t == b ? a : b, &one) || one != 1)
+            continue;
+        while (t->kind == E_CAST && type_is_float(t->ty))
+            t = t->kids[0];
+        if (t->kind != E_CALL || strcmp(t->text, "tanhf") || t->nkids != 1)
+            continue;
+        const Expr *g[MAXF];
+        int m = 0;
+        double k = 1;
+        if (!factors(t->kids[0], g, &m, &k) || m != 1 || !near(k, 0.7978845608028654))
+            continue;
+        const Expr *u, *v;
+        if (!two_terms(g[0], &u, &v))
+            continue;
+        for (int w = 0; w < 2; w++) {
+            const Expr *lin = w ? v : u, *cube = w ? u : v;
+            const Expr *h[MAXF];
+            int q = 0;
+            double k3 = 1;
+            if (!expr_equal(lin, y) || !factors(cube, h, &q, &k3) || q != 3 || !near(k3, 0.044715))
+                continue;
+            if (expr_equal(h[0], y) && expr_equal(h[1], y) && expr_equal(h[2], y))
+                return y;
+        }
+    }
+    return NULL;
+}
+
 typedef bool (*IsX)(const Expr *e, const Cx *cx);
 
 static bool x_is_acc(const Expr *e, const Cx *cx)
@@ -228,6 +327,9 @@ static bool epilogue_expr(const Expr *e, const Cx *cx, IsX is_x, int *flags, Var
     const Expr *r = relu_arg(e);
     if (r) {
         *flags |= EPI_RELU;
+        e = r;
+    } else if ((r = gelu_arg(e))) {
+        *flags |= EPI_GELU;
         e = r;
     }
     if (is_x(e, cx))
@@ -381,6 +483,8 @@ const char *lib_describe(Arena *a, const LibCall *lc)
         prod = arena_printf(a, "%s + %s", prod, lc->bias->name);
     if (lc->epi & EPI_RELU)
         prod = arena_printf(a, "relu(%s)", prod);
+    if (lc->epi & EPI_GELU)
+        prod = arena_printf(a, "gelu(%s)", prod);
     return arena_printf(a, "%s = %s (%s, %s)", lc->c->name, prod, type_c_name(type_elem(lc->c->ty)),
                         lc->epi ? "one cuBLASLt call with its epilogue" : "cuBLAS GEMM");
 }

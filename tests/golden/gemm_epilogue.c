@@ -82,3 +82,19 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // CU: if (!gf_epi_dense_k0) /* the matrix product did not take its epilogue */
 // CU-LABEL: extern "C" void acc_t(
 // CU: gf_call_gemm(gf_c, GF_OP_T, GF_OP_T, gf_gm, gf_gn, gf_gk, 1.0, gf_d_A, gf_ld[0], gf_d_B, gf_ld[1], 1.0, gf_d_C, gf_ld[2], GF_F64, "acc_t_k0");
+
+GPUFUSE void gelu_t(int n, int m, int p, const float x[n][p], const float w[p][m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = 0.5f * acc * (1.0f + tanhf(0.7978845608f * (acc + 0.044715f * acc * acc * acc)));
+        }
+}
+
+// REPORT-LABEL: region gelu_t
+// REPORT: line 88: kernel gelu_t_k0 is a matrix product: y = gelu(x * w) (float, one cuBLASLt call with its epilogue)
+// CU-LABEL: extern "C" void gelu_t(
+// CU: gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_x, gf_d_w, NULL, gf_d_y, 0 | GF_EPI_GELU, "gelu_t_k0");

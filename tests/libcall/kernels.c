@@ -161,3 +161,33 @@ GPUFUSE void row_spectrum(int n, int m, const float x[n][m], float spec[n][m + 2
         for (int k = 0; k < m / 2 + 1; k++)
             mag[i][k] = sqrtf(spec[i][2 * k] * spec[i][2 * k] + spec[i][2 * k + 1] * spec[i][2 * k + 1]);
 }
+
+/* GELU (tanh form) after the product: in the next nest with a bias, and in
+ * the store written with powf and the factors in another order */
+GPUFUSE void dense_gelu(int n, int m, int p, const float x[n][p], const float w[p][m], const float b[m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = acc;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            y[i][j] = 0.5f * (y[i][j] + b[j]) *
+                      (1.0f + tanhf(0.7978845608f * ((y[i][j] + b[j]) + 0.044715f * (y[i][j] + b[j]) *
+                                                                              (y[i][j] + b[j]) * (y[i][j] + b[j]))));
+        }
+}
+
+GPUFUSE void gelu_inline(int n, int m, int p, const float x[n][p], const float w[p][m], float y[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < p; k++)
+                acc += x[i][k] * w[k][j];
+            y[i][j] = acc * (1.0f + tanhf((acc + 0.044715f * powf(acc, 3.0f)) * 0.7978845608f)) * 0.5f;
+        }
+}

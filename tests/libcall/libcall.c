@@ -24,6 +24,8 @@ DECL2(matmul_tanh, int n, int m, int p, const float A[n][p], const float B[p][m]
 DECL2(mlp, int n, int d, int h, const float x[n][d], const float w1[d][h], const float b1[h], const float w2[h][d],
       float y[n][d])
 DECL2(dgemm_steps, int steps, int n, const double A[n][n], double X[n][n], double Y[n][n])
+DECL2(dense_gelu, int n, int m, int p, const float x[n][p], const float w[p][m], const float b[m], float y[n][m])
+DECL2(gelu_inline, int n, int m, int p, const float x[n][p], const float w[p][m], float y[n][m])
 DECL2(power_spectrum, int n, int m, const float x[n][m], float p[n][m])
 DECL2(row_spectrum, int n, int m, const float x[n][m], float spec[n][m + 2], float mag[n][m / 2 + 1])
 
@@ -47,9 +49,10 @@ static void fill_d(double *x, size_t n, unsigned seed)
 
 /* Elements in [-1, 1]: a length-p sum reassociated differs by about
  * p * eps at most. */
-static void check_f(const char *what, int n, int m, int p, const float *want, const float *got, size_t len)
+static void check_f_slack(const char *what, int n, int m, int p, const float *want, const float *got, size_t len,
+                          double slack)
 {
-    double tol = 4.0 * (p + 1) * 1.2e-7, worst = 0;
+    double tol = 4.0 * (p + 1) * 1.2e-7 + slack, worst = 0;
     size_t bad = 0;
     for (size_t i = 0; i < len; i++) {
         double d = fabs((double)want[i] - got[i]);
@@ -60,6 +63,11 @@ static void check_f(const char *what, int n, int m, int p, const float *want, co
     }
     printf("  %-14s n=%-4d m=%-4d p=%-4d max |diff| %.2e  %s\n", what, n, m, p, worst, bad ? "FAILED" : "ok");
     failures += bad != 0;
+}
+
+static void check_f(const char *what, int n, int m, int p, const float *want, const float *got, size_t len)
+{
+    check_f_slack(what, n, m, p, want, got, len, 0);
 }
 
 static void check_d(const char *what, int n, int m, int p, const double *want, const double *got, size_t len)
@@ -155,6 +163,17 @@ static void run(int n, int m, int p, unsigned seed)
     matmul_ld(n, m, p, ld, (const float(*)[ld])A, (const float(*)[m])B, (float(*)[m])c1);
     gf_matmul_ld(n, m, p, ld, (const float(*)[ld])A, (const float(*)[m])B, (float(*)[m])c2);
     check_f("lda > p", n, m, p, c1, c2, nc);
+
+    SAME_START();
+    dense_gelu(n, m, p, (const float(*)[p])A, (const float(*)[m])B, b, (float(*)[m])c1);
+    gf_dense_gelu(n, m, p, (const float(*)[p])A, (const float(*)[m])B, b, (float(*)[m])c2);
+    /* cuBLASLt's GELU is the same tanh formula, evaluated its own way */
+    check_f_slack("gelu + bias", n, m, p, c1, c2, nc, 2e-5);
+
+    SAME_START();
+    gelu_inline(n, m, p, (const float(*)[p])A, (const float(*)[m])B, (float(*)[m])c1);
+    gf_gelu_inline(n, m, p, (const float(*)[p])A, (const float(*)[m])B, (float(*)[m])c2);
+    check_f_slack("gelu (powf)", n, m, p, c1, c2, nc, 2e-5);
 
     SAME_START();
     matmul_tanh(n, m, p, (const float(*)[p])A, (const float(*)[m])B, (float(*)[m])c1);
