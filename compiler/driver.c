@@ -70,6 +70,7 @@ int gfc_run(const Options *o)
         return 1;
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
+        inline_producers(u, r);
         if (!deps_analyze(u, r)) {
             reject_region(u, i--);
             continue;

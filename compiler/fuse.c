@@ -850,6 +850,8 @@ void fuse_region(Unit *u, Region *r)
 {
     F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan))};
     r->plan = f.plan;
+    for (int i = 0; i < r->notes.len; i++)
+        vec_push(f.a, &f.plan->notes, vec_at(&r->notes, i));
     plan_block(&f, r->body, &f.plan->steps);
     find_register_temps(&f);
     for (int i = 0; i < f.plan->kernels.len; i++)

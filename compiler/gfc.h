@@ -246,6 +246,7 @@ typedef struct Region {
     Vec stmts;                   /* Stmt* by id */
     const char *signature;       /* the C prototype, as text */
     bool rejected;
+    Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
     struct DepInfo *deps;
 } Region;
@@ -407,6 +408,10 @@ typedef struct Plan {
 } Plan;
 
 void fuse_region(Unit *u, Region *r);
+
+/* ---- inline.c: cheap producers recomputed in their consumers ---------------------------- */
+
+void inline_producers(Unit *u, Region *r);
 
 /* ---- libcall.c: nests a library computes ------------------------------------------- */
 

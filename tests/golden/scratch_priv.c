@@ -1,7 +1,7 @@
-// A scratch array that each outer iteration overwrites before reading: the
-// spec wants it privatised (i parallel); today the output dependence on t
-// keeps the row loop sequential, with the inner loops parallel.  Update these
-// CHECK lines when privatisation lands.
+// A scratch array that each outer iteration overwrites before reading: its
+// producer is cheap, so gpufuse recomputes it where it is read
+// (t[m-1-j] = x[i][m-1-j] * 2) instead of storing it; the row loop is then
+// parallel and t is never allocated.
 #include <gpufuse.h>
 
 GPUFUSE void reverse_rows(int n, int m, const float x[n][m], float y[n][m])
@@ -16,8 +16,10 @@ GPUFUSE void reverse_rows(int n, int m, const float x[n][m], float y[n][m])
 }
 
 // CHECK-LABEL: region reverse_rows
-// CHECK: S0: decl float t[m]
-// CHECK: for i in [0, n) step 1 ; line 10, sequential
+// CHECK-NOT: decl float t
+// CHECK: for i in [0, n) step 1 ; line 10, parallel
 // CHECK-NEXT: block
-// CHECK-NEXT: for j in [0, m) step 1 ; line 11, parallel
-// CHECK: for j_1 in [0, m) step 1 ; line 13, parallel
+// CHECK-NEXT: for j_1 in [0, m) step 1 ; line 13, parallel
+// CHECK-NEXT: S2: y[i][j_1] = (x[i][((m - 1) - j_1)] * 2.0f)
+// REPORT: kernel reverse_rows_k0 [map, 2-D]: lines 10-15
+// REPORT: line 11: the nest filling 't' is recomputed where 't' is read (1 read, lines 13-14): 't' is never stored
