@@ -1451,8 +1451,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     const char *t = type_elem(lc->c->ty)->kind == TY_FLOAT ? "GF_F32" : "GF_F64";
     if (lc->epi) {
         /* cuBLASLt takes packed, untransposed operands */
-        buf_line(b, "if (gf_lib && !%d && !%d && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {", lc->ta,
-                 lc->tb);
+        buf_line(b, "if (gf_lib && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {");
         b->indent++;
         buf_line(b, "gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");",
                  lc->a->cname, lc->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", lc->c->cname,

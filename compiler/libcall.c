@@ -435,7 +435,8 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest)
     TypeKind t = elem_kind(lc->c);
     if (elem_kind(lc->a) != t || elem_kind(lc->b) != t || lc->a == lc->c || lc->b == lc->c)
         return NULL;
-    if (lc->epi && t != TY_FLOAT)
+    /* cuBLASLt's epilogues here take untransposed float operands */
+    if (lc->epi && (t != TY_FLOAT || lc->ta || lc->tb))
         return NULL;
     return lc;
 }
@@ -444,8 +445,8 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest)
  * rows and columns with E a cuBLASLt epilogue: the call takes it in. */
 bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k)
 {
-    if (lc->epi || lc->beta || lc->alpha || elem_kind(lc->c) != TY_FLOAT || k->nests.len != 1 || k->pdims != 2 ||
-        k->reds.len || k->lib)
+    if (lc->epi || lc->beta || lc->alpha || lc->ta || lc->tb || elem_kind(lc->c) != TY_FLOAT || k->nests.len != 1 ||
+        k->pdims != 2 || k->reds.len || k->lib)
         return false;
     Stmt *l0 = vec_at(&k->nests, 0), *l1 = only(l0->body);
     if (!plain_loop(l0) || !plain_loop(l1))

@@ -73,7 +73,7 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // CU-LABEL: extern "C" void dense(
 // CU: bool gf_epi_dense_k0 = false; /* dense_k1 is done by the cuBLASLt call */
 // CU: const bool gf_lib = gf_gemm_fits(gf_gm, gf_gn, gf_gk, gf_ld[0], gf_ld[1], gf_ld[2], 0, 0);
-// CU-NEXT: if (gf_lib && !0 && !0 && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {
+// CU-NEXT: if (gf_lib && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {
 // CU-NEXT: gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
 // CU-NEXT: gf_epi_dense_k0 = true;
 // CU-NEXT: } else if (gf_lib) {
