@@ -125,18 +125,11 @@ static gf_status blas_check(int st, const char *expr, const char *func, const ch
 {
     if (st == CUBLAS_STATUS_SUCCESS)
         return GF_SUCCESS;
-    char name[64], where[320];
-    size_t n = strcspn(expr, "( ");
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, expr, n);
-    name[n] = 0;
-    gf_where(where, sizeof where, func, file, line);
     gf_status s = st == CUBLAS_STATUS_ALLOC_FAILED     ? GF_ERROR_OUT_OF_MEMORY
                   : st == CUBLAS_STATUS_NOT_SUPPORTED  ? GF_ERROR_NOT_SUPPORTED
                   : st == CUBLAS_STATUS_INVALID_VALUE  ? GF_ERROR_INVALID_VALUE
                                                        : GF_ERROR_CUDA;
-    return gf_fail(s, "%s failed: %s %s", name, cublasGetStatusString((cublasStatus_t)st), where);
+    return gf_lib_fail(s, expr, cublasGetStatusString((cublasStatus_t)st), func, file, line);
 }
 
 /* One cuBLAS handle per (device, stream), bound to that stream once and

@@ -93,6 +93,14 @@ void gf_set_error_handler(gf_error_handler h, void *user)
     pthread_mutex_unlock(&handler_mu);
 }
 
+gf_status gf_lib_fail(gf_status s, const char *expr, const char *why, const char *func, const char *file, int line)
+{
+    char where[320];
+    int n = (int)strcspn(expr, "( ");
+    gf_where(where, sizeof where, func, file, line);
+    return gf_fail(s, "%.*s failed: %s %s", n < 63 ? n : 63, expr, why, where);
+}
+
 void gf_where(char *buf, size_t n, const char *func, const char *file, int line)
 {
     const struct gf_site *s = gf_tl_site;

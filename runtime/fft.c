@@ -47,19 +47,14 @@ static gf_status fft_check(cufftResult r, const char *expr, const char *func, co
 {
     if (r == CUFFT_SUCCESS)
         return GF_SUCCESS;
-    char name[64], where[320];
-    size_t n = strcspn(expr, "( ");
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, expr, n);
-    name[n] = 0;
-    gf_where(where, sizeof where, func, file, line);
     cudaGetLastError();
     gf_status s = r == CUFFT_ALLOC_FAILED                                      ? GF_ERROR_OUT_OF_MEMORY
                   : r == CUFFT_INVALID_SIZE || r == CUFFT_INVALID_VALUE        ? GF_ERROR_INVALID_VALUE
                   : r == CUFFT_NOT_SUPPORTED || r == CUFFT_NOT_IMPLEMENTED     ? GF_ERROR_NOT_SUPPORTED
                                                                                : GF_ERROR_CUDA;
-    return gf_fail(s, "%s failed: %s (%d) %s", name, cufft_name(r), (int)r, where);
+    char why[64];
+    snprintf(why, sizeof why, "%s (%d)", cufft_name(r), (int)r);
+    return gf_lib_fail(s, expr, why, func, file, line);
 }
 
 typedef struct fft_shape {

@@ -26,6 +26,10 @@ GF_HIDDEN extern _Thread_local const struct gf_site *gf_tl_site;
 /* Writes "(in FN at FILE:LINE)" naming the user's function when inside a call,
  * else the runtime's own function and line. */
 GF_HIDDEN void gf_where(char *buf, size_t n, const char *func, const char *file, int line);
+/* A failed library call `expr` (its source text: the name before the first
+ * '(' is kept): "cublasGemmEx failed: <why> (in f at f.c:3)", status s. */
+GF_HIDDEN gf_status gf_lib_fail(gf_status s, const char *expr, const char *why, const char *func, const char *file,
+                                int line);
 /* Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
  * Returns 0 on success, -1 on a malformed string. */
 GF_HIDDEN int gf_parse_size(const char *s, size_t *out);
