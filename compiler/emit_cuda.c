@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Row kernels: rows up to this long are a warp's work (several rows to a
+ * block of GF_WARP_ROW_BLOCK threads); longer ones a whole block's. */
+#define GF_WARP_ROW_MAX 512
+#define GF_WARP_ROW_BLOCK 256
+
 typedef struct CudaCx {
     EmitCtx base;
     Unit *u;
@@ -849,7 +854,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     buf_line(b, "#pragma unroll");
     buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
     b->indent++;
-    buf_line(b, "const GF_I gf_jb = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * GF_VEC * %lld;", lb.data,
+    buf_line(b, "const GF_I gf_jb = %s + ((GF_I)gf_lane + (GF_I)gf_k * gf_gsz) * GF_VEC * %lld;", lb.data,
              l->step);
     for (int i = 0; i < vst.len; i++) {
         Var *v = vec_at(&vst, i);
@@ -889,7 +894,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     b->indent++;
     Vec cached = c->cached;
     c->cached.len = 0;           /* the general form reads memory */
-    buf_line(b, "for (%s %s = (%s)(%s + (GF_I)threadIdx.x * %lld); %s < %s; %s += (%s)(blockDim.x * %lld)) {",
+    buf_line(b, "for (%s %s = (%s)(%s + (GF_I)gf_lane * %lld); %s < %s; %s += (%s)(gf_gsz * %lld)) {",
              ty, iv, ty, lb.data, l->step, iv, ub.data, iv, ty, l->step);
     b->indent++;
     emit_stmt(b, &c->base, l->body);
@@ -903,7 +908,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     for (int i = 0; i < reds.len; i++) {
         Var *v = vec_at(&reds, i);
         const char *f = red_functor(red_in_loop(l, v)), *t = type_c_name(v->ty);
-        buf_line(b, "%s = %s<%s>()(%s, gf_block_reduce(%s_p, %s<%s>()));", v->cname, f, t, v->cname, v->cname, f, t);
+        buf_line(b, "%s = %s<%s>()(%s, gf_group_reduce<GF_G>(%s_p, %s<%s>()));", v->cname, f, t, v->cname, v->cname, f, t);
     }
     buf_free(&lb);
     buf_free(&ub);
@@ -946,18 +951,18 @@ static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     if (s->kind == S_FOR) {
         emit_coop_loop(b, c, (Stmt *)s);
         if (later_reads_written(s))
-            buf_line(b, "__syncthreads(); /* a later inner loop reads what this one wrote */");
+            buf_line(b, "gf_group_sync<GF_G>(); /* a later inner loop reads what this one wrote */");
         return true;
     }
     if (s->kind == S_ASSIGN && s->lhs->kind != E_VAR) {
-        buf_line(b, "if (threadIdx.x == 0) { /* a row-level store: once per row */");
+        buf_line(b, "if (gf_lane == 0) { /* a row-level store: once per row */");
         b->indent++;
         c->row = 0;
         emit_stmt(b, cx, s);
         c->row = 1;
         b->indent--;
         buf_line(b, "}");
-        buf_line(b, "__syncthreads();");
+        buf_line(b, "gf_group_sync<GF_G>();");
         return true;
     }
     return false;
@@ -1071,12 +1076,16 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         if (type_elem(((Var *)vec_at(&c->cached, i))->ty)->kind != TY_FLOAT)
             c->row_vec = false;
     k->row_vec = c->row_vec;
-    buf_printf(b, "template <typename GF_I, int GF_ITEMS, int GF_VEC>\n__global__ void __launch_bounds__(1024) %s(", k->name);
+    buf_printf(b, "template <typename GF_I, int GF_ITEMS, int GF_VEC, int GF_G>\n__global__ void __launch_bounds__(1024) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
-    buf_line(b, "for (GF_I gf_t = blockIdx.x; gf_t < gf_n0; gf_t += gridDim.x) { /* one row per block */");
+    buf_line(b, "/* a row per group of threads: the block (GF_G = 0) or a warp (GF_G = 32, short rows) */");
+    buf_line(b, "const int gf_lane = GF_G ? (int)(threadIdx.x %% GF_G) : (int)threadIdx.x;");
+    buf_line(b, "const int gf_gsz = GF_G ? GF_G : (int)blockDim.x;");
+    buf_line(b, "const GF_I gf_groups = GF_G ? (GF_I)(blockDim.x / GF_G) : (GF_I)1;");
+    buf_line(b, "for (GF_I gf_t = (GF_I)blockIdx.x * gf_groups + (GF_I)(threadIdx.x / gf_gsz); gf_t < gf_n0; gf_t += (GF_I)gridDim.x * gf_groups) {");
     b->indent++;
     const char *t0[] = {"gf_t"};
     emit_ivs(b, c, k, t0);
@@ -1094,7 +1103,7 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
         b->indent++;
-        buf_line(b, "const GF_I gf_jb = %s + ((GF_I)threadIdx.x + (GF_I)gf_k * blockDim.x) * GF_VEC * %lld;", lb.data,
+        buf_line(b, "const GF_I gf_jb = %s + ((GF_I)gf_lane + (GF_I)gf_k * gf_gsz) * GF_VEC * %lld;", lb.data,
                  first->step);
         for (int i = 0; i < c->cached.len; i++) {
             Var *v = vec_at(&c->cached, i);
@@ -1307,11 +1316,18 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     } else if (k->kind == K_ROW) {
         Stmt *inner = first_inner_loop(k);
         trip_count(b, c, inner, "gf_cols");
-        buf_line(b, "/* a block per row, sized so that each thread holds up to 16 of its elements */");
+        buf_line(b, "/* rows of up to %d elements: a warp per row, %d rows per block; longer rows: a block", GF_WARP_ROW_MAX,
+                 GF_WARP_ROW_BLOCK / 32);
+        buf_line(b, " * per row, sized so that each thread holds up to 16 of its elements */");
+        buf_line(b, "const bool gf_warp = gf_cols <= %d;", GF_WARP_ROW_MAX);
         buf_line(b, "int gf_threads = 64;");
         buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
+        buf_line(b, "if (gf_warp) gf_threads = 32;");
         buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
-        buf_line(b, "const long long gf_blocks = gf_min(%s, 2147483647LL);", n0);
+        buf_line(b, "if (gf_warp) gf_threads = %d;", GF_WARP_ROW_BLOCK);
+        buf_line(b, "const long long gf_blocks = gf_min(gf_warp ? (%s + %d) / %d : %s, 2147483647LL);", n0,
+                 GF_WARP_ROW_BLOCK / 32 - 1, GF_WARP_ROW_BLOCK / 32, n0);
+        const char *vec_ok = "";
         if (k->row_vec) {
             /* 16-byte loads when every row starts on a 16-byte boundary */
             Buf al = {0};
@@ -1326,17 +1342,28 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
             }
             buf_line(b, "const bool gf_vec = gf_per >= 4%s;", al.data ? al.data : "");
             buf_free(&al);
-            static const int vitems[] = {1, 2, 4};
-            for (int i = 0; i < 3; i++)
-                buf_printf(&launch, "%sif (gf_vec && gf_per <= %d) %s<@I@, %d, 4><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                           i ? "else " : "", 4 * vitems[i], k->name, vitems[i], args.data);
-            buf_puts(&launch, "else ");
+            vec_ok = "gf_vec && ";
         }
-        static const int items[] = {1, 2, 4, 8, 16};
-        for (int i = 0; i < 5; i++)
-            buf_printf(&launch, "%sif (gf_per <= %d) %s<@I@, %d, 1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                       i ? "else " : "", items[i], k->name, items[i], args.data);
-        buf_printf(&launch, "else %s<@I@, 0, 1><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name, args.data);
+        /* the same choice of ITEMS and VEC for both group sizes; a warp
+         * never needs the general form (at most 16 elements per thread) */
+        for (int g = 0; g < 2; g++) {
+            const int gs = g ? 0 : 32;
+            buf_printf(&launch, "%s {\n", g ? "} else" : "if (gf_warp)");
+            if (k->row_vec) {
+                static const int vitems[] = {1, 2, 4};
+                for (int i = 0; i < 3; i++)
+                    buf_printf(&launch, "    %sif (%sgf_per <= %d) %s<@I@, %d, 4, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                               i ? "else " : "", vec_ok, 4 * vitems[i], k->name, vitems[i], gs, args.data);
+            }
+            static const int items[] = {1, 2, 4, 8, 16};
+            for (int i = 0; i < 5; i++)
+                buf_printf(&launch, "    %sif (gf_per <= %d) %s<@I@, %d, 1, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                           i || k->row_vec ? "else " : "", items[i], k->name, items[i], gs, args.data);
+            if (g)
+                buf_printf(&launch, "    else %s<@I@, 0, 1, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name,
+                           args.data);
+        }
+        buf_puts(&launch, "}\n");
         buf_line(b, "if (gf_blocks > 0) {");
         b->indent++;
     } else if (k->pdims == 1) {

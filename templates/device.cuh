@@ -78,6 +78,23 @@ template <typename T, typename Op> __device__ inline T gf_block_reduce(T v, Op o
     return gf_sh[32];
 }
 
+/* A row kernel's group of threads: the whole block (G = 0) or one warp
+ * (G = 32, short rows).  Every thread of the group gets the result. */
+template <int G, typename T, typename Op> __device__ inline T gf_group_reduce(T v, Op op)
+{
+    if (G)
+        return gf_warp_reduce(v, op);
+    return gf_block_reduce(v, op);
+}
+
+template <int G> __device__ inline void gf_group_sync()
+{
+    if (G)
+        __syncwarp();
+    else
+        __syncthreads();
+}
+
 /* True in the one block that arrives last; that block then sees every
  * other block's partial.  The ticket is left at zero for the next launch. */
 __device__ inline bool gf_last_block(unsigned *ticket)
