@@ -103,7 +103,8 @@ int gfc_run(const Options *o)
     size_t sl = strlen(stem);
     if (sl > 2 && !strcmp(stem + sl - 2, ".c"))
         stem[sl - 2] = '\0';
-    EmitOptions eo = {.prefix = o->prefix, .input_name = stem, .openmp = true, .fast_math = o->fast_math};
+    EmitOptions eo = {.prefix = o->prefix, .input_name = stem, .openmp = true, .fast_math = o->fast_math,
+                      .atomic_reductions = o->atomic_reductions};
     switch (o->emit) {
     case EMIT_CU: emit_cuda_unit(&out, u, &eo); break;
     case EMIT_C: emit_host_unit(&out, u, &eo); break;

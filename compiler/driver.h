@@ -18,6 +18,7 @@ typedef struct Options {
     EmitKind emit;
     ReportKind report;
     bool fast_math;
+    bool atomic_reductions;      /* --atomic-reductions */
 } Options;
 
 /* Runs the pipeline; returns the process exit status (0 ok, 1 input errors). */

@@ -233,10 +233,13 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         const char *t = type_c_name(v->ty);
-        buf_printf(b, "%s%s %s_init, %s *gf_part_%s, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname, t,
-                   v->cname);
+        if (k->red_atomic)
+            buf_printf(b, "%s%s %s_init, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname);
+        else
+            buf_printf(b, "%s%s %s_init, %s *gf_part_%s, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname,
+                       t, v->cname);
     }
-    if (k->red_vars.len)
+    if (k->red_vars.len && !k->red_atomic)
         buf_printf(b, ", unsigned *gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sGF_I gf_n0", n++ ? ", " : "");
@@ -262,9 +265,12 @@ static void kernel_args(Buf *b, Kernel *k, Uses *u)
     }
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
-        buf_printf(b, "%s%s, gf_part_%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname, v->cname);
+        if (k->red_atomic)
+            buf_printf(b, "%s%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname);
+        else
+            buf_printf(b, "%s%s, gf_part_%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname, v->cname);
     }
-    if (k->red_vars.len)
+    if (k->red_vars.len && !k->red_atomic)
         buf_printf(b, ", gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sgf_n0", n++ ? ", " : "");
@@ -363,8 +369,49 @@ static void emit_red_init(Buf *b, Kernel *k)
     }
 }
 
+/* The atomic a reduction finishes with under --atomic-reductions: only
+ * operators whose identity is all-zero bits (the launcher zeroes the result
+ * with one memset) on types CUDA has the atomic for; NULL otherwise. */
+static const char *red_atomic_fn(RedOp op, const Type *t)
+{
+    bool word = t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_LONG || t->kind == TY_ULONG ||
+                t->kind == TY_LLONG || t->kind == TY_ULLONG;
+    switch (op) {
+    case RED_ADD: return word || t->kind == TY_FLOAT || t->kind == TY_DOUBLE ? "gf_atomic_add" : NULL;
+    case RED_BOR: return word ? "gf_atomic_or" : NULL;
+    case RED_BXOR: return word ? "gf_atomic_xor" : NULL;
+    default: return NULL;
+    }
+}
+
+/* Whether every accumulator of k can finish with an atomic. */
+static bool red_all_atomic(Kernel *k)
+{
+    if (!k->red_vars.len)
+        return false;
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        if (!red_atomic_fn(red_of_var(k, v), v->ty))
+            return false;
+    }
+    return true;
+}
+
 static void emit_red_finish(Buf *b, Kernel *k)
 {
+    if (k->red_atomic) {
+        /* --atomic-reductions: each block adds its share into the zeroed
+         * result; block 0 brings the value the accumulator started with */
+        for (int i = 0; i < k->red_vars.len; i++) {
+            Var *v = vec_at(&k->red_vars, i);
+            const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+            buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
+            buf_line(b, "if (threadIdx.x == 0)");
+            buf_line(b, "    %s(gf_out_%s, blockIdx.x == 0 ? %s<%s>()(%s_init, %s) : %s);",
+                     red_atomic_fn(red_of_var(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
+        }
+        return;
+    }
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
@@ -1227,6 +1274,8 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
     }
     for (int i = 0; i < r->plan->kernels.len; i++) {
         Kernel *k = vec_at(&r->plan->kernels, i);
+        if (k->red_atomic)
+            continue;            /* no partials, no ticket */
         for (int j = 0; j < k->red_vars.len; j++) {
             Var *v = vec_at(&k->red_vars, j);
             vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s) * 8192); /* %d: %s partials of '%s' */",
@@ -1294,7 +1343,13 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
             buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
                      inner_skew(k));
     }
-    if (k->red_vars.len) {
+    if (k->red_atomic) {
+        for (int i = 0; i < k->red_vars.len; i++) {
+            Var *v = vec_at(&k->red_vars, i);
+            buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_out_%s, 0, sizeof *gf_out_%s, gf_s), \"cudaMemsetAsync\"); "
+                        "/* atomics add into it */", v->cname, v->cname);
+        }
+    } else if (k->red_vars.len) {
         int slot = slot_of(c, k);
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
@@ -1787,6 +1842,9 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
     if (o->fast_math)
         buf_puts(b, "/* --fast-math: expf, logf, sinf, cosf, tanf, powf, exp10f, log2f, log10f and float division\n"
                     " * use CUDA's fast intrinsics in kernels (host fallbacks stay exact). */\n");
+    if (o->atomic_reductions)
+        buf_puts(b, "/* --atomic-reductions: grid-wide +, | and ^ reductions finish with atomics (floating-point\n"
+                    " * sums then depend on the blocks' timing in their last bits). */\n");
     buf_puts(b, "#define restrict __restrict__\n");
     emit_prelude(b, u, true);
     for (int i = 0; i < u->regions.len; i++) {
@@ -1795,6 +1853,10 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.base.r = r;
         c.base.device = true;
         c.base.fast_math = o->fast_math;
+        for (int j = 0; j < r->plan->kernels.len; j++) {
+            Kernel *k = vec_at(&r->plan->kernels, j);
+            k->red_atomic = o->atomic_reductions && red_all_atomic(k);
+        }
         c.base.override = cuda_override;
         c.u = u;
         c.r = r;

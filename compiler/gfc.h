@@ -359,6 +359,7 @@ typedef struct Kernel {
     Vec atomics;                 /* Var*: arrays it updates atomically */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
     bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
+    bool red_atomic;             /* its reductions finish with atomics (emit_cuda.c) */
     Vec dev_in;                  /* Var*: reduction results it reads from device memory */
     Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
@@ -464,6 +465,7 @@ typedef struct EmitOptions {
     const char *input_name;      /* for comments */
     bool openmp;
     bool fast_math;
+    bool atomic_reductions;      /* grid reductions finish with atomics (non-deterministic order) */
 } EmitOptions;
 
 /* Plain C: the fused plan with OpenMP (name = prefix+function), plus the

@@ -64,6 +64,9 @@ static const char usage[] =
     "  --strict             make every 'kept on the CPU' warning an error\n"
     "  --fast-math          kernels use CUDA's fast float intrinsics (__expf,\n"
     "                       __sinf, __fdividef, ...): faster, a few ulp less exact\n"
+    "  --atomic-reductions  grid-wide sums (and | ^) finish with atomics instead of\n"
+    "                       a deterministic pass: floating-point sums may differ\n"
+    "                       in the last bits from run to run\n"
     "  --prefix=P           name the emitted definitions P<function> instead of\n"
     "                       replacing the functions (to call both side by side)\n"
     "  --depfile=FILE       write a Make depfile of the headers read\n"
@@ -453,6 +456,8 @@ int main(int argc, char **argv)
             gfc_diag.strict = true;
         } else if (!strcmp(a, "--fast-math")) {
             o.fast_math = true;
+        } else if (!strcmp(a, "--atomic-reductions")) {
+            o.atomic_reductions = true;
         } else if (!strncmp(a, "--prefix=", 9)) {
             o.prefix = a + 9;
         } else if (!strncmp(a, "--depfile=", 10)) {
