@@ -19,6 +19,8 @@
 #define BENCH_DOT_N     (1 << 28)
 #define BENCH_ROWS      16384          /* softmax, layernorm */
 #define BENCH_COLS      4096
+#define BENCH_SHORT_ROWS (1 << 20)     /* softmax_short: the softmax C function */
+#define BENCH_SHORT_COLS 128           /* on rows much shorter than a block */
 #define BENCH_SQRT_N    100000000
 #define BENCH_JACOBI_N  8192
 #define BENCH_JACOBI_STEPS 5           /* two sweeps per step: 10 sweeps */

@@ -38,16 +38,19 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np
 
-WORKLOADS = ["chain", "dot", "softmax", "layernorm", "sqrt", "jacobi", "blackscholes"]
+WORKLOADS = ["chain", "dot", "softmax", "softmax_short", "layernorm", "sqrt", "jacobi",
+             "blackscholes"]
 PEERS = ["cupy", "cupy.fuse", "torch", "torch.compile", "jax.jit"]
 
 # Sizes: keep in step with bench/bench.h (--dry-run checks that they are).
 SIZES = {
     "CHAIN_N": 1 << 28, "DOT_N": 1 << 28, "ROWS": 16384, "COLS": 4096,
+    "SHORT_ROWS": 1 << 20, "SHORT_COLS": 128,
     "SQRT_N": 100000000, "JACOBI_N": 8192, "JACOBI_STEPS": 5, "BS_N": 1 << 26,
 }
 DRY_SIZES = {
     "CHAIN_N": 1 << 16, "DOT_N": 1 << 16, "ROWS": 64, "COLS": 1024,
+    "SHORT_ROWS": 256, "SHORT_COLS": 128,
     "SQRT_N": 100000, "JACOBI_N": 96, "JACOBI_STEPS": 5, "BS_N": 1 << 16,
 }
 BS_R, BS_V = 0.02, 0.30
@@ -61,6 +64,21 @@ RANGES = {
 }
 CND_A = (0.31938153, -0.356563782, 1.781477937, -1.821255978, 1.330274429)
 RSQRT2PI = 0.39894228040143267794
+# softmax_short is the softmax function on many short rows: only its sizes
+# differ, every peer builds and checks it as softmax (see kind()).
+KINDS = {"softmax_short": "softmax"}
+
+
+def kind(workload):
+    """The workload whose implementations and check a workload shares."""
+    return KINDS.get(workload, workload)
+
+
+def row_shape(workload, S):
+    """(rows, cols) of a softmax workload."""
+    if workload == "softmax_short":
+        return S["SHORT_ROWS"], S["SHORT_COLS"]
+    return S["ROWS"], S["COLS"]
 
 
 def log(msg):
@@ -398,7 +416,8 @@ def sweep_inplace(src, dst):
 
 
 def build(peer, workload, be, inp, S):
-    """(callable, note) for one peer and workload; raises when unavailable."""
+    """(callable, note) for one peer and workload kind (softmax_short comes
+    here as softmax, with its own inputs); raises when unavailable."""
     steps = S["JACOBI_STEPS"]
     args = inp["args"]
     note = None
@@ -441,6 +460,10 @@ def build(peer, workload, be, inp, S):
         return (lambda: f(*args)), note
 
     if peer == "torch.compile":
+        # dynamic=False: softmax and softmax_short compile the same Python
+        # function at two shapes, and by default dynamo would compile the
+        # second with dynamic sizes (automatic dynamic shapes, keyed by the
+        # code object).  Each workload's first compile is static either way.
         t = be.torch
         if workload == "jacobi":
             def setint(a, v):
@@ -448,10 +471,10 @@ def build(peer, workload, be, inp, S):
                 b[1:-1, 1:-1] = v
                 return b
             body = jacobi_functional(steps)
-            f = t.compile(lambda a: body(a, setint))
+            f = t.compile(lambda a: body(a, setint), dynamic=False)
             a0 = args[0]
             return (lambda: f(a0)), note
-        f = t.compile(array_impls(t, torch_like=True)[workload])
+        f = t.compile(array_impls(t, torch_like=True)[workload], dynamic=False)
         return (lambda: f(*args)), note
 
     if peer == "jax.jit":
@@ -561,8 +584,9 @@ def nbytes(workload, S):
         return 4.0 * S["CHAIN_N"] * 4
     if workload == "dot":
         return 2.0 * S["DOT_N"] * 4
-    if workload == "softmax":
-        return 2.0 * S["ROWS"] * S["COLS"] * 4
+    if kind(workload) == "softmax":
+        rows, cols = row_shape(workload, S)
+        return 2.0 * rows * cols * 4
     if workload == "layernorm":
         return 2.0 * S["ROWS"] * S["COLS"] * 4 + 2.0 * S["COLS"] * 4
     if workload == "sqrt":
@@ -585,8 +609,8 @@ def make_inputs(workload, be, S, seed):
     if workload == "dot":
         n = S["DOT_N"]
         return {"args": (r(n, "dot", 0), r(n, "dot", 1))}
-    if workload == "softmax":
-        return {"args": (r((S["ROWS"], S["COLS"]), "softmax", 0),)}
+    if kind(workload) == "softmax":
+        return {"args": (r(row_shape(workload, S), "softmax", 0),)}
     if workload == "layernorm":
         c = S["COLS"]
         return {"args": (r((S["ROWS"], c), "ln_x", 0), r(c, "ln_gamma", 1), r(c, "ln_beta", 2))}
@@ -687,13 +711,13 @@ def measure(peer, impl, workload, be, S, opts, seed):
     try:
         inp = make_inputs(workload, be, S, seed)
         be.sync()
-        fn, note = build(peer, workload, be, inp, S)
+        fn, note = build(peer, kind(workload), be, inp, S)
         rec["note"] = note
         tc = time.time()
         out = be.block(fn())           # first call: compiles for jit peers
         be.sync()
         compile_s = time.time() - tc
-        err, tol = check(workload, be, inp, out, S, np.random.default_rng(seed))
+        err, tol = check(kind(workload), be, inp, out, S, np.random.default_rng(seed))
         out = None
         rec.update(max_err=err, tol=tol, ok=bool(err <= tol))
         if not rec["ok"]:

@@ -16,12 +16,14 @@ import json
 import math
 import sys
 
-WORKLOADS = ["chain", "dot", "softmax", "layernorm", "sqrt", "jacobi", "blackscholes"]
+WORKLOADS = ["chain", "dot", "softmax", "softmax_short", "layernorm", "sqrt", "jacobi",
+             "blackscholes"]
 IMPLS = ["gpufuse", "cuda", "torch.compile", "torch", "jax.jit", "cupy.fuse", "cupy"]
 DESCRIBE = {
     "chain": "sqrt(a*a+b*b)*exp(-c)+sin(a)*0.5, 2^28",
     "dot": "sum(a*b), 2^28",
     "softmax": "row softmax 16384x4096",
+    "softmax_short": "row softmax 1048576x128",
     "layernorm": "row layernorm 16384x4096",
     "sqrt": "sqrt, 1e8",
     "jacobi": "5-point Jacobi 8192^2, 10 sweeps",

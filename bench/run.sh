@@ -32,7 +32,7 @@ results=$out/results.jsonl; runlog=$out/run.log
 t_start=$(date +%s)
 say() { echo "[run.sh $(( $(date +%s) - t_start ))s] $*" | tee -a "$runlog" >&2; }
 
-all_workloads="chain dot softmax layernorm sqrt jacobi blackscholes"
+all_workloads="chain dot softmax softmax_short layernorm sqrt jacobi blackscholes"
 workloads=${only:+$(echo "$only" | tr ',' ' ')}
 workloads=${workloads:-$all_workloads}
 
@@ -94,9 +94,10 @@ run_driver "$build/bench/bench_gpufuse" gpufuse
 if [ -n "$peers" ]; then
     sel() { echo "$peers" | tr ',' '\n' | grep -xE "$1" | paste -sd, -; }
     tp=$(sel 'torch|torch\.compile'); jp=$(sel 'jax\.jit'); cp=$(sel 'cupy|cupy\.fuse')
-    [ -n "$tp" ] && run_peers "$tp" 200 280
-    [ -n "$jp" ] && run_peers "$jp" 90 150
-    [ -n "$cp" ] && run_peers "$cp" 90 150
+    # budget and limit (s) per framework: 8/7 of the 7-workload values, untimed
+    [ -n "$tp" ] && run_peers "$tp" 230 320
+    [ -n "$jp" ] && run_peers "$jp" 105 170
+    [ -n "$cp" ] && run_peers "$cp" 105 170
 fi
 say "$(grep -c . "$results") measurements in $results"
 meta=(); [ -s "$out/meta.txt" ] && meta=(--meta "$out/meta.txt")
