@@ -18,7 +18,7 @@ import sys
 
 WORKLOADS = ["chain", "dot", "softmax", "softmax_short", "layernorm", "sqrt", "jacobi",
              "blackscholes"]
-IMPLS = ["gpufuse", "cuda", "torch.compile", "torch", "jax.jit", "cupy.fuse", "cupy"]
+IMPLS = ["gpufuse", "gpufuse-opt", "cuda", "torch.compile", "torch", "jax.jit", "cupy.fuse", "cupy"]
 DESCRIBE = {
     "chain": "sqrt(a*a+b*b)*exp(-c)+sin(a)*0.5, 2^28",
     "dot": "sum(a*b), 2^28",

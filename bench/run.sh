@@ -91,6 +91,7 @@ command -v nvidia-smi >/dev/null 2>&1 &&
 say "build $build, out $out, workloads: $workloads${quick:+ (quick)}"
 run_driver "$build/bench/bench_cuda" cuda
 run_driver "$build/bench/bench_gpufuse" gpufuse
+run_driver "$build/bench/bench_gpufuse_opt" gpufuse-opt
 if [ -n "$peers" ]; then
     sel() { echo "$peers" | tr ',' '\n' | grep -xE "$1" | paste -sd, -; }
     tp=$(sel 'torch|torch\.compile'); jp=$(sel 'jax\.jit'); cp=$(sel 'cupy|cupy\.fuse')
