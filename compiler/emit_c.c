@@ -153,6 +153,13 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         emit_sub(b, cx, e->kids[0], 14);
         return;
     case E_CALL: {
+        if (cx->override) {
+            const char *o = cx->override(cx, e);
+            if (o) {
+                buf_puts(b, o);
+                return;
+            }
+        }
         const char *n = call_name(cx, e);
         if (n) {
             buf_puts(b, n);

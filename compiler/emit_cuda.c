@@ -25,6 +25,8 @@ typedef struct CudaCx {
     Vec vstores;                 /* Var*: row stores buffered for 16-byte writes */
     Vec rot;                     /* Rot*: loads rotated through registers along rows */
     bool row_vec;                /* the row kernel has a 4-wide instantiation */
+    Vec rowvals;                 /* RowVal*: values an inner loop computes and a later one reuses */
+    const Expr *rowval_def;      /* the definition being emitted (not replaced by itself) */
     bool launcher;               /* host code of the launcher */
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
 } CudaCx;
@@ -178,9 +180,13 @@ static bool is_reg_temp(Kernel *k, Var *v)
 
 /* ---- expression overrides in kernels -------------------------------------------------- */
 
+static const char *rowval_override(CudaCx *c, const Expr *e);
+
 static const char *cuda_override(EmitCtx *cx, const Expr *e)
 {
     CudaCx *c = (CudaCx *)cx;
+    if (e->kind == E_CALL)
+        return rowval_override(c, e);
     if (e->kind == E_VAR) {
         if (c->coop && in(&c->red_private, e->var))
             return arena_printf(A(c), "%s_p", e->var->cname);
@@ -1092,6 +1098,227 @@ static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
     }
 }
 
+/* ---- values reused across a row's inner loops ------------------------------------------------ */
+
+/* softmax's `s += expf(x[i][j] - m)` and then `y[i][j] = expf(x[i][j] - m) / s`:
+ * the second loop maps each j to the same thread and register slot as the
+ * first, so the value the first computed is kept in registers (as a
+ * hand-written kernel keeps it) instead of computed again.  Exact: the
+ * same expression of the same operands. */
+typedef struct RowVal {
+    int id;
+    const Expr *def;             /* computed here, in `loop`, for every j */
+    Stmt *loop;
+    Vec uses;                    /* Expr*: the same value in later loops */
+} RowVal;
+
+/* a and b the same expression, with a's loop index standing for b's. */
+static bool expr_equal_iv(const Expr *a, const Expr *b, const Var *ia, const Var *ib)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->nkids != b->nkids)
+        return false;
+    if (a->var != b->var && !(a->var == ia && b->var == ib))
+        return false;
+    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
+        return false;
+    if (a->kind == E_CALL && a->callee != b->callee)
+        return false;
+    for (int i = 0; i < a->nkids; i++)
+        if (!expr_equal_iv(a->kids[i], b->kids[i], ia, ib))
+            return false;
+    return true;
+}
+
+static bool assigns_var(const Stmt *s, const Var *v)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (assigns_var(vec_at(&s->list, i), v))
+                return true;
+        return false;
+    case S_FOR: return s->iv == v || assigns_var(s->body, v);
+    case S_WHILE: return assigns_var(s->body, v);
+    case S_IF: return assigns_var(s->then, v) || assigns_var(s->els, v);
+    case S_DECL: return s->var == v;
+    case S_ASSIGN: return s->lhs->kind == E_VAR && s->lhs->var == v;
+    default: return false;
+    }
+}
+
+/* Whether e reads only what stays the same from loop `from` through loop
+ * `to` of the row (statements list[from..to]): arrays held in registers
+ * at [row][this loop's index], the loop index, and scalars none of those
+ * statements assign. */
+static bool rowval_operands_ok(CudaCx *c, const Expr *e, const Vec *list, int from, int to, const Var *iv)
+{
+    if (!e)
+        return true;
+    if (e->kind == E_INDEX && !in(&c->cached, e->var))
+        return false;
+    if (e->kind == E_FIELD || e->kind == E_SIZEOF)
+        return false;
+    if (e->kind == E_VAR && e->var != iv) {
+        if (e->var->is_array)
+            return false;
+        for (int i = from; i <= to; i++)
+            if (assigns_var(vec_at(list, i), e->var))
+                return false;
+    }
+    if (e->kind == E_INDEX)
+        return true;             /* [row][iv]: checked for every cached array */
+    for (int i = 0; i < e->nkids; i++)
+        if (!rowval_operands_ok(c, e->kids[i], list, from, to, iv))
+            return false;
+    return true;
+}
+
+/* Calls evaluated for every j of the loop body `s` (not under if, ?:, &&,
+ * || or an inner loop), outermost first. */
+static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
+{
+    if (!e)
+        return;
+    if (e->kind == E_CALL) {
+        vec_push(a, out, (void *)e);
+        return;                  /* its operands are part of it */
+    }
+    if (e->kind == E_COND) {
+        uncond_calls_expr(a, e->kids[0], out);
+        return;
+    }
+    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+        uncond_calls_expr(a, e->kids[0], out);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        uncond_calls_expr(a, e->kids[i], out);
+}
+
+static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            uncond_calls(a, vec_at(&s->list, i), out);
+        return;
+    case S_DECL:
+    case S_ASSIGN:
+        uncond_calls_expr(a, s->rhs, out);
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
+            for (int i = 0; i < s->lhs->nkids; i++)
+                uncond_calls_expr(a, s->lhs->kids[i], out);
+        return;
+    case S_IF: uncond_calls_expr(a, s->cond, out); return;
+    default: return;             /* loops: not every j runs them the same */
+    }
+}
+
+/* Every call in e (for the uses in a later loop). */
+static void all_calls(Arena *a, const Expr *e, Vec *out)
+{
+    if (!e)
+        return;
+    if (e->kind == E_CALL)
+        vec_push(a, out, (void *)e);
+    for (int i = 0; i < e->nkids; i++)
+        all_calls(a, e->kids[i], out);
+}
+
+static void all_calls_stmt(Arena *a, const Stmt *s, Vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            all_calls_stmt(a, vec_at(&s->list, i), out);
+        return;
+    case S_FOR: all_calls(a, s->lb, out); all_calls(a, s->ub, out); all_calls_stmt(a, s->body, out); return;
+    case S_WHILE: all_calls(a, s->cond, out); all_calls_stmt(a, s->body, out); return;
+    case S_IF: all_calls(a, s->cond, out); all_calls_stmt(a, s->then, out); all_calls_stmt(a, s->els, out); return;
+    case S_DECL: all_calls(a, s->rhs, out); return;
+    case S_ASSIGN: all_calls(a, s->lhs, out); all_calls(a, s->rhs, out); return;
+    default: return;
+    }
+}
+
+/* Finds the values to keep; only for the register form of the row (the
+ * cached arrays exist and every inner loop has the same bounds). */
+static void find_rowvals(CudaCx *c, Stmt *body)
+{
+    c->rowvals.len = 0;
+    if (!c->cached.len || body->kind != S_BLOCK)
+        return;
+    Vec *list = &body->list;
+    for (int a = 0; a < list->len; a++) {
+        Stmt *la = vec_at(list, a);
+        if (la->kind != S_FOR)
+            continue;
+        Vec defs = {0};
+        uncond_calls(A(c), la->body, &defs);
+        for (int bi = a + 1; bi < list->len; bi++) {
+            Stmt *lb = vec_at(list, bi);
+            if (lb->kind != S_FOR)
+                continue;
+            Vec calls = {0};
+            all_calls_stmt(A(c), lb->body, &calls);
+            for (int d = 0; d < defs.len; d++) {
+                const Expr *def = vec_at(&defs, d);
+                if (!def->ty || def->ty->kind > TY_DOUBLE || def->ty->kind == TY_VOID ||
+                    !rowval_operands_ok(c, def, list, a, bi, la->iv))
+                    continue;
+                RowVal *rv = NULL;
+                for (int i = 0; i < c->rowvals.len && !rv; i++)
+                    if (((RowVal *)vec_at(&c->rowvals, i))->def == def)
+                        rv = vec_at(&c->rowvals, i);
+                for (int i = 0; i < calls.len; i++) {
+                    const Expr *use = vec_at(&calls, i);
+                    if (!expr_equal_iv(def, use, la->iv, lb->iv))
+                        continue;
+                    if (!rv) {
+                        rv = arena_alloc(A(c), sizeof *rv);
+                        memset(rv, 0, sizeof *rv);
+                        rv->id = c->rowvals.len;
+                        rv->def = def;
+                        rv->loop = la;
+                        vec_push(A(c), &c->rowvals, rv);
+                    }
+                    vec_push(A(c), &rv->uses, (void *)use);
+                }
+            }
+        }
+    }
+}
+
+static const char *rowval_override(CudaCx *c, const Expr *e)
+{
+    if (!c->coop || !c->cached.len || e == c->rowval_def)
+        return NULL;
+    for (int i = 0; i < c->rowvals.len; i++) {
+        RowVal *rv = vec_at(&c->rowvals, i);
+        if (rv->def == e) {
+            Buf d = {0};
+            const Expr *save = c->rowval_def;
+            c->rowval_def = e;
+            emit_expr(&d, &c->base, e);
+            c->rowval_def = save;
+            const char *s = arena_printf(A(c), "(gf_val%d_c[gf_k * GF_VEC + gf_v] = %s)", rv->id, d.data);
+            buf_free(&d);
+            return s;
+        }
+        if (in(&rv->uses, (void *)e))
+            return arena_printf(A(c), "gf_val%d_c[gf_k * GF_VEC + gf_v]", rv->id);
+    }
+    return NULL;
+}
+
 static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
     Stmt *nest = vec_at(&k->nests, 0);
@@ -1180,11 +1407,18 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_free(&lb);
         buf_free(&ub);
     }
+    find_rowvals(c, nest->body);
+    for (int i = 0; i < c->rowvals.len; i++) {
+        RowVal *rv = vec_at(&c->rowvals, i);
+        buf_line(b, "%s gf_val%d_c[GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line %d, reused by %d later */",
+                 type_c_name(rv->def->ty), rv->id, rv->loop->loc.line, rv->uses.len);
+    }
     c->row = 1;
     c->base.stmt_hook = row_hook;
     emit_stmt(b, &c->base, nest->body);
     c->base.stmt_hook = NULL;
     c->row = 0;
+    c->rowvals.len = 0;
     b->indent--;
     buf_line(b, "}");
     b->indent = 0;

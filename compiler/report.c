@@ -22,7 +22,7 @@ static const char *shape(Kernel *k)
     if (k->pdims == 0)
         return "single thread";
     snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
-             k->kind == K_ROW ? ", block per row" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
+             k->kind == K_ROW ? ", a warp per row up to 512, else a block" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
              k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
              k->folded_into ? ", folded into the cuBLASLt call of " : "");
     if (k->folded_into)

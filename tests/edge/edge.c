@@ -15,6 +15,13 @@ float total(int n, const float *restrict x);
 float gf_total(int n, const float *restrict x);
 float biggest(int n, const float *restrict x);
 float gf_biggest(int n, const float *restrict x);
+typedef void row_fn(int rows, int cols, const float *x, float *y);
+void row_softmax(int rows, int cols, const float *x, float *y);
+void gf_row_softmax(int rows, int cols, const float *x, float *y);
+void row_shifted(int rows, int cols, const float *x, float *y);
+void gf_row_shifted(int rows, int cols, const float *x, float *y);
+void row_partial(int rows, int cols, const float *x, float *y);
+void gf_row_partial(int rows, int cols, const float *x, float *y);
 
 static int failures;
 
@@ -22,6 +29,42 @@ static void check(const char *what, int ok)
 {
     printf("  %-52s %s\n", what, ok ? "ok" : "FAILED");
     failures += !ok;
+}
+
+/* Within rtol of each other (NaN where the other is NaN). */
+static int close(const float *a, const float *b, long n, float rtol)
+{
+    for (long i = 0; i < n; i++) {
+        if (isnan(a[i]) != isnan(b[i]))
+            return 0;
+        if (!isnan(a[i]) && fabsf(a[i] - b[i]) > rtol * fmaxf(1.0f, fabsf(a[i])))
+            return 0;
+    }
+    return 1;
+}
+
+/* Every row length a row kernel treats its own way: a warp per row (1-512
+ * elements, 16-byte loads when a multiple of 4), a block per row with the
+ * row in registers (up to 16 per thread), a block reading memory (more). */
+static void check_rows(const char *name, row_fn *c_body, row_fn *gf)
+{
+    static const int shapes[][2] = {{7, 1}, {9, 31}, {40, 128}, {33, 130}, {17, 512}, {9, 513}, {5, 4096}, {3, 20000}};
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        const int rows = shapes[t][0], cols = shapes[t][1];
+        const long n = (long)rows * cols;
+        float *x = malloc(n * sizeof *x), *r1 = malloc(n * sizeof *r1), *r2 = malloc(n * sizeof *r2);
+        for (long i = 0; i < n; i++)
+            x[i] = (float)((i * 37) % 101) / 25.0f - 2.0f;
+        c_body(rows, cols, x, r1);
+        gf(rows, cols, x, r2);
+        char what[96];
+        snprintf(what, sizeof what, "%s, %d rows of %d", name, rows, cols);
+        /* sums of up to 20000 terms, reassociated */
+        check(what, close(r1, r2, n, 2e-4f));
+        free(x);
+        free(r1);
+        free(r2);
+    }
 }
 
 static int same(const float *a, const float *b, int n)
@@ -89,6 +132,10 @@ int main(void)
     scale(N, 2.0f, a1, a1);
     gf_scale(N, 2.0f, a2, a2);
     check("the same array as input and output", same(a1, a2, N));
+
+    check_rows("row softmax (exp reused)", row_softmax, gf_row_softmax);
+    check_rows("row, scalar changed between loops", row_shifted, gf_row_shifted);
+    check_rows("row, value computed under a condition", row_partial, gf_row_partial);
 
     printf("%s\n", failures ? "FAILED" : "all edge cases match the C bodies");
     return failures ? 1 : 0;

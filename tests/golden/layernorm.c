@@ -28,4 +28,4 @@ GPUFUSE void layernorm(int rows, int cols, float eps, const float x[rows][cols],
 // CHECK: for j_1 in [0, cols) step 1 ; line 14, parallel reduction
 // CHECK-NEXT: S4: var += {{.*}} ; reduction + on var
 // CHECK: for j_2 in [0, cols) step 1 ; line 17, parallel
-// REPORT: kernel layernorm_k0 [row, 1-D, block per row]: lines 8-19
+// REPORT: kernel layernorm_k0 [row, 1-D, a warp per row up to 512, else a block]: lines 8-19

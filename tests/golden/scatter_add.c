@@ -69,5 +69,5 @@ GPUFUSE void row_dev_hist(int n, int m, const float x[n][m], const int bin[n][m]
 // CHECK: for j_1 in [0, m) step 1 ; line 40, parallel
 // CHECK-NEXT: S3: hist[bin[i][j_1]] += (x[i][j_1] - (s / (float)m)) ; atomic + on hist
 // REPORT: region row_dev_hist ({{.*}}): 1 loop nest -> 1 kernel
-// REPORT-NEXT: kernel row_dev_hist_k0 [row, 1-D, block per row]: lines 35-42
+// REPORT-NEXT: kernel row_dev_hist_k0 [row, 1-D, a warp per row up to 512, else a block]: lines 35-42
 // REPORT-NEXT: atomic updates to 'hist' (floating point

@@ -27,4 +27,4 @@ GPUFUSE void softmax(int rows, int cols, const float x[rows][cols], float y[rows
 // CHECK-NOT: reduction
 // CHECK: deps:
 // REPORT: region softmax ({{.*}}): 1 loop nest -> 1 kernel
-// REPORT-NEXT: kernel softmax_k0 [row, 1-D, block per row]: lines 7-16
+// REPORT-NEXT: kernel softmax_k0 [row, 1-D, a warp per row up to 512, else a block]: lines 7-16

@@ -1,0 +1,60 @@
+// Row kernels: a value an inner loop computes for every j (expf(x[i][j] - m))
+// is kept in registers and reused by a later inner loop of the same row,
+// instead of computed again -- only when it is exactly the same value.
+#include <gpufuse.h>
+#include <math.h>
+
+GPUFUSE void softmax_rows(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = -INFINITY;
+        for (int j = 0; j < cols; j++)
+            m = fmaxf(m, x[i][j]);
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += expf(x[i][j] - m);
+        for (int j = 0; j < cols; j++)
+            y[i][j] = expf(x[i][j] - m) / s;
+    }
+}
+
+// m changes between the loops: expf(x - m) is another value in the last loop.
+GPUFUSE void shifted(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = 1.0f;
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += expf(x[i][j] - m);
+        m = s * 0.5f;
+        for (int j = 0; j < cols; j++)
+            y[i][j] = expf(x[i][j] - m);
+    }
+}
+
+// computed only under a condition in the first loop: not every slot is set.
+GPUFUSE void partial(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            if (x[i][j] > 0.0f)
+                s += logf(x[i][j]);
+        for (int j = 0; j < cols; j++)
+            y[i][j] = logf(x[i][j]) * s;
+    }
+}
+
+// CHECK-LABEL: region softmax_rows
+// CHECK-LABEL: region shifted
+// CHECK-LABEL: region partial
+// CU-LABEL: void __launch_bounds__(1024) softmax_rows_k0(
+// CU: float gf_val0_c[GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line 14, reused by 1 later */
+// CU: s_p += (gf_val0_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m));
+// CU: y_w[gf_v] = gf_val0_c[gf_k * GF_VEC + gf_v] / s;
+// the general form (rows longer than the registers hold) computes it again
+// CU: y[((GF_I)i * cols + j_2)] = expf(x[((GF_I)i * cols + j_2)] - m) / s;
+// CU-LABEL: void __launch_bounds__(1024) shifted_k0(
+// CU-NOT: gf_val
+// CU-LABEL: void __launch_bounds__(1024) partial_k0(
+// CU-NOT: gf_val
