@@ -1700,9 +1700,14 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
         buf_line(b, "const long long gf_gx = gf_max(1, (%s + GF_THREADS - 1) / GF_THREADS);", inner);
         buf_line(b, "const long long gf_chunks = gf_max(1, (%s + GF_ROWS - 1) / GF_ROWS);", outer);
-        buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                   "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
-                   k->name, k->name, args.data);
+        if (!k->red_vars.len)
+            /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
+            buf_printf(&launch, "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_min(gf_chunks, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
+                       k->name, args.data);
+        else
+            buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                       "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
+                       k->name, k->name, args.data);
         buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, k->red_vars.len ? " || 1" : "");
         b->indent++;
     }
