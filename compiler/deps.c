@@ -565,9 +565,12 @@ static void build(Model *m, Stmt *s)
             return;
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
-        if (m->ncexprs + 2 <= 64) {
+        if (m->ncexprs + 3 <= 64) {
             m->cexprs[m->ncexprs++] = s->lb;
             m->cexprs[m->ncexprs++] = s->ub;
+            /* a loop that breaks tests its flag before each iteration */
+            if (s->brk)
+                m->cexprs[m->ncexprs++] = s->brk;
         }
         m->loops[m->nloops++] = s;
         if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
@@ -593,6 +596,7 @@ static void build(Model *m, Stmt *s)
         /* the whole while loop is one statement: its accesses are may-accesses */
         PStmt *ps = new_pstmt(m, s);
         collect_reads(m, ps, s->cond);
+        collect_reads(m, ps, s->brk);
         Stmt *stack[64];
         int n = 0;
         stack[n++] = s->body;
@@ -606,8 +610,13 @@ static void build(Model *m, Stmt *s)
                     stack[n++] = vec_at(&t->list, i);
                 break;
             case S_IF: collect_reads(m, ps, t->cond); stack[n++] = t->then; if (n < 63) stack[n++] = t->els; break;
-            case S_WHILE: collect_reads(m, ps, t->cond); stack[n++] = t->body; break;
-            case S_FOR: collect_reads(m, ps, t->lb); collect_reads(m, ps, t->ub); stack[n++] = t->body; break;
+            case S_WHILE: collect_reads(m, ps, t->cond); collect_reads(m, ps, t->brk); stack[n++] = t->body; break;
+            case S_FOR:
+                collect_reads(m, ps, t->lb);
+                collect_reads(m, ps, t->ub);
+                collect_reads(m, ps, t->brk);
+                stack[n++] = t->body;
+                break;
             case S_DECL:
                 collect_reads(m, ps, t->rhs);
                 if (t->rhs && !t->var->is_array) {
@@ -876,6 +885,57 @@ static Var *carried_var(Model *m, Stmt *loop)
     return NULL;
 }
 
+/* A loop that breaks (Stmt.brk) stops early on data, so it must run per
+ * element: inside a parallel loop (`outermost`: only the loops that start a
+ * nest are checked).  Its flag makes it sequential; outside
+ * any parallel loop it would be the loop that runs in parallel, or a
+ * sequential loop on the host (a time loop around kernels, or one a single
+ * thread runs), neither of which can stop on a value the iterations compute. */
+static bool check_breaks(Model *m, Stmt *s, bool in_parallel, bool outermost)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!check_breaks(m, vec_at(&s->list, i), in_parallel, outermost))
+                return false;
+        return true;
+    case S_IF:
+        return check_breaks(m, s->then, in_parallel, outermost) && check_breaks(m, s->els, in_parallel, outermost);
+    case S_WHILE:
+    case S_FOR:
+        if (s->brk && !in_parallel && (!outermost || (s->kind == S_FOR && !s->depth))) {
+            /* said at the (first) break, naming the loop it leaves */
+            Loc at = s->brk->var->loc;
+            const char *what = s->kind == S_WHILE ? arena_printf(m->a, "the 'while' loop of line %d", s->loc.line) :
+                               arena_printf(m->a, "loop '%s' (line %d)", s->iv->name, s->loc.line);
+            if (s->kind == S_FOR && any_parallel(s->body))
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s, which runs on the host around the kernels of its body (as a time "
+                            "loop does): the launches cannot stop early on a value the kernels compute; keep the loop "
+                            "in C around a marked function without the 'break'; '%s' keeps its CPU body",
+                            what, m->r->name);
+            else if (s->kind == S_FOR && !s->depth)
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s, the outermost loop of its nest, which would run in parallel: an "
+                            "early exit makes every iteration depend on whether an earlier one broke; only a loop "
+                            "run per element inside a parallel loop may break; '%s' keeps its CPU body",
+                            what, m->r->name);
+            else
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s that is not inside a parallel loop (it would run sequentially on "
+                            "the host or in a single thread); only a loop run per element inside a parallel loop "
+                            "may break; '%s' keeps its CPU body", what, m->r->name);
+            return false;
+        }
+        if (outermost)
+            return true;
+        return check_breaks(m, s->body, in_parallel || (s->kind == S_FOR && s->parallel), false);
+    default: return true;
+    }
+}
+
 static bool check_nests(Model *m, Stmt *s)
 {
     /* every top-level loop nest needs a parallel loop somewhere */
@@ -1057,7 +1117,9 @@ bool deps_analyze(Unit *u, Region *r)
     r->deps->priv = dp;
 
     mark_loops(m, r->body);
-    if (!check_nests(m, r->body))
+    /* a nest whose outermost loop breaks is said so first; a nest with no
+     * parallel loop at all, for its own reason; then the other breaks */
+    if (!check_breaks(m, r->body, false, true) || !check_nests(m, r->body) || !check_breaks(m, r->body, false, false))
         return false;
     return true;
 }
@@ -1147,7 +1209,7 @@ static bool try_interchange(Region *r, Stmt *s)
     Stmt *inner = s->body;
     while (inner && inner->kind == S_BLOCK && inner->list.len == 1)
         inner = vec_at(&inner->list, 0);
-    if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel)
+    if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel || s->brk || inner->brk)
         return try_interchange(r, s->body);
     /* rectangular: the inner bounds do not move with the outer index */
     if (ir_expr_any(inner->lb, uses_iv, s->iv) || ir_expr_any(inner->ub, uses_iv, s->iv))

@@ -198,6 +198,11 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         Buf lb = {0}, ub = {0};
         emit_expr(&lb, cx, s->lb);
         emit_expr(&ub, cx, s->ub);
+        if (s->brk) {
+            /* the loop stops after the iteration that breaks */
+            buf_puts(&ub, " && !");
+            emit_expr(&ub, cx, s->brk);
+        }
         if (s->step == 1)
             buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(s->iv->ty), s->iv->cname, lb.data,
                      s->iv->cname, ub.data, s->iv->cname);
@@ -214,7 +219,15 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     case S_WHILE: {
         Buf c = {0};
-        emit_expr(&c, cx, s->cond);
+        if (s->brk) {
+            /* the condition is not evaluated again after a break */
+            buf_puts(&c, "!");
+            emit_expr(&c, cx, s->brk);
+            buf_puts(&c, " && ");
+            emit_sub(&c, cx, s->cond, 6);
+        } else {
+            emit_expr(&c, cx, s->cond);
+        }
         buf_line(b, "while (%s) {", c.data);
         buf_free(&c);
         b->indent++;

@@ -215,6 +215,10 @@ struct Stmt {
     bool reduction;              /* parallel once reduction accumulators are combined */
     int depth;                   /* loop depth (outermost loop = 0) */
     int ord;                     /* textual ordinal in the schedule (deps.c) */
+    /* S_FOR / S_WHILE: the flag a `break` of this loop sets (E_VAR, declared
+     * just before the loop); the loop stops once it is nonzero.  NULL when
+     * the loop has no `break`. */
+    Expr *brk;
     /* S_IF / S_WHILE */
     Expr *cond;
     Stmt *then, *els;

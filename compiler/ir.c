@@ -102,9 +102,10 @@ bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
                 return true;
         return false;
     case S_FOR:
-        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_stmt_any(s->body, f, arg);
+        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_expr_any(s->brk, f, arg) ||
+               ir_stmt_any(s->body, f, arg);
     case S_WHILE:
-        return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
+        return ir_expr_any(s->brk, f, arg) || ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
     case S_IF:
         return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->then, f, arg) || ir_stmt_any(s->els, f, arg);
     case S_DECL:
@@ -203,13 +204,22 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
         dump_expr(f, s->lb);
         fprintf(f, ", ");
         dump_expr(f, s->ub);
-        fprintf(f, ") step %lld  ; line %d, %s\n", s->step, s->loc.line,
+        fprintf(f, ") step %lld", s->step);
+        if (s->brk) {
+            fprintf(f, " until ");
+            dump_expr(f, s->brk);
+        }
+        fprintf(f, "  ; line %d, %s\n", s->loc.line,
                 s->parallel ? (s->reduction ? "parallel reduction" : "parallel") : "sequential");
         dump_stmt(f, s->body, ind + 1);
         return;
     case S_WHILE:
         fprintf(f, "S%d: while ", s->id);
         dump_expr(f, s->cond);
+        if (s->brk) {
+            fprintf(f, " until ");
+            dump_expr(f, s->brk);
+        }
         fprintf(f, "\n");
         dump_stmt(f, s->body, ind + 1);
         return;
