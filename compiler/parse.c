@@ -36,6 +36,7 @@ typedef struct P {
     Var *brk[24];
     int brk_depth[24];
     int ncont;
+    Vec broke;                   /* Var*: indices of the loops that break */
     int cases;                   /* switch groups being converted (loops reset it) */
 } P;
 
@@ -582,8 +583,14 @@ static Expr *conv_expr_(P *p, CXCursor c)
             }
             reject(p, c, "-Wgpufuse-syntax", "'%s' cannot be used here", name);
         }
-        if (v->kind == V_IV && !bound_by_loop(p, v))
+        if (v->kind == V_IV && !bound_by_loop(p, v)) {
+            for (int i = 0; i < p->broke.len; i++)
+                if (vec_at(&p->broke, i) == v)
+                    reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop; to keep where a "
+                           "'break' left the loop, copy the index into a variable before the 'break' "
+                           "('found = %s; break;')", v->name, v->name);
             reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop", v->name);
+        }
         if (v->is_array)
             reject(p, c, "-Wgpufuse-pointer", "array '%s' is used without a subscript "
                    "(pointer arithmetic and aliasing are not supported)", v->name);
@@ -1358,6 +1365,8 @@ static Stmt *conv_for(P *p, CXCursor c)
         s->body = new_stmt(p, S_BLOCK, ks.c[3]);
     s->body->parent = s;
     check_no_write(p, s->body, iv, c);
+    if (brk)
+        vec_push(p->a, &p->broke, iv);
     return with_break_flag(p, s, brk, c);
 }
 

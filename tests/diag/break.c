@@ -82,3 +82,16 @@ GPUFUSE void fine(int n, int m, const int *restrict key, const float *restrict x
         y[i] = s;
     }
 }
+
+// The index of a loop that broke, read after the loop: C keeps its last
+// value, a kernel's loop index does not outlive the loop.
+GPUFUSE void find(int n, int m, float t, const float x[n][m], int *restrict idx)
+{
+    for (int i = 0; i < n; i++) {
+        int k;
+        for (k = 0; k < m; k++)
+            if (x[i][k] > t)
+                break;
+        idx[i] = k; // expected-warning {{loop index 'k' is used outside its loop; to keep where a 'break' left the loop, copy the index into a variable before the 'break' ('found = k; break;')}} [-Wgpufuse-index]
+    }
+}
