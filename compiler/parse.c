@@ -1201,6 +1201,14 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
         if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && p->ncont && s->lhs->var == p->cont[p->ncont - 1] &&
             kk == CXCursor_ContinueStmt)
             g->ended = true;
+        if (s->kind == S_BLOCK && s->loc.line == 0) {
+            /* several declarators, or a loop with its break flag */
+            for (int m = 0; m < s->list.len; m++) {
+                ((Stmt *)vec_at(&s->list, m))->parent = g->body;
+                vec_push(p->a, &g->body->list, vec_at(&s->list, m));
+            }
+            continue;
+        }
         s->parent = g->body;
         vec_push(p->a, &g->body->list, s);
     }

@@ -100,6 +100,30 @@ GPUFUSE void first_only(int n, int m, const float a[n][m], float out[n][m])
         }
 }
 
+// A loop inside a switch case: its `break` leaves the loop, the case's
+// last `break` leaves the switch.
+GPUFUSE void case_loop(int n, int m, const int *restrict mode, const float a[n][m], float out[n])
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        switch (mode[i] % 3) {
+        case 0:
+            for (int j = 0; j < m; j++) {
+                if (a[i][j] > 0.8f)
+                    break;
+                s += a[i][j];
+            }
+            break;
+        case 1:
+            s = -1.0f;
+            break;
+        default:
+            s = a[i][0];
+        }
+        out[i] = s;
+    }
+}
+
 // CHECK-LABEL: region first_above
 // CHECK: for i in [0, n) step 1 ; line 15, parallel
 // CHECK-NEXT: block
@@ -179,3 +203,18 @@ GPUFUSE void first_only(int n, int m, const float a[n][m], float out[n][m])
 // CU: for (int j = 0; j < m && !gf_brk; j++) {
 // CU-LABEL: extern "C" void first_only(
 // CU: gf_call_arg(gf_c, 1, out, gf_lo_out, gf_hi_out, GF_ARG_READ | GF_ARG_WRITE,
+// CHECK-LABEL: region case_loop
+// CHECK: for i in [0, n) step 1 ; line 107, parallel
+// CHECK: decl int gf_sw = (mode[i] % 3)
+// CHECK-NEXT: if (gf_sw == 0)
+// CHECK-NEXT: block
+// CHECK-NEXT: decl int gf_brk = 0
+// CHECK-NEXT: for j in [0, m) step 1 until gf_brk ; line 111, sequential
+// CHECK-NEXT: block
+// CHECK-NEXT: if (a[i][j] > 0.8f)
+// CHECK-NEXT: gf_brk = 1
+// CHECK-NEXT: if (!gf_brk)
+// CHECK-NEXT: block
+// CHECK-NEXT: s += a[i][j]
+// CHECK-NEXT: else
+// CHECK-NEXT: if (gf_sw == 1)
