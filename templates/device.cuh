@@ -127,18 +127,20 @@ GF_ATOMIC_INT(unsigned long long)
 #undef GF_ATOMIC_INT
 
 /* Integer min/max (a[k] = v > a[k] ? v : a[k]): atomicMax/atomicMin on the
- * signed or unsigned word of the element's size (long is 64 bits here). */
-#define GF_ATOMIC_MINMAX(T, W)                                                           \
-    __device__ inline void gf_atomic_max(T *p, T v) { atomicMax((W *)p, (W)v); }        \
-    __device__ inline void gf_atomic_min(T *p, T v) { atomicMin((W *)p, (W)v); }
-GF_ATOMIC_MINMAX(int, int)
-GF_ATOMIC_MINMAX(unsigned, unsigned)
-GF_ATOMIC_MINMAX(long, long long)
-GF_ATOMIC_MINMAX(unsigned long, unsigned long long)
-GF_ATOMIC_MINMAX(long long, long long)
-GF_ATOMIC_MINMAX(unsigned long long, unsigned long long)
+ * signed or unsigned word of the element's size. */
+template <int N> struct gf_sword;
+template <> struct gf_sword<4> { typedef int type; };
+template <> struct gf_sword<8> { typedef long long type; };
+#define GF_ATOMIC_MINMAX(T, WORD)                                                                          \
+    __device__ inline void gf_atomic_max(T *p, T v) { typedef WORD<sizeof(T)>::type W; atomicMax((W *)p, (W)v); } \
+    __device__ inline void gf_atomic_min(T *p, T v) { typedef WORD<sizeof(T)>::type W; atomicMin((W *)p, (W)v); }
+GF_ATOMIC_MINMAX(int, gf_sword)
+GF_ATOMIC_MINMAX(unsigned, gf_uword)
+GF_ATOMIC_MINMAX(long, gf_sword)
+GF_ATOMIC_MINMAX(unsigned long, gf_uword)
+GF_ATOMIC_MINMAX(long long, gf_sword)
+GF_ATOMIC_MINMAX(unsigned long long, gf_uword)
 #undef GF_ATOMIC_MINMAX
-static_assert(sizeof(long) == sizeof(long long), "gf_atomic_max: long is 64 bits");
 
 /* Compare-and-swap updates, for what has no atomic instruction (float and
  * double min/max, every *=): the generated loop computes the new value from
