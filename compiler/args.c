@@ -114,7 +114,8 @@ static void writes_of(WriteCx *w, const Stmt *s, const Stmt **loops, int nloops,
     case S_FOR:
         if (nloops < 16)
             loops[nloops] = s;
-        writes_of(w, s->body, loops, nloops + 1, cond);
+        /* a loop that breaks may skip its later iterations */
+        writes_of(w, s->body, loops, nloops + 1, cond || s->brk);
         return;
     case S_IF:
         writes_of(w, s->then, loops, nloops, true);

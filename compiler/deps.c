@@ -239,6 +239,25 @@ static void collect_reads(Model *m, PStmt *ps, Expr *e)
     collect_reads_but(m, ps, e, NULL);
 }
 
+/* Reads in e, except of the element `elem` itself (an atomic min/max
+ * update's own element: its subscripts are still read). */
+static void collect_reads_elem(Model *m, PStmt *ps, Expr *e, const Expr *elem)
+{
+    if (!e)
+        return;
+    if (expr_equal(e, elem)) {
+        for (int i = 0; i < e->nkids; i++)
+            collect_reads(m, ps, e->kids[i]);
+        return;
+    }
+    if (e->kind == E_INDEX || e->kind == E_VAR) {
+        collect_reads(m, ps, e);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        collect_reads_elem(m, ps, e->kids[i], elem);
+}
+
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
 {
     if (e->kind == E_FIELD)
@@ -438,10 +457,14 @@ static RedOp reduction_of(Stmt *s)
 /* ---- atomic updates -----------------------------------------------------------
  * hist[bin[i]] += w[i]: two iterations may update the same element, but the
  * updates commute, so the loop is parallel once each update is atomic.  An
- * update `a[s] op= e` qualifies with op one of += -= &= |= ^= (and ++, --),
- * a subscript that is not affine (an affine one is an exact dependence),
- * neither e nor s reading a, and an element type CUDA has atomics for.  The
- * tagged accesses are not ordered among themselves (like a reduction's);
+ * update qualifies when its subscript is not affine (an affine one is an
+ * exact dependence), nothing but the update's own element reads the array,
+ * the element type has atomics, and it is one of
+ *   a[s] op= e  with op one of += -= *= &= |= ^= (and ++, --);
+ *   a[s] = fmaxf(a[s], e), fminf, fmax, fmin, and the ?: forms
+ *   a[s] = e > a[s] ? e : a[s] (ir_minmax_update), computed in the
+ *   element's own type.
+ * The tagged accesses are not ordered among themselves (like a reduction's);
  * deps_analyze then checks that nothing else in the nest touches the array. */
 
 static void why_not_atomic(Model *m, Var *v, const char *why)
@@ -454,8 +477,19 @@ static bool atomic_type(const Type *t, RedOp op)
 {
     switch (t->kind) {
     case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG: case TY_LLONG: case TY_ULLONG: return true;
-    case TY_FLOAT: case TY_DOUBLE: return op == RED_ADD;
+    case TY_FLOAT: case TY_DOUBLE: return op == RED_ADD || op == RED_MUL || op == RED_MIN || op == RED_MAX;
     default: return false;
+    }
+}
+
+static const char *atomic_op_name(RedOp r)
+{
+    switch (r) {
+    case RED_ADD: return "addition";
+    case RED_MUL: return "multiplication";
+    case RED_MIN: return "min";
+    case RED_MAX: return "max";
+    default: return "bitwise updates";
     }
 }
 
@@ -474,31 +508,51 @@ static RedOp atomic_of(Model *m, Stmt *s)
     if (affine || (v->delin && !v->delin_bad && deps_split_flat(m->a, l->kids[0], &P, &o, &in) && P == v->delin && o))
         return RED_NONE;         /* exact: isl knows which elements collide */
     static const struct { const char *op; RedOp r; } ops[] = {
-        {"+=", RED_ADD}, {"-=", RED_ADD}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
+        {"+=", RED_ADD}, {"-=", RED_ADD}, {"*=", RED_MUL}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
     RedOp r = RED_NONE;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (!strcmp(s->op, ops[i].op))
             r = ops[i].r;
+    Expr *val = s->rhs;          /* the value combined with the element */
+    if (!r && !strcmp(s->op, "="))
+        r = ir_minmax_update(s, &val, NULL);
     if (!r) {
         if (strcmp(s->op, "="))
-            why_not_atomic(m, v, arena_printf(m->a, "'%s' has no atomic form (+=, -=, &=, |= and ^= have)", s->op));
-        return RED_NONE;
+            why_not_atomic(m, v, arena_printf(m->a, "'%s' has no atomic form (+=, -=, *=, &=, |=, ^= and min/max "
+                                              "have)", s->op));
+        return RED_NONE;         /* a plain store: a scatter */
     }
-    bool self = reads_var(s->rhs, v);
+    bool self = reads_var(val, v);
     for (int i = 0; i < l->nkids; i++)
         self = self || reads_var(l->kids[i], v);
     Type *t = type_elem(v->ty);
+    const Expr *op = s->rhs;
+    while (op->kind == E_CAST)
+        op = op->kids[0];
     if (self)
         why_not_atomic(m, v, arena_printf(m->a, "the update reads '%s' itself", v->name));
     else if (!atomic_type(t, r))
         why_not_atomic(m, v, arena_printf(m->a, "atomic %s on '%s' elements is not supported (int, unsigned, long, "
-                                          "long long and their unsigned forms%s)", r == RED_ADD ? "addition" :
-                                          "bitwise updates", type_c_name(t), r == RED_ADD ? ", float and double" : ""));
-    else if (type_is_integer(t) && s->rhs->ty && type_is_float(s->rhs->ty))
-        why_not_atomic(m, v, "an integer element updated by a floating-point value rounds the sum, not the value");
+                                          "long long and their unsigned forms%s)", atomic_op_name(r),
+                                          type_c_name(t), atomic_type(&(Type){.kind = TY_FLOAT}, r) ?
+                                          ", float and double" : ""));
+    else if ((r == RED_MIN || r == RED_MAX) && (!op->ty || op->ty->kind != t->kind))
+        why_not_atomic(m, v, arena_printf(m->a, "the %s is computed in '%s', not in the element type '%s' (use "
+                                          "%s)", atomic_op_name(r), op->ty ? type_c_name(op->ty) : "another type",
+                                          type_c_name(t), t->kind == TY_FLOAT ? "fmaxf/fminf" :
+                                          t->kind == TY_DOUBLE ? "fmax/fmin" : "'?:' on integers"));
+    else if (type_is_integer(t) && (r == RED_ADD || r == RED_MUL) && s->rhs->ty && type_is_float(s->rhs->ty))
+        why_not_atomic(m, v, arena_printf(m->a, "an integer element updated by a floating-point value rounds the %s, "
+                                          "not the value", r == RED_ADD ? "sum" : "product"));
     else
         return r;
     return RED_NONE;
+}
+
+/* The operator of an atomic update as the user wrote it. */
+static const char *atomic_op_text(const Stmt *s)
+{
+    return s->atomic == RED_MIN ? "min" : s->atomic == RED_MAX ? "max" : s->op;
 }
 
 /* Demotes an atomic update to a plain one (its accesses become ordered). */
@@ -535,7 +589,8 @@ static void check_atomics(Model *m)
                         continue;
                     if (ac->red && q->s->atomic != ps->s->atomic)
                         why = arena_printf(m->a, "it is updated with different operators ('%s' on line %d, '%s' "
-                                           "on line %d)", ps->s->op, ps->s->loc.line, q->s->op, q->s->loc.line);
+                                           "on line %d)", atomic_op_text(ps->s), ps->s->loc.line, atomic_op_text(q->s),
+                                           q->s->loc.line);
                     else if (!ac->red && same_nest)
                         why_not_atomic(m, v, arena_printf(m->a, "line %d %s '%s' too, in the same loop nest",
                                                           q->s->loc.line, ac->write ? "writes" : "reads", v->name));
@@ -565,9 +620,12 @@ static void build(Model *m, Stmt *s)
             return;
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
-        if (m->ncexprs + 2 <= 64) {
+        if (m->ncexprs + 3 <= 64) {
             m->cexprs[m->ncexprs++] = s->lb;
             m->cexprs[m->ncexprs++] = s->ub;
+            /* a loop that breaks tests its flag before each iteration */
+            if (s->brk)
+                m->cexprs[m->ncexprs++] = s->brk;
         }
         m->loops[m->nloops++] = s;
         if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
@@ -593,6 +651,7 @@ static void build(Model *m, Stmt *s)
         /* the whole while loop is one statement: its accesses are may-accesses */
         PStmt *ps = new_pstmt(m, s);
         collect_reads(m, ps, s->cond);
+        collect_reads(m, ps, s->brk);
         Stmt *stack[64];
         int n = 0;
         stack[n++] = s->body;
@@ -606,8 +665,13 @@ static void build(Model *m, Stmt *s)
                     stack[n++] = vec_at(&t->list, i);
                 break;
             case S_IF: collect_reads(m, ps, t->cond); stack[n++] = t->then; if (n < 63) stack[n++] = t->els; break;
-            case S_WHILE: collect_reads(m, ps, t->cond); stack[n++] = t->body; break;
-            case S_FOR: collect_reads(m, ps, t->lb); collect_reads(m, ps, t->ub); stack[n++] = t->body; break;
+            case S_WHILE: collect_reads(m, ps, t->cond); collect_reads(m, ps, t->brk); stack[n++] = t->body; break;
+            case S_FOR:
+                collect_reads(m, ps, t->lb);
+                collect_reads(m, ps, t->ub);
+                collect_reads(m, ps, t->brk);
+                stack[n++] = t->body;
+                break;
             case S_DECL:
                 collect_reads(m, ps, t->rhs);
                 if (t->rhs && !t->var->is_array) {
@@ -649,7 +713,10 @@ static void build(Model *m, Stmt *s)
         s->red = reduction_of(s);
         s->red_var = s->red ? s->lhs->var : NULL;
         s->atomic = atomic_of(m, s);
-        collect_reads_but(m, ps, s->rhs, s->red_var);
+        if (s->atomic && !strcmp(s->op, "="))
+            collect_reads_elem(m, ps, s->rhs, s->lhs);   /* min/max: the element is the tagged read */
+        else
+            collect_reads_but(m, ps, s->rhs, s->red_var);
         Expr *lhs = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
         if (lhs->kind == E_INDEX)
             for (int i = 0; i < lhs->nkids; i++)
@@ -876,6 +943,57 @@ static Var *carried_var(Model *m, Stmt *loop)
     return NULL;
 }
 
+/* A loop that breaks (Stmt.brk) stops early on data, so it must run per
+ * element: inside a parallel loop (`outermost`: only the loops that start a
+ * nest are checked).  Its flag makes it sequential; outside
+ * any parallel loop it would be the loop that runs in parallel, or a
+ * sequential loop on the host (a time loop around kernels, or one a single
+ * thread runs), neither of which can stop on a value the iterations compute. */
+static bool check_breaks(Model *m, Stmt *s, bool in_parallel, bool outermost)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!check_breaks(m, vec_at(&s->list, i), in_parallel, outermost))
+                return false;
+        return true;
+    case S_IF:
+        return check_breaks(m, s->then, in_parallel, outermost) && check_breaks(m, s->els, in_parallel, outermost);
+    case S_WHILE:
+    case S_FOR:
+        if (s->brk && !in_parallel && (!outermost || (s->kind == S_FOR && !s->depth))) {
+            /* said at the (first) break, naming the loop it leaves */
+            Loc at = s->brk->var->loc;
+            const char *what = s->kind == S_WHILE ? arena_printf(m->a, "the 'while' loop of line %d", s->loc.line) :
+                               arena_printf(m->a, "loop '%s' (line %d)", s->iv->name, s->loc.line);
+            if (s->kind == S_FOR && any_parallel(s->body))
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s, which runs on the host around the kernels of its body (as a time "
+                            "loop does): the launches cannot stop early on a value the kernels compute; keep the loop "
+                            "in C around a marked function without the 'break'; '%s' keeps its CPU body",
+                            what, m->r->name);
+            else if (s->kind == S_FOR && !s->depth)
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s, the outermost loop of its nest, which would run in parallel: an "
+                            "early exit makes every iteration depend on whether an earlier one broke; only a loop "
+                            "run per element inside a parallel loop may break; '%s' keeps its CPU body",
+                            what, m->r->name);
+            else
+                diag_reject(at, "-Wgpufuse-control",
+                            "'break' leaves %s that is not inside a parallel loop (it would run sequentially on "
+                            "the host or in a single thread); only a loop run per element inside a parallel loop "
+                            "may break; '%s' keeps its CPU body", what, m->r->name);
+            return false;
+        }
+        if (outermost)
+            return true;
+        return check_breaks(m, s->body, in_parallel || (s->kind == S_FOR && s->parallel), false);
+    default: return true;
+    }
+}
+
 static bool check_nests(Model *m, Stmt *s)
 {
     /* every top-level loop nest needs a parallel loop somewhere */
@@ -900,7 +1018,8 @@ static bool check_nests(Model *m, Stmt *s)
                         "'%s[idx[i]]', or flattened with a variable row length like '%s[i*m + j]'), so different "
                         "iterations may write the same element%s%s%s; '%s' keeps its CPU body",
                         v->name, v->name, v->name, why ? "; the writes cannot be atomic updates: " : "",
-                        why ? why : "", why ? "" : " (only '+=', '-=', '&=', '|=', '^=' updates can be atomic)",
+                        why ? why : "", why ? "" : arena_printf(m->a, " (only '+=', '-=', '*=', '&=', '|=', '^=' "
+                        "updates and min/max updates like '%s[k] = fmaxf(%s[k], v)' can be atomic)", v->name, v->name),
                         m->r->name);
         else if (v && !v->is_array && v->kind == V_LOCAL)
             diag_reject(t->loc, "-Wgpufuse-dependence",
@@ -1057,7 +1176,9 @@ bool deps_analyze(Unit *u, Region *r)
     r->deps->priv = dp;
 
     mark_loops(m, r->body);
-    if (!check_nests(m, r->body))
+    /* a nest whose outermost loop breaks is said so first; a nest with no
+     * parallel loop at all, for its own reason; then the other breaks */
+    if (!check_breaks(m, r->body, false, true) || !check_nests(m, r->body) || !check_breaks(m, r->body, false, false))
         return false;
     return true;
 }
@@ -1147,7 +1268,7 @@ static bool try_interchange(Region *r, Stmt *s)
     Stmt *inner = s->body;
     while (inner && inner->kind == S_BLOCK && inner->list.len == 1)
         inner = vec_at(&inner->list, 0);
-    if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel)
+    if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel || s->brk || inner->brk)
         return try_interchange(r, s->body);
     /* rectangular: the inner bounds do not move with the outer index */
     if (ir_expr_any(inner->lb, uses_iv, s->iv) || ir_expr_any(inner->ub, uses_iv, s->iv))

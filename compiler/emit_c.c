@@ -189,6 +189,121 @@ void emit_type_decl(Buf *b, const Type *t, const char *name)
     buf_printf(b, "%s %s", type_c_name(t), name);
 }
 
+/* ---- atomic updates ------------------------------------------------------------
+ * A colliding update (deps.c, Stmt.atomic).  On the device: CUDA's atomics
+ * where one computes exactly the C statement (add, and, or, xor; integer
+ * min/max), else a compare-and-swap loop that evaluates the statement's own
+ * expression on the element's current value until no other thread changed
+ * it in between (floating-point min/max, every `*=`).  On the host (OpenMP
+ * threads): `omp atomic update` for the compound operators, the same
+ * compare-and-swap loop with the GCC/Clang __atomic builtins for min/max. */
+
+/* e with the element `elem` read as `old` and the value `val` as `v`. */
+static Expr *subst_update(Arena *a, const Expr *e, const Expr *elem, Expr *old, const Expr *val, Expr *v)
+{
+    if (expr_equal(e, elem))
+        return old;
+    if (val && expr_equal(e, val))
+        return v;
+    Expr *c = arena_alloc(a, sizeof *c);
+    *c = *e;
+    if (e->nkids) {
+        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
+        for (int i = 0; i < e->nkids; i++)
+            c->kids[i] = subst_update(a, e->kids[i], elem, old, val, v);
+    }
+    return c;
+}
+
+static Expr *named(Arena *a, const char *name, Type *ty)
+{
+    Var *v = arena_alloc(a, sizeof *v);
+    v->name = v->cname = name;
+    v->ty = ty;
+    v->kind = V_LOCAL;
+    v->id = -1;
+    Expr *e = arena_alloc(a, sizeof *e);
+    e->kind = E_VAR;
+    e->var = v;
+    e->ty = ty;
+    return e;
+}
+
+void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    Arena *a = cx->r->unit->arena;
+    Type *et = type_elem(s->lhs->var->ty);
+    const char *tn = type_c_name(et);
+    Buf l = {0}, r = {0};
+    emit_expr(&l, cx, s->lhs);
+    Expr *val = s->rhs;
+    if (s->atomic == RED_MIN || s->atomic == RED_MAX) {
+        if (!ir_minmax_update(s, &val, NULL))
+            unreachable();
+    }
+    emit_expr(&r, cx, val);
+    const char *mm = s->atomic == RED_MIN ? "min" : s->atomic == RED_MAX ? "max" : NULL;
+    if (cx->device && (!mm || type_is_integer(et)) && s->atomic != RED_MUL) {
+        /* the device template's overloads pick the CUDA atomic for the
+         * element type; integer min/max are computed in the element's type
+         * (deps.c), so the value converted to it gives the same result */
+        const char *fn = s->atomic == RED_ADD ? "add" : s->atomic == RED_BAND ? "and" : s->atomic == RED_BOR ? "or" :
+                         s->atomic == RED_BXOR ? "xor" : mm;
+        if (!fn)
+            unreachable();
+        buf_line(b, "gf_atomic_%s(&%s, %s(%s)(%s));", fn, l.data, !strcmp(s->op, "-=") ? "-" : "", tn, r.data);
+    } else if (!cx->device && !mm) {
+        buf_puts(b, "#if defined(_OPENMP)\n");
+        buf_line(b, "#pragma omp atomic update");
+        buf_puts(b, "#endif\n");
+        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+    } else {
+        /* compare-and-swap: the new value from the current one, as the C
+         * statement computes it */
+        Type *vt = val->ty ? val->ty : et;
+        Expr *old = named(a, "gf_old", et), *v = named(a, "gf_v", vt);
+        Expr *nv;
+        if (mm) {
+            nv = subst_update(a, s->rhs, s->lhs, old, val, v);
+        } else {
+            /* a op= e is a = a op (e) */
+            nv = arena_alloc(a, sizeof *nv);
+            nv->kind = E_BINARY;
+            nv->text = arena_strdup(a, s->op);
+            ((char *)nv->text)[strlen(s->op) - 1] = 0;
+            nv->ty = et;
+            nv->kids = arena_alloc(a, 2 * sizeof(Expr *));
+            nv->kids[0] = old;
+            nv->kids[1] = v;
+            nv->nkids = 2;
+        }
+        Buf n = {0};
+        emit_expr(&n, cx, nv);
+        buf_line(b, "{ /* atomic %s: compare-and-swap until no other thread changed the element */",
+                 mm ? mm : s->op);
+        b->indent++;
+        buf_line(b, "%s *gf_p = &%s;", tn, l.data);
+        buf_line(b, "const %s gf_v = %s;", type_c_name(vt), r.data);
+        if (cx->device) {
+            buf_line(b, "%s gf_old = gf_atomic_load(gf_p), gf_new;", tn);
+            buf_line(b, "do");
+            buf_line(b, "    gf_new = %s;", n.data);
+            buf_line(b, "while (!gf_cas(gf_p, &gf_old, gf_new));");
+        } else {
+            buf_line(b, "%s gf_old, gf_new;", tn);
+            buf_line(b, "gf_host_load(gf_p, &gf_old);");
+            buf_line(b, "do");
+            buf_line(b, "    gf_new = %s;", n.data);
+            buf_line(b, "while (!gf_host_cas(gf_p, &gf_old, &gf_new));");
+        }
+        b->indent--;
+        buf_line(b, "}");
+        buf_free(&n);
+    }
+    buf_free(&l);
+    buf_free(&r);
+}
+
 /* Statements: plain C semantics, one per line. */
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
 {
@@ -205,6 +320,11 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         Buf lb = {0}, ub = {0};
         emit_expr(&lb, cx, s->lb);
         emit_expr(&ub, cx, s->ub);
+        if (s->brk) {
+            /* the loop stops after the iteration that breaks */
+            buf_puts(&ub, " && !");
+            emit_expr(&ub, cx, s->brk);
+        }
         if (s->step == 1)
             buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(s->iv->ty), s->iv->cname, lb.data,
                      s->iv->cname, ub.data, s->iv->cname);
@@ -221,7 +341,15 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     case S_WHILE: {
         Buf c = {0};
-        emit_expr(&c, cx, s->cond);
+        if (s->brk) {
+            /* the condition is not evaluated again after a break */
+            buf_puts(&c, "!");
+            emit_expr(&c, cx, s->brk);
+            buf_puts(&c, " && ");
+            emit_sub(&c, cx, s->cond, 6);
+        } else {
+            emit_expr(&c, cx, s->cond);
+        }
         buf_line(b, "while (%s) {", c.data);
         buf_free(&c);
         b->indent++;
@@ -276,21 +404,14 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         return;
     }
     case S_ASSIGN: {
+        if (cx->device && s->atomic) {
+            emit_atomic_update(b, cx, s);
+            return;
+        }
         Buf l = {0}, r = {0};
         emit_expr(&l, cx, s->lhs);
         emit_expr(&r, cx, s->rhs);
-        if (cx->device && s->atomic) {
-            /* a colliding update (deps.c): the device template's overloads
-             * pick the CUDA atomic for the element type */
-            const char *et = type_c_name(type_elem(s->lhs->var->ty));
-            const char *fn = s->atomic == RED_ADD ? "add" : s->atomic == RED_BAND ? "and" :
-                             s->atomic == RED_BOR ? "or" : s->atomic == RED_BXOR ? "xor" : NULL;
-            if (!fn)
-                unreachable();
-            buf_line(b, "gf_atomic_%s(&%s, %s(%s)(%s));", fn, l.data, !strcmp(s->op, "-=") ? "-" : "", et, r.data);
-        } else {
-            buf_line(b, "%s %s %s;", l.data, s->op, r.data);
-        }
+        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
         buf_free(&l);
         buf_free(&r);
         return;

@@ -101,11 +101,9 @@ static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     if (h->fused && ((s->kind == S_DECL && s->var->is_array) || s->kind == S_FREE) && is_dead_temp(h->r, s->var))
         return true;             /* never allocated */
     if (s->kind == S_ASSIGN && s->atomic && h->openmp && h->k && h->k->pdims > 0) {
-        /* a colliding update (deps.c): atomic among the threads, then the
-         * statement itself as emit_stmt writes it */
-        buf_puts(b, "#if defined(_OPENMP)\n");
-        buf_line(b, "#pragma omp atomic update");
-        buf_puts(b, "#endif\n");
+        /* a colliding update (deps.c): atomic among the threads */
+        emit_atomic_update(b, cx, s);
+        return true;
     }
     return false;
 }

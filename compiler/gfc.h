@@ -215,6 +215,10 @@ struct Stmt {
     bool reduction;              /* parallel once reduction accumulators are combined */
     int depth;                   /* loop depth (outermost loop = 0) */
     int ord;                     /* textual ordinal in the schedule (deps.c) */
+    /* S_FOR / S_WHILE: the flag a `break` of this loop sets (E_VAR, declared
+     * just before the loop); the loop stops once it is nonzero.  NULL when
+     * the loop has no `break`. */
+    Expr *brk;
     /* S_IF / S_WHILE */
     Expr *cond;
     Stmt *then, *els;
@@ -287,6 +291,16 @@ bool aff_uses(const Aff *f, const Var *v);
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
+/* An update of an array element that is a min or max of the element and a
+ * value: `a[s] = fmaxf(a[s], e)` (fminf, fmax, fmin, either argument
+ * order) or `a[s] = e > a[s] ? e : a[s]` (<, >=, <=, and the mirrored ?:
+ * forms), with the element written exactly as the target.  Returns RED_MAX
+ * or RED_MIN and sets *val to e (which may read the array: the caller
+ * checks), or RED_NONE.  *nan_wins (may be NULL):
+ * a `?:` form whose false branch is e, so that a NaN e replaces the element
+ * (its result depends on the order of the updates when e can be NaN).
+ * (ir.c) */
+RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
 /* Whether f holds for some expression of e / of statement s (ir.c). */
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
@@ -450,6 +464,9 @@ struct EmitCtx {
 
 void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
+/* A colliding update (Stmt.atomic) made atomic among the device's threads
+ * (cx->device) or the OpenMP threads of the host plan. */
+void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s);
 void emit_type_decl(Buf *b, const Type *t, const char *name);
 /* The C prototype of the region with another name. */
 void emit_prototype(Buf *b, Region *r, const char *name);

@@ -78,6 +78,63 @@ bool expr_equal(const Expr *a, const Expr *b)
     return true;
 }
 
+static const Expr *no_casts(const Expr *e)
+{
+    while (e && e->kind == E_CAST)
+        e = e->kids[0];
+    return e;
+}
+
+RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
+{
+    if (nan_wins)
+        *nan_wins = false;
+    if (s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+        return RED_NONE;
+    const Expr *el = s->lhs, *e = no_casts(s->rhs);
+    const Var *v = el->var;
+    if (e->kind == E_CALL && e->nkids == 2 && !e->callee) {
+        RedOp r = !strcmp(e->text, "fmaxf") || !strcmp(e->text, "fmax") ? RED_MAX :
+                  !strcmp(e->text, "fminf") || !strcmp(e->text, "fmin") ? RED_MIN : RED_NONE;
+        for (int side = 0; r && side < 2; side++) {
+            if (expr_equal(no_casts(e->kids[side]), el)) {
+                *val = e->kids[1 - side];
+                return r;
+            }
+        }
+        return RED_NONE;
+    }
+    if (e->kind != E_COND || e->kids[0]->kind != E_BINARY)
+        return RED_NONE;
+    /* c ? A : B with c comparing the element and x, {A, B} = {element, x} */
+    const Expr *c = e->kids[0];
+    bool gt = !strcmp(c->text, ">") || !strcmp(c->text, ">="), lt = !strcmp(c->text, "<") || !strcmp(c->text, "<=");
+    if (!gt && !lt)
+        return RED_NONE;
+    for (int side = 0; side < 2; side++) {
+        const Expr *mine = c->kids[side], *x = c->kids[1 - side];
+        if (!expr_equal(no_casts(mine), el))
+            continue;
+        /* element OP x ? element : x is a max for OP = > (the element kept
+         * when larger); the mirrored forms follow */
+        bool keep_first = expr_equal(e->kids[1], mine) && expr_equal(e->kids[2], x);
+        bool take_first = expr_equal(e->kids[1], x) && expr_equal(e->kids[2], mine);
+        if (!keep_first && !take_first)
+            return RED_NONE;
+        bool elem_left = side == 0;
+        /* "element > x ? element : x" -> max; swapping the comparison's
+         * operands or the branches turns max into min */
+        bool is_max = gt == elem_left;
+        if (take_first)
+            is_max = !is_max;
+        *val = (Expr *)x;
+        if (nan_wins)
+            *nan_wins = keep_first && type_is_float(v->ty ? type_elem(v->ty) : NULL);
+        return is_max ? RED_MAX : RED_MIN;
+    }
+    return RED_NONE;
+}
+
 /* Visits every expression of a statement tree. */
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg)
 {
@@ -102,9 +159,10 @@ bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
                 return true;
         return false;
     case S_FOR:
-        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_stmt_any(s->body, f, arg);
+        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_expr_any(s->brk, f, arg) ||
+               ir_stmt_any(s->body, f, arg);
     case S_WHILE:
-        return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
+        return ir_expr_any(s->brk, f, arg) || ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
     case S_IF:
         return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->then, f, arg) || ir_stmt_any(s->els, f, arg);
     case S_DECL:
@@ -203,13 +261,22 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
         dump_expr(f, s->lb);
         fprintf(f, ", ");
         dump_expr(f, s->ub);
-        fprintf(f, ") step %lld  ; line %d, %s\n", s->step, s->loc.line,
+        fprintf(f, ") step %lld", s->step);
+        if (s->brk) {
+            fprintf(f, " until ");
+            dump_expr(f, s->brk);
+        }
+        fprintf(f, "  ; line %d, %s\n", s->loc.line,
                 s->parallel ? (s->reduction ? "parallel reduction" : "parallel") : "sequential");
         dump_stmt(f, s->body, ind + 1);
         return;
     case S_WHILE:
         fprintf(f, "S%d: while ", s->id);
         dump_expr(f, s->cond);
+        if (s->brk) {
+            fprintf(f, " until ");
+            dump_expr(f, s->brk);
+        }
         fprintf(f, "\n");
         dump_stmt(f, s->body, ind + 1);
         return;

@@ -49,7 +49,7 @@ static bool is_zero_lit(const Expr *e)
 /* A canonical loop: from 0, step 1. */
 static bool plain_loop(const Stmt *l)
 {
-    return l && l->kind == S_FOR && l->step == 1 && l->lb->kind == E_INT && is_zero_lit(l->lb);
+    return l && l->kind == S_FOR && l->step == 1 && !l->brk && l->lb->kind == E_INT && is_zero_lit(l->lb);
 }
 
 static bool uses_var(const Expr *e, const void *v)

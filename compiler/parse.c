@@ -31,7 +31,12 @@ typedef struct P {
      * flag that its continues set (NULL until the first one) */
     Var *cont[24];
     CXCursor cont_at[24];
+    /* `break`: per enclosing loop, the flag that its breaks set (NULL until
+     * the first one), and the loop depth just outside that loop */
+    Var *brk[24];
+    int brk_depth[24];
     int ncont;
+    Vec broke;                   /* Var*: indices of the loops that break */
     int cases;                   /* switch groups being converted (loops reset it) */
 } P;
 
@@ -578,8 +583,14 @@ static Expr *conv_expr_(P *p, CXCursor c)
             }
             reject(p, c, "-Wgpufuse-syntax", "'%s' cannot be used here", name);
         }
-        if (v->kind == V_IV && !bound_by_loop(p, v))
+        if (v->kind == V_IV && !bound_by_loop(p, v)) {
+            for (int i = 0; i < p->broke.len; i++)
+                if (vec_at(&p->broke, i) == v)
+                    reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop; to keep where a "
+                           "'break' left the loop, copy the index into a variable before the 'break' "
+                           "('found = %s; break;')", v->name, v->name);
             reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop", v->name);
+        }
         if (v->is_array)
             reject(p, c, "-Wgpufuse-pointer", "array '%s' is used without a subscript "
                    "(pointer arithmetic and aliasing are not supported)", v->name);
@@ -965,12 +976,15 @@ static bool is_flag(const Expr *e, const void *flag)
     return e->kind == E_VAR && e->var == flag;
 }
 
-static void cont_begin(P *p, CXCursor loop)
+/* A loop starts: `outer_depth` is the loop depth just outside it. */
+static void cont_begin(P *p, CXCursor loop, int outer_depth)
 {
     if (p->ncont == 24)
         reject(p, loop, "-Wgpufuse-loop", "loops nested too deeply");
     p->cont[p->ncont] = NULL;
     p->cont_at[p->ncont] = loop;
+    p->brk[p->ncont] = NULL;
+    p->brk_depth[p->ncont] = outer_depth;
     p->ncont++;
 }
 
@@ -983,6 +997,32 @@ static Stmt *conv_continue(P *p, CXCursor c)
     if (!*flag) {
         *flag = new_var(p, c, "gf_skip", new_type(p, TY_INT), V_LOCAL);
         (*flag)->depth = p->loops.len;
+    }
+    Stmt *s = new_stmt(p, S_ASSIGN, c);
+    s->lhs = flag_ref(p, c, *flag);
+    s->op = "=";
+    s->rhs = int_lit(p, c, "1");
+    number(p, s);
+    return s;
+}
+
+/* ---- break -----------------------------------------------------------------------
+ * `break` of a loop sets a flag declared just before the loop (0): the
+ * statements after one that may set it run under `if (!flag)`, like those
+ * after a `continue`, and the loop stops once the flag is set (Stmt.brk: the
+ * back ends test it with the loop condition).  The flag lives across the
+ * iterations, so the loop carries a dependence on it and is sequential; that
+ * is only right for a loop run per element inside a parallel loop, which
+ * deps.c checks (a parallel loop or a host time loop cannot stop early). */
+
+static Stmt *conv_break(P *p, CXCursor c)
+{
+    if (!p->ncont)
+        reject(p, c, "-Wgpufuse-control", "'break' outside a loop or a switch");
+    Var **flag = &p->brk[p->ncont - 1];
+    if (!*flag) {
+        *flag = new_var(p, c, "gf_brk", new_type(p, TY_INT), V_LOCAL);
+        (*flag)->depth = p->brk_depth[p->ncont - 1];
     }
     Stmt *s = new_stmt(p, S_ASSIGN, c);
     s->lhs = flag_ref(p, c, *flag);
@@ -1161,6 +1201,14 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
         if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && p->ncont && s->lhs->var == p->cont[p->ncont - 1] &&
             kk == CXCursor_ContinueStmt)
             g->ended = true;
+        if (s->kind == S_BLOCK && s->loc.line == 0) {
+            /* several declarators, or a loop with its break flag */
+            for (int m = 0; m < s->list.len; m++) {
+                ((Stmt *)vec_at(&s->list, m))->parent = g->body;
+                vec_push(p->a, &g->body->list, vec_at(&s->list, m));
+            }
+            continue;
+        }
         s->parent = g->body;
         vec_push(p->a, &g->body->list, s);
     }
@@ -1194,10 +1242,15 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
     return b;
 }
 
-/* Ends a loop body: declares the flag first and guards, if it continued. */
-static Stmt *cont_end(P *p, Stmt *body, CXCursor c)
+/* Ends a loop body: declares the `continue` flag first and guards, if it
+ * continued; guards the statements after a `break` and returns its flag in
+ * *brk (NULL when the loop does not break). */
+static Stmt *cont_end(P *p, Stmt *body, CXCursor c, Var **brk)
 {
     Var *flag = p->cont[--p->ncont];
+    *brk = p->brk[p->ncont];
+    if (*brk)
+        body = guard_rest(p, body, *brk, c);
     if (!flag)
         return body;
     Stmt *b = body && body->kind == S_BLOCK ? body : NULL;
@@ -1217,6 +1270,26 @@ static Stmt *cont_end(P *p, Stmt *body, CXCursor c)
         vec_push(p->a, &list, vec_at(&b->list, i));
     b->list = list;
     return guard_rest(p, b, flag, c);
+}
+
+/* A loop that breaks: `{ int gf_brk = 0; loop }`, spliced into the
+ * enclosing block (a loop alone as a body keeps the block). */
+static Stmt *with_break_flag(P *p, Stmt *loop, Var *flag, CXCursor c)
+{
+    if (!flag)
+        return loop;
+    loop->brk = flag_ref(p, c, flag);
+    Stmt *d = new_stmt(p, S_DECL, c);
+    d->var = flag;
+    d->rhs = int_lit(p, c, "0");
+    flag->decl = d;
+    number(p, d);
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    b->loc.line = 0;             /* marker: splice into the parent */
+    vec_push(p->a, &b->list, d);
+    vec_push(p->a, &b->list, loop);
+    d->parent = loop->parent = b;
+    return b;
 }
 
 static Stmt *conv_for(P *p, CXCursor c)
@@ -1289,17 +1362,20 @@ static Stmt *conv_for(P *p, CXCursor c)
         reject(p, c, "-Wgpufuse-loop", "loops nested more than 16 deep are not supported");
     vec_push(p->a, &p->loops, s);
     iv->depth = p->loops.len;
-    cont_begin(p, c);
+    cont_begin(p, c, p->loops.len - 1);
     int cases = p->cases;
     p->cases = 0;
-    s->body = cont_end(p, conv_stmt(p, ks.c[3]), ks.c[3]);
+    Var *brk;
+    s->body = cont_end(p, conv_stmt(p, ks.c[3]), ks.c[3], &brk);
     p->cases = cases;
     p->loops.len--;
     if (!s->body)
         s->body = new_stmt(p, S_BLOCK, ks.c[3]);
     s->body->parent = s;
     check_no_write(p, s->body, iv, c);
-    return s;
+    if (brk)
+        vec_push(p->a, &p->broke, iv);
+    return with_break_flag(p, s, brk, c);
 }
 
 /* The index of a loop must not be assigned in its body. */
@@ -1518,14 +1594,17 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         Stmt *s = new_stmt(p, S_WHILE, c);
         s->cond = conv_expr(p, ks.c[0]);
         p->conds++;
-        cont_begin(p, c);
+        cont_begin(p, c, p->loops.len);
         int cases = p->cases;
         p->cases = 0;
-        s->body = cont_end(p, conv_stmt(p, ks.c[1]), ks.c[1]);
+        Var *brk;
+        s->body = cont_end(p, conv_stmt(p, ks.c[1]), ks.c[1], &brk);
+        if (s->body)
+            s->body->parent = s;
         p->cases = cases;
         p->conds--;
         number(p, s);
-        return s;
+        return with_break_flag(p, s, brk, c);
     }
     case CXCursor_IfStmt: {
         if (ks.n < 2 || ks.n > 3)
@@ -1600,8 +1679,7 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         if (p->cases)
             reject(p, c, "-Wgpufuse-control", "a 'break' under a condition inside a case is not supported; "
                    "end the case with 'break' and put the condition around the rest");
-        reject(p, c, "-Wgpufuse-control", "'break' leaves the loop early, so its trip count depends on the data; "
-               "use a condition on the rest of the body, or a 'while' loop inside the 'for'");
+        return conv_break(p, c);
     case CXCursor_SwitchStmt:
         return conv_switch(p, c, ks);
     case CXCursor_DoStmt:

@@ -30,12 +30,50 @@ static const char *shape(Kernel *k)
     return buf;
 }
 
-/* Integer atomics give the sequential result; floating-point ones add in
- * whatever order the threads arrive. */
-static const char *atomic_note(const Var *v)
+/* The atomic updates of v in the region: their operator (deps.c makes them
+ * all the same) and whether one is a ?: min/max that lets a NaN value win. */
+static RedOp atomic_op(const Region *r, const Var *v, bool *nan_wins)
 {
-    return type_is_float(type_elem(v->ty)) ? "floating point: the order of the additions, and so the rounding, "
-                                             "is not deterministic" : "integer: exact";
+    RedOp op = RED_NONE;
+    *nan_wins = false;
+    for (int i = 0; i < r->stmts.len; i++) {
+        const Stmt *s = vec_at(&r->stmts, i);
+        if (s->kind != S_ASSIGN || !s->atomic || s->lhs->var != v)
+            continue;
+        op = s->atomic;
+        Expr *val;
+        bool nw = false;
+        if ((op == RED_MIN || op == RED_MAX) && ir_minmax_update(s, &val, &nw) && nw)
+            *nan_wins = true;
+    }
+    return op;
+}
+
+/* Integer atomics give the sequential result, and so do min and max;
+ * floating-point sums and products round in whatever order the threads
+ * arrive. */
+static const char *atomic_note(const Region *r, const Var *v, bool *deterministic)
+{
+    bool nan_wins;
+    RedOp op = atomic_op(r, v, &nan_wins);
+    bool fp = type_is_float(type_elem(v->ty));
+    *deterministic = true;
+    if (op == RED_MIN || op == RED_MAX) {
+        if (nan_wins) {
+            *deterministic = false;
+            return op == RED_MIN ? "min: the order does not matter unless a value is NaN, which this '?:' form "
+                                   "lets replace the element"
+                                 : "max: the order does not matter unless a value is NaN, which this '?:' form "
+                                   "lets replace the element";
+        }
+        return op == RED_MIN ? "min: exact, the order does not matter" : "max: exact, the order does not matter";
+    }
+    if (!fp)
+        return "integer: exact";
+    *deterministic = false;
+    return op == RED_MUL ? "floating point: the order of the multiplications, and so the rounding, is not "
+                           "deterministic"
+                         : "floating point: the order of the additions, and so the rounding, is not deterministic";
 }
 
 void report_text(FILE *f, Unit *u)
@@ -55,7 +93,9 @@ void report_text(FILE *f, Unit *u)
                 fprintf(f, "    reduces into '%s'\n", ((Var *)vec_at(&k->red_vars, m))->name);
             for (int m = 0; m < k->atomics.len; m++) {
                 Var *v = vec_at(&k->atomics, m);
-                fprintf(f, "    atomic updates to '%s' (%s)\n", v->name, atomic_note(v));
+                bool det;
+                const char *why = atomic_note(r, v, &det);
+                fprintf(f, "    atomic updates to '%s' (%s)\n", v->name, why);
             }
         }
         for (int j = 0; j < p->dead_temps.len; j++) {
@@ -126,7 +166,9 @@ void report_json(FILE *f, Unit *u)
                 Var *v = vec_at(&k->atomics, m);
                 fprintf(f, "%s{\"array\": ", m ? ", " : "");
                 json_str(f, v->name);
-                fprintf(f, ", \"deterministic\": %s}", type_is_float(type_elem(v->ty)) ? "false" : "true");
+                bool det;
+                atomic_note(r, v, &det);
+                fprintf(f, ", \"deterministic\": %s}", det ? "true" : "false");
             }
             fprintf(f, "]}");
         }

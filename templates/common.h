@@ -33,6 +33,12 @@ GF_UNUSED static inline GF_HD long long gf_max(long long a, long long b) { retur
 /* floor(n / d) for d > 0 */
 GF_UNUSED static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 
+/* Atomic min/max updates in the host plan's OpenMP threads: a compare-and-
+ * swap loop over the element (any 4- or 8-byte type, compared bit for bit),
+ * with the builtins GCC and Clang share. */
+#define gf_host_load(p, out) __atomic_load((p), (out), __ATOMIC_RELAXED)
+#define gf_host_cas(p, old, val) __atomic_compare_exchange((p), (old), (val), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+
 GF_UNUSED static inline void *gf_tmp_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);

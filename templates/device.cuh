@@ -143,6 +143,45 @@ GF_ATOMIC_INT(long long)
 GF_ATOMIC_INT(unsigned long long)
 #undef GF_ATOMIC_INT
 
+/* Integer min/max (a[k] = v > a[k] ? v : a[k]): atomicMax/atomicMin on the
+ * signed or unsigned word of the element's size. */
+template <int N> struct gf_sword;
+template <> struct gf_sword<4> { typedef int type; };
+template <> struct gf_sword<8> { typedef long long type; };
+#define GF_ATOMIC_MINMAX(T, WORD)                                                                          \
+    __device__ inline void gf_atomic_max(T *p, T v) { typedef WORD<sizeof(T)>::type W; atomicMax((W *)p, (W)v); } \
+    __device__ inline void gf_atomic_min(T *p, T v) { typedef WORD<sizeof(T)>::type W; atomicMin((W *)p, (W)v); }
+GF_ATOMIC_MINMAX(int, gf_sword)
+GF_ATOMIC_MINMAX(unsigned, gf_uword)
+GF_ATOMIC_MINMAX(long, gf_sword)
+GF_ATOMIC_MINMAX(unsigned long, gf_uword)
+GF_ATOMIC_MINMAX(long long, gf_sword)
+GF_ATOMIC_MINMAX(unsigned long long, gf_uword)
+#undef GF_ATOMIC_MINMAX
+
+/* Compare-and-swap updates, for what has no atomic instruction (float and
+ * double min/max, every *=): the generated loop computes the new value from
+ * gf_old exactly as the C statement does and calls gf_cas until no other
+ * thread changed the element in between.  The words are compared bit for
+ * bit, so a NaN element cannot make it spin.  When the new value has the
+ * bits of the old one nothing is written: the update took effect at the
+ * moment gf_old was read. */
+template <typename T> __device__ inline T gf_atomic_load(T *p) { return *(volatile T *)p; }
+template <typename T> __device__ inline bool gf_cas(T *p, T *old, T val)
+{
+    typedef typename gf_uword<sizeof(T)>::type W;
+    W o, n;
+    memcpy(&o, old, sizeof o);
+    memcpy(&n, &val, sizeof n);
+    if (o == n)
+        return true;
+    W seen = atomicCAS((W *)p, o, n);
+    if (seen == o)
+        return true;
+    memcpy(old, &seen, sizeof seen);
+    return false;
+}
+
 GF_UNUSED static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
 /* Whether cuBLAS can take a matrix product the launcher recognised: int

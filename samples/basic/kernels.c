@@ -95,6 +95,32 @@ GPUFUSE void histogram(int n, int nbins, const int *restrict bin, const float *r
     }
 }
 
+/* Per-bin maximum: iterations may update the same bin; gpufuse makes each
+ * update an atomic max (a compare-and-swap loop on the element, fmaxf as in
+ * C).  A maximum does not depend on the order of the updates, so the result
+ * is exactly the C loop's. */
+GPUFUSE void bin_max(int n, int nbins, const int *restrict bin, const float *restrict w, float peak[nbins])
+{
+    for (int i = 0; i < n; i++)
+        peak[bin[i]] = fmaxf(peak[bin[i]], w[i]);
+}
+
+/* A search: per row, the first column above a threshold.  The inner loop
+ * stops at its `break`; each row is one thread and the rows run in
+ * parallel. */
+GPUFUSE void first_above(int rows, int cols, float t, const float a[rows][cols], int first[rows])
+{
+    for (int i = 0; i < rows; i++) {
+        int f = -1;
+        for (int j = 0; j < cols; j++)
+            if (a[i][j] > t) {
+                f = j;
+                break;
+            }
+        first[i] = f;
+    }
+}
+
 /* `continue` skips the rest of an iteration: gpufuse guards the statements
  * after it, and the loop stays one parallel kernel. */
 GPUFUSE void soft_threshold(int n, float t, const float *restrict x, float *restrict y)

@@ -13,6 +13,8 @@ BOTH(void, heat, int n, int steps, float u[n][n], float tmp[n][n])
 BOTH(void, normalize_l1, int n, const float *restrict x, float *restrict y)
 BOTH(void, histogram, int n, int nbins, const int *restrict bin, const float *restrict w, float hist[nbins],
      int count[nbins])
+BOTH(void, bin_max, int n, int nbins, const int *restrict bin, const float *restrict w, float peak[nbins])
+BOTH(void, first_above, int rows, int cols, float t, const float a[rows][cols], int first[rows])
 BOTH(void, soft_threshold, int n, float t, const float *restrict x, float *restrict y)
 BOTH(void, classify, int n, const int *restrict k, const float *restrict x, float *restrict y)
 BOTH(void, column_sums, int rows, int cols, const float a[rows][cols], const float w[rows], float y[cols])

@@ -135,6 +135,18 @@ int main(int argc, char **argv)
         herr = fmax(herr, fabs((double)h1[b] - h2[b]) + abs(c1[b] - c2[b]));
     row("histogram", t1 - t0, t2 - t1, herr, 0.0);
 
+    /* a maximum per bin: atomic, and exact whatever the order */
+    float p1[NBINS], p2[NBINS];
+    for (int b = 0; b < NBINS; b++)
+        p1[b] = p2[b] = -INFINITY;
+    t0 = now_ms(); bin_max(n, NBINS, bin, y, p1);
+    t1 = now_ms(); gf_bin_max(n, NBINS, bin, y, p2);
+    t2 = now_ms();
+    double perr = 0;
+    for (int b = 0; b < NBINS; b++)
+        perr = fmax(perr, p1[b] == p2[b] ? 0.0 : INFINITY);
+    row("bin_max", t1 - t0, t2 - t1, perr, 0.0);
+
     t0 = now_ms(); classify(n, bin, x, r1);
     t1 = now_ms(); gf_classify(n, bin, x, r2);
     t2 = now_ms();
@@ -147,6 +159,17 @@ int main(int argc, char **argv)
     t1 = now_ms(); gf_softmax(rows, cols, (const float (*)[cols])a, (float (*)[cols])s2);
     t2 = now_ms();
     row("softmax", t1 - t0, t2 - t1, max_rel(s1, s2, m, 1e-6), 1e-5);
+
+    /* a search with an early exit per row: exact */
+    int *f1 = malloc((size_t)rows * sizeof(int)), *f2 = malloc((size_t)rows * sizeof(int));
+    t0 = now_ms(); first_above(rows, cols, 0.999f, (const float (*)[cols])a, f1);
+    t1 = now_ms(); gf_first_above(rows, cols, 0.999f, (const float (*)[cols])a, f2);
+    t2 = now_ms();
+    double ferr = 0;
+    for (int i = 0; i < rows; i++)
+        ferr = fmax(ferr, abs(f1[i] - f2[i]));
+    row("first_above", t1 - t0, t2 - t1, ferr, 0.0);
+    free(f1); free(f2);
 
     /* the same additions in the same order per column; the GPU contracts
      * y += a*w into a fused multiply-add, so 16384 roundings differ a little */
