@@ -12,6 +12,12 @@ gf_<name> run on separate copies; every array and the return value must agree
 The original .c, the generated .gf.c and the driver are built together with
 gcc -fopenmp -O1 and run, for two sets of sizes.
 
+With --cuda LIBDIR (a directory holding libgpufuse.so) the same check runs
+through the CUDA back end instead: FILE.gf.cu is compiled with nvcc (-arch
+from --arch, default sm_90), linked against libgpufuse, and gf_<name> is the
+launcher (host arrays staged to the GPU).  Meant for the GPU machine;
+--jobs builds several files at once.
+
 Hints a golden file may carry (comment lines):
   // NO-DIFF: reason                 skip the file (the reason is printed)
   // DIFF-INIT: x in [lo, hi)        fill array x with values in [lo, hi)
@@ -168,6 +174,20 @@ def driver(path, src, regions, h, sizes):
     return '\n'.join(out + [''] + main) + '\n'
 
 
+def build_cuda(args, path, base, tmp):
+    """FILE.gf.cu -> object; None or an error message."""
+    cu = os.path.join(tmp, base + '.gf.cu')
+    g = subprocess.run([args.gpufuse, '--prefix=gf_', path, '-o', cu, '--', '-I' + args.include],
+                       capture_output=True, text=True)
+    if g.returncode != 0:
+        return 'gpufuse failed:\n' + g.stderr
+    b = subprocess.run(['nvcc', '-O2', '-arch=' + args.arch, '-I' + args.include, '-c', cu, '-o', cu + '.o'],
+                       capture_output=True, text=True)
+    if b.returncode != 0:
+        return 'nvcc failed:\n' + b.stderr[-3000:]
+    return None
+
+
 def check(args, path, tmp):
     src = open(path).read()
     h = hints(src)
@@ -180,16 +200,29 @@ def check(args, path, tmp):
     if ir.returncode != 0 or not regions:
         return 'skip', 'no accepted region'
     gfc = os.path.join(tmp, base + '.gf.c')
-    g = subprocess.run([args.gpufuse, '--target=host', '--prefix=gf_', path, '-o', gfc, '--', '-I' + args.include],
-                       capture_output=True, text=True)
-    if g.returncode != 0:
-        return 'fail', 'gpufuse --target=host failed:\n' + g.stderr
+    if args.cuda:
+        err = build_cuda(args, path, base, tmp)
+        if err:
+            return 'fail', err
+    else:
+        g = subprocess.run([args.gpufuse, '--target=host', '--prefix=gf_', path, '-o', gfc, '--', '-I' + args.include],
+                           capture_output=True, text=True)
+        if g.returncode != 0:
+            return 'fail', 'gpufuse --target=host failed:\n' + g.stderr
     for si, sizes in enumerate(SIZES):
         drv = os.path.join(tmp, '%s_driver%d.c' % (base, si))
         open(drv, 'w').write(driver(path, src, regions, h, sizes))
         exe = os.path.join(tmp, '%s_%d' % (base, si))
-        b = subprocess.run([args.cc, '-std=gnu11', '-fopenmp', '-O1', '-w', '-I' + args.include, drv, gfc, '-o', exe,
-                            '-lm'], capture_output=True, text=True)
+        if args.cuda:
+            b = subprocess.run([args.cc, '-std=gnu11', '-O1', '-w', '-I' + args.include, '-c', drv, '-o', drv + '.o'],
+                               capture_output=True, text=True)
+            if b.returncode == 0:
+                b = subprocess.run(['nvcc', '-arch=' + args.arch, drv + '.o', os.path.join(tmp, base + '.gf.cu.o'),
+                                    '-o', exe, '-L' + args.cuda, '-lgpufuse', '-Xlinker', '-rpath=' + args.cuda, '-lm'],
+                                   capture_output=True, text=True)
+        else:
+            b = subprocess.run([args.cc, '-std=gnu11', '-fopenmp', '-O1', '-w', '-I' + args.include, drv, gfc, '-o',
+                                exe, '-lm'], capture_output=True, text=True)
         if b.returncode != 0:
             return 'fail', 'build failed (%s):\n%s' % (drv, b.stderr[-3000:])
         r = subprocess.run([exe], capture_output=True, text=True, timeout=120,
@@ -206,10 +239,15 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument('--include', default=os.path.join(here, '..', '..', 'include'))
     ap.add_argument('--keep', help='keep generated files in this directory')
+    ap.add_argument('--cuda', metavar='LIBDIR', help='check the CUDA back end, linking LIBDIR/libgpufuse.so')
+    ap.add_argument('--arch', default='sm_90')
+    ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('files', nargs='*')
     args = ap.parse_args()
     args.gpufuse = os.path.abspath(args.gpufuse)
     args.include = os.path.abspath(args.include)
+    if args.cuda:
+        args.cuda = os.path.abspath(args.cuda)
     files = args.files or sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith('.c'))
     failed = 0
     counts = {'ok': 0, 'skip': 0, 'fail': 0}
@@ -217,8 +255,10 @@ def main():
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             tmp = args.keep
-        for f in files:
-            st, msg = check(args, f, tmp)
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(lambda f: check(args, f, tmp), files))
+        for f, (st, msg) in zip(files, results):
             counts[st] += 1
             print('%-4s %s: %s' % (st, os.path.basename(f), msg))
             failed += st == 'fail'
