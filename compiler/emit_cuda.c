@@ -430,9 +430,9 @@ static void emit_red_finish(Buf *b, Kernel *k)
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
-        buf_line(b, "const %s gf_total = gf_finish(gf_part_%s, (int)gridDim.x, %s<%s>());", t, v->cname, f, t);
+        buf_line(b, "const %s gf_total_%s = gf_finish(gf_part_%s, (int)gridDim.x, %s<%s>());", t, v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
-        buf_line(b, "    *gf_out_%s = %s<%s>()(%s_init, gf_total);", v->cname, f, t, v->cname);
+        buf_line(b, "    *gf_out_%s = %s<%s>()(%s_init, gf_total_%s);", v->cname, f, t, v->cname, v->cname);
     }
     b->indent--;
     buf_line(b, "}");
@@ -2085,6 +2085,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         buf_puts(b, "/* --atomic-reductions: grid-wide +, | and ^ reductions finish with atomics (floating-point\n"
                     " * sums then depend on the blocks' timing in their last bits). */\n");
     buf_puts(b, "#define restrict __restrict__\n");
+    buf_puts(b, "#define _Bool bool /* C's boolean type: the same ABI as C++'s bool */\n");
     emit_prelude(b, u, true);
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);

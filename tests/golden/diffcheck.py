@@ -181,7 +181,7 @@ def build_cuda(args, path, base, tmp):
                        capture_output=True, text=True)
     if g.returncode != 0:
         return 'gpufuse failed:\n' + g.stderr
-    b = subprocess.run(['nvcc', '-O2', '-arch=' + args.arch, '-I' + args.include, '-c', cu, '-o', cu + '.o'],
+    b = subprocess.run([args.nvcc, '-O2', '-arch=' + args.arch, '-I' + args.include, '-c', cu, '-o', cu + '.o'],
                        capture_output=True, text=True)
     if b.returncode != 0:
         return 'nvcc failed:\n' + b.stderr[-3000:]
@@ -217,7 +217,7 @@ def check(args, path, tmp):
             b = subprocess.run([args.cc, '-std=gnu11', '-O1', '-w', '-I' + args.include, '-c', drv, '-o', drv + '.o'],
                                capture_output=True, text=True)
             if b.returncode == 0:
-                b = subprocess.run(['nvcc', '-arch=' + args.arch, drv + '.o', os.path.join(tmp, base + '.gf.cu.o'),
+                b = subprocess.run([args.nvcc, '-arch=' + args.arch, '-cudart=shared', drv + '.o', os.path.join(tmp, base + '.gf.cu.o'),
                                     '-o', exe, '-L' + args.cuda, '-lgpufuse', '-Xlinker', '-rpath=' + args.cuda, '-lm'],
                                    capture_output=True, text=True)
         else:
@@ -241,6 +241,7 @@ def main():
     ap.add_argument('--keep', help='keep generated files in this directory')
     ap.add_argument('--cuda', metavar='LIBDIR', help='check the CUDA back end, linking LIBDIR/libgpufuse.so')
     ap.add_argument('--arch', default='sm_90')
+    ap.add_argument('--nvcc', default='nvcc')
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('files', nargs='*')
     args = ap.parse_args()
