@@ -49,9 +49,11 @@ GPUFUSE void partial(int rows, int cols, const float x[rows][cols], float y[rows
 // CHECK-LABEL: region shifted
 // CHECK-LABEL: region partial
 // CU-LABEL: void __launch_bounds__(1024) softmax_rows_k0(
-// CU: float gf_val0_c[GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line 14, reused by 1 later */
-// CU: s_p += (gf_val0_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m));
-// CU: y_w[gf_v] = gf_val0_c[gf_k * GF_VEC + gf_v] / s;
+// up to 8 values per thread (more would cost occupancy)
+// CU: constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;
+// CU-NEXT: float gf_val0_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line 14, reused by 1 later */
+// CU: s_p += (gf_reuse ? (gf_val0_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m)) : expf(x_c[gf_k * GF_VEC + gf_v] - m));
+// CU: y_w[gf_v] = (gf_reuse ? gf_val0_c[gf_k * GF_VEC + gf_v] : expf(x_c[gf_k * GF_VEC + gf_v] - m)) / s;
 // the general form (rows longer than the registers hold) computes it again
 // CU: y[((GF_I)i * cols + j_2)] = expf(x[((GF_I)i * cols + j_2)] - m) / s;
 // CU-LABEL: void __launch_bounds__(1024) shifted_k0(
