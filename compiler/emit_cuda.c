@@ -1220,33 +1220,18 @@ static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
     }
 }
 
-/* Every call in e (for the uses in a later loop). */
-static void all_calls(Arena *a, const Expr *e, Vec *out)
-{
-    if (!e)
-        return;
-    if (e->kind == E_CALL)
-        vec_push(a, out, (void *)e);
-    for (int i = 0; i < e->nkids; i++)
-        all_calls(a, e->kids[i], out);
-}
+/* Every call of a statement tree (the uses in a later loop). */
+typedef struct CallSink {
+    Arena *a;
+    Vec *out;
+} CallSink;
 
-static void all_calls_stmt(Arena *a, const Stmt *s, Vec *out)
+static bool collect_call(const Expr *e, const void *arg)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            all_calls_stmt(a, vec_at(&s->list, i), out);
-        return;
-    case S_FOR: all_calls(a, s->lb, out); all_calls(a, s->ub, out); all_calls_stmt(a, s->body, out); return;
-    case S_WHILE: all_calls(a, s->cond, out); all_calls_stmt(a, s->body, out); return;
-    case S_IF: all_calls(a, s->cond, out); all_calls_stmt(a, s->then, out); all_calls_stmt(a, s->els, out); return;
-    case S_DECL: all_calls(a, s->rhs, out); return;
-    case S_ASSIGN: all_calls(a, s->lhs, out); all_calls(a, s->rhs, out); return;
-    default: return;
-    }
+    const CallSink *k = arg;
+    if (e->kind == E_CALL)
+        vec_push(k->a, k->out, (void *)e);
+    return false;                /* visit everything */
 }
 
 /* Finds the values to keep; only for the register form of the row (the
@@ -1268,7 +1253,8 @@ static void find_rowvals(CudaCx *c, Stmt *body)
             if (lb->kind != S_FOR)
                 continue;
             Vec calls = {0};
-            all_calls_stmt(A(c), lb->body, &calls);
+            CallSink sink = {A(c), &calls};
+            ir_stmt_any(lb->body, collect_call, &sink);
             for (int d = 0; d < defs.len; d++) {
                 const Expr *def = vec_at(&defs, d);
                 if (!def->ty || def->ty->kind > TY_DOUBLE || def->ty->kind == TY_VOID ||

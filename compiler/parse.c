@@ -988,15 +988,12 @@ static void cont_begin(P *p, CXCursor loop, int outer_depth)
     p->ncont++;
 }
 
-/* `continue;` of the innermost loop: flag = 1. */
-static Stmt *conv_continue(P *p, CXCursor c)
+/* `flag = 1;` for a `continue` or a `break`, the flag declared at its first use. */
+static Stmt *set_flag(P *p, CXCursor c, Var **flag, const char *name, int depth)
 {
-    if (!p->ncont)
-        reject(p, c, "-Wgpufuse-control", "'continue' outside a loop");
-    Var **flag = &p->cont[p->ncont - 1];
     if (!*flag) {
-        *flag = new_var(p, c, "gf_skip", new_type(p, TY_INT), V_LOCAL);
-        (*flag)->depth = p->loops.len;
+        *flag = new_var(p, c, name, new_type(p, TY_INT), V_LOCAL);
+        (*flag)->depth = depth;
     }
     Stmt *s = new_stmt(p, S_ASSIGN, c);
     s->lhs = flag_ref(p, c, *flag);
@@ -1004,6 +1001,14 @@ static Stmt *conv_continue(P *p, CXCursor c)
     s->rhs = int_lit(p, c, "1");
     number(p, s);
     return s;
+}
+
+/* `continue;` of the innermost loop: flag = 1. */
+static Stmt *conv_continue(P *p, CXCursor c)
+{
+    if (!p->ncont)
+        reject(p, c, "-Wgpufuse-control", "'continue' outside a loop");
+    return set_flag(p, c, &p->cont[p->ncont - 1], "gf_skip", p->loops.len);
 }
 
 /* ---- break -----------------------------------------------------------------------
@@ -1019,17 +1024,7 @@ static Stmt *conv_break(P *p, CXCursor c)
 {
     if (!p->ncont)
         reject(p, c, "-Wgpufuse-control", "'break' outside a loop or a switch");
-    Var **flag = &p->brk[p->ncont - 1];
-    if (!*flag) {
-        *flag = new_var(p, c, "gf_brk", new_type(p, TY_INT), V_LOCAL);
-        (*flag)->depth = p->brk_depth[p->ncont - 1];
-    }
-    Stmt *s = new_stmt(p, S_ASSIGN, c);
-    s->lhs = flag_ref(p, c, *flag);
-    s->op = "=";
-    s->rhs = int_lit(p, c, "1");
-    number(p, s);
-    return s;
+    return set_flag(p, c, &p->brk[p->ncont - 1], "gf_brk", p->brk_depth[p->ncont - 1]);
 }
 
 /* Statement s with everything after a possible `continue` guarded. */
