@@ -1350,7 +1350,7 @@ bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
     return true;
 }
 
-/* ---- privatisation (priv.c asks, isl answers) ----------------------------------- */
+/* ---- privatisation and distribution (priv.c asks, isl answers) ------------------- */
 
 /* { [t0..] -> [s0..] : t_k = s_k for k < eq } and, with differ >= 0, t_differ != s_differ. */
 static isl_union_map *time_rel(Model *m, int eq, int differ)
@@ -1434,4 +1434,80 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n)
     bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1, false);
     isl_union_map_free(dt);
     return !c;
+}
+
+/* The statement ids under s. */
+static void ids_under(const Stmt *s, int *kid_of, int n, int k)
+{
+    if (!s)
+        return;
+    if (s->id >= 0 && s->id < n)
+        kid_of[s->id] = k;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            ids_under(vec_at(&s->list, i), kid_of, n, k);
+        return;
+    case S_FOR:
+    case S_WHILE: ids_under(s->body, kid_of, n, k); return;
+    case S_IF:
+        ids_under(s->then, kid_of, n, k);
+        ids_under(s->els, kid_of, n, k);
+        return;
+    default: return;
+    }
+}
+
+typedef struct GraphCx {
+    Model *m;
+    const int *kid_of;
+    int nids, n;
+    isl_union_map *same, *carry;
+    bool *edge, *carried;
+} GraphCx;
+
+static int stmt_no(const char *name)
+{
+    return name && name[0] == 'S' ? atoi(name + 1) : -1;
+}
+
+static isl_stat graph_map(isl_map *d, void *user)
+{
+    GraphCx *g = user;
+    int x = stmt_no(isl_map_get_tuple_name(d, isl_dim_in)), y = stmt_no(isl_map_get_tuple_name(d, isl_dim_out));
+    int a = x >= 0 && x < g->nids ? g->kid_of[x] : -1, b = y >= 0 && y < g->nids ? g->kid_of[y] : -1;
+    if (a < 0 || b < 0) {
+        isl_map_free(d);
+        return isl_stat_ok;
+    }
+    isl_union_map *dt = to_time(g->m, isl_union_map_from_map(d));
+    isl_union_map *x1 = isl_union_map_intersect(isl_union_map_copy(dt), isl_union_map_copy(g->same));
+    if (!isl_union_map_is_empty(x1))
+        g->edge[a * g->n + b] = true;
+    isl_union_map *x2 = isl_union_map_intersect(dt, isl_union_map_copy(g->carry));
+    if (!isl_union_map_is_empty(x2))
+        g->carried[a * g->n + b] = true;
+    isl_union_map_free(x1);
+    isl_union_map_free(x2);
+    return isl_stat_ok;
+}
+
+void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    int nids = r->stmts.len;
+    int *kid_of = arena_alloc(m->a, sizeof(int) * (size_t)(nids ? nids : 1));
+    for (int i = 0; i < nids; i++)
+        kid_of[i] = -1;
+    for (int k = 0; k < n; k++)
+        ids_under(kids[k], kid_of, nids, k);
+    memset(edge, 0, sizeof(bool) * (size_t)n * (size_t)n);
+    memset(carried, 0, sizeof(bool) * (size_t)n * (size_t)n);
+    /* one iteration of the loops around: the time vector up to the loop's
+     * ordinal is the same; carried: the loop's own index differs */
+    int d = 2 * loop->depth + 1;
+    GraphCx g = {m, kid_of, nids, n, time_rel(m, d, -1), time_rel(m, d, d), edge, carried};
+    isl_union_map_foreach_map(m->deps, graph_map, &g);
+    isl_union_map_free(g.same);
+    isl_union_map_free(g.carry);
 }

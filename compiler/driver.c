@@ -73,7 +73,7 @@ int gfc_run(const Options *o)
         inline_producers(u, r);
         deps_model(u, r);
         if (priv_region(u, r)) {
-            /* privatised: the rewritten loops may recompute again */
+            /* privatised or distributed: pieces may recompute again */
             inline_producers(u, r);
             deps_free(r);
             deps_model(u, r);

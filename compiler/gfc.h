@@ -340,6 +340,11 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop);
 /* Whether `loop` carries no dependence once the accesses of the n arrays
  * in skip are left out. */
 bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
+/* Distribution (priv.c): the dependence graph of the n statements kids[]
+ * of `loop`'s body, for one iteration of the loops around it.
+ * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to
+ * kids[b]; carried[a*n+b]: one of them is carried by `loop`. */
+void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
@@ -438,11 +443,12 @@ void fuse_region(Unit *u, Region *r);
 
 void inline_producers(Unit *u, Region *r);
 
-/* ---- priv.c: privatisation of scratch arrays ------------------------------------------ */
+/* ---- priv.c: privatisation of scratch arrays, loop distribution ----------------------- */
 
 /* Run between deps_model and deps_check: privatises temporaries that each
- * iteration of a loop overwrites before reading, only when isl proves it
- * legal and it makes a loop parallel.  Notes go to
+ * iteration of a loop overwrites before reading, and distributes loops whose
+ * dependences come only from the order of their statements; both only when
+ * isl proves it legal and it makes a loop parallel.  Notes go to
  * Region.notes.  True when the IR changed (the caller re-runs the analyses). */
 bool priv_region(Unit *u, Region *r);
 

@@ -1,6 +1,6 @@
-/* priv.c - where the written order hides parallelism (SPEC §1): rewrites
- * of the region IR, each done only when isl proves it legal and only when
- * it makes a loop parallel.  They run between deps_model and
+/* priv.c - where the written order hides parallelism (SPEC §1), two
+ * rewrites of the region IR, each done only when isl proves it legal and
+ * only when it makes a loop parallel.  They run between deps_model and
  * deps_check (driver.c); after each one the model is rebuilt.
  *
  * Privatisation.  A temporary (a VLA or malloc'd array of the function)
@@ -16,12 +16,25 @@
  *   - any other one is expanded by the loop's trip count: t[m] becomes
  *     t[n][m] indexed by the loop index, device scratch reserved by the
  *     launcher like every temporary.
- * A cheap producer has already been recomputed at its reads (inline.c). */
+ * A cheap producer has already been recomputed at its reads (inline.c).
+ *
+ * Distribution.  A loop that carries dependences only because of the order
+ * of its statements, `a[i] = x[i]; c[i] = a[i-1];`, is split into the
+ * strongly connected components of its statements' dependence graph (from
+ * isl's dependences, deps_body_graph), each a loop of its own, in a
+ * topological order of the components (the written order where free).  A
+ * component whose statements carry a dependence between them stays a
+ * sequential loop (a running sum keeps the function on the CPU with the
+ * usual diagnostic).  Statements that share a local declared in the body
+ * stay together (a local lives in one loop).  Fusion (fuse.c) and the
+ * recomputation of cheap producers (inline.c, run again) then decide which
+ * pieces become one kernel again. */
 #include "gfc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_KIDS 64              /* statements of a loop body distributed */
 #define MAX_PRIV 16              /* temporaries privatised for one loop */
 
 typedef struct Pv {
@@ -593,6 +606,310 @@ static bool privatise_once(Pv *pv, Stmt *s)
     return try_privatise(pv, s) || privatise_once(pv, s->body);
 }
 
+/* ---- distribution ------------------------------------------------------------------ */
+
+static int find(int *up, int x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
+static void unite(int *up, int x, int y)
+{
+    x = find(up, x);
+    y = find(up, y);
+    if (x != y)
+        up[x > y ? x : y] = x < y ? x : y;
+}
+
+static bool has_pstmt(const Stmt *s)
+{
+    if (!s)
+        return false;
+    if (s->id >= 0)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (has_pstmt(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_FOR:
+    case S_WHILE: return has_pstmt(s->body);
+    case S_IF: return has_pstmt(s->then) || has_pstmt(s->els);
+    default: return false;
+    }
+}
+
+/* A copy of e with `from` renamed `to` (nodes that do not mention it are shared). */
+static Expr *rename_expr(Arena *a, Expr *e, const Var *from, Var *to)
+{
+    if (!e || !ir_expr_any(e, is_bare, from))
+        return e;
+    Expr *c = arena_alloc(a, sizeof *c);
+    *c = *e;
+    c->aff = NULL;
+    if (c->kind == E_VAR && c->var == from)
+        c->var = to;
+    if (e->nkids) {
+        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
+        for (int i = 0; i < e->nkids; i++)
+            c->kids[i] = rename_expr(a, e->kids[i], from, to);
+    }
+    return c;
+}
+
+static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            rename_stmt(a, vec_at(&s->list, i), from, to);
+        return;
+    case S_FOR:
+        s->lb = rename_expr(a, s->lb, from, to);
+        s->ub = rename_expr(a, s->ub, from, to);
+        rename_stmt(a, s->body, from, to);
+        return;
+    case S_WHILE:
+        s->cond = rename_expr(a, s->cond, from, to);
+        rename_stmt(a, s->body, from, to);
+        return;
+    case S_IF:
+        s->cond = rename_expr(a, s->cond, from, to);
+        rename_stmt(a, s->then, from, to);
+        rename_stmt(a, s->els, from, to);
+        return;
+    case S_DECL:
+    case S_RETURN:
+    case S_LIB: s->rhs = rename_expr(a, s->rhs, from, to); return;
+    case S_ASSIGN:
+        s->lhs = rename_expr(a, s->lhs, from, to);
+        s->rhs = rename_expr(a, s->rhs, from, to);
+        return;
+    case S_FREE: return;
+    }
+}
+
+/* A new loop index like `old`, with a name of its own in generated code. */
+static Var *fresh_iv(Pv *pv, const Var *old)
+{
+    Var *v = arena_alloc(pv->a, sizeof *v);
+    *v = *old;
+    v->id = pv->r->vars.len;
+    v->cname = old->name;
+    for (int i = 0, n = 1; i < pv->r->vars.len; i++) {
+        Var *o = vec_at(&pv->r->vars, i);
+        if (!strcmp(o->cname, v->cname)) {
+            v->cname = arena_printf(pv->a, "%s_%d", old->name, n++);
+            i = -1;
+        }
+    }
+    vec_push(pv->a, &pv->r->vars, v);
+    return v;
+}
+
+static Stmt *parent_of(Stmt *s, const Stmt *x)
+{
+    if (!s)
+        return NULL;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++) {
+            Stmt *c = vec_at(&s->list, i);
+            if (c == x)
+                return s;
+            Stmt *p = parent_of(c, x);
+            if (p)
+                return p;
+        }
+        return NULL;
+    case S_FOR:
+        if (s->body == x)
+            return s;
+        return parent_of(s->body, x);
+    default: return NULL;            /* host-level loops are in blocks and loops only */
+    }
+}
+
+static bool try_distribute(Pv *pv, Stmt *loop)
+{
+    Arena *a = pv->a;
+    Stmt *body = loop->body;
+    if (!body || body->kind != S_BLOCK || body->list.len < 2 || body->list.len > MAX_KIDS)
+        return false;
+    int n = body->list.len;
+    Stmt **kids = (Stmt **)body->list.data;
+    bool *edge = arena_alloc(a, sizeof(bool) * (size_t)(n * n)), *carried = arena_alloc(a, sizeof(bool) * (size_t)(n * n));
+    deps_body_graph(pv->r, loop, kids, n, edge, carried);
+    /* statements that share a local of the body stay together; one with no
+     * polyhedral statement (an unused array declaration) goes with the next */
+    int up[MAX_KIDS];
+    for (int k = 0; k < n; k++)
+        up[k] = k;
+    for (int k = 0; k < n; k++) {
+        if (kids[k]->kind == S_DECL)
+            for (int j = 0; j < n; j++)
+                if (j != k && stmt_uses(kids[j], kids[k]->var))
+                    unite(up, k, j);
+        if (!has_pstmt(kids[k]))
+            unite(up, k, k + 1 < n ? k + 1 : k - 1);
+    }
+    /* strongly connected components of the groups' graph: reach[x][y] */
+    static bool reach[MAX_KIDS][MAX_KIDS];
+    memset(reach, 0, sizeof reach);
+    for (int x = 0; x < n; x++) {
+        reach[find(up, x)][find(up, x)] = true;
+        for (int y = 0; y < n; y++)
+            if (edge[x * n + y])
+                reach[find(up, x)][find(up, y)] = true;
+    }
+    for (int k = 0; k < n; k++)
+        for (int x = 0; x < n; x++)
+            if (reach[x][k])
+                for (int y = 0; y < n; y++)
+                    if (reach[k][y])
+                        reach[x][y] = true;
+    int comp[MAX_KIDS], ncomp = 0;
+    for (int k = 0; k < n; k++) {
+        int g = find(up, k);
+        comp[k] = -1;
+        for (int j = 0; j < k; j++) {
+            int h = find(up, j);
+            if (reach[g][h] && reach[h][g]) {
+                comp[k] = comp[j];
+                break;
+            }
+        }
+        if (comp[k] < 0)
+            comp[k] = ncomp++;
+    }
+    if (ncomp < 2)
+        return false;
+    /* a component is parallel when no dependence inside it is carried */
+    bool par[MAX_KIDS];
+    int npar = 0;
+    for (int c = 0; c < ncomp; c++) {
+        par[c] = true;
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++)
+                if (comp[x] == c && comp[y] == c && carried[x * n + y])
+                    par[c] = false;
+        npar += par[c];
+    }
+    if (!npar)
+        return false;
+    /* topological order of the components, the written order where free */
+    int order[MAX_KIDS];
+    bool placed[MAX_KIDS] = {0};
+    for (int o = 0; o < ncomp; o++) {
+        int pick = -1;
+        for (int c = 0; c < ncomp && pick < 0; c++) {
+            if (placed[c])
+                continue;
+            bool ready = true;
+            for (int x = 0; x < n && ready; x++)
+                for (int y = 0; y < n && ready; y++)
+                    if (comp[y] == c && comp[x] != c && !placed[comp[x]] && edge[x * n + y])
+                        ready = false;
+            if (ready)
+                pick = c;    /* components are numbered by their first statement */
+        }
+        gfc_assert(pick >= 0);
+        placed[pick] = true;
+        order[o] = pick;
+    }
+    snapshot(pv);
+    /* the pieces: the first keeps the loop (and its index) */
+    Stmt *pieces[MAX_KIDS];
+    char *desc = arena_strdup(a, "");
+    for (int o = 0; o < ncomp; o++) {
+        int c = order[o];
+        Stmt *l = o == 0 ? loop : arena_alloc(a, sizeof *l);
+        if (o)
+            *l = *loop;
+        Stmt *b = arena_alloc(a, sizeof *b);
+        *b = *body;
+        memset(&b->list, 0, sizeof b->list);
+        b->parent = l;
+        int lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            if (comp[k] != c)
+                continue;
+            vec_push(a, &b->list, kids[k]);
+            kids[k]->parent = b;
+            if (!lo || kids[k]->loc.line < lo)
+                lo = kids[k]->loc.line;
+            if (kids[k]->end_line > hi)
+                hi = kids[k]->end_line;
+        }
+        l->body = b;
+        l->end_line = hi;
+        l->parallel = l->reduction = l->interchanged = false;
+        if (o) {
+            Var *iv = fresh_iv(pv, loop->iv);
+            rename_stmt(a, b, loop->iv, iv);
+            l->iv = iv;
+            l->lb = clone(a, loop->lb);
+            l->ub = clone(a, loop->ub);
+        }
+        pieces[o] = l;
+        desc = arena_printf(a, "%s%s%s (%s)", desc, o ? ", " : "",
+                            lo == hi ? arena_printf(a, "line %d", lo) : arena_printf(a, "lines %d-%d", lo, hi),
+                            par[c] ? "parallel" : "sequential: its statements depend on earlier iterations");
+    }
+    /* in place of the loop, in its block */
+    Stmt *parent = parent_of(pv->r->body, loop);
+    gfc_assert(parent);
+    if (parent->kind == S_FOR) {
+        Stmt *nb = arena_alloc(a, sizeof *nb);
+        nb->kind = S_BLOCK;
+        nb->loc = loop->loc;
+        nb->end_line = loop->end_line;
+        nb->id = -1;
+        nb->depth = loop->depth;
+        nb->parent = parent;
+        vec_push(a, &nb->list, loop);
+        parent->body = nb;
+        parent = nb;
+    }
+    Vec list = {0};
+    for (int i = 0; i < parent->list.len; i++) {
+        Stmt *c = vec_at(&parent->list, i);
+        if (c != loop) {
+            vec_push(a, &list, c);
+            continue;
+        }
+        for (int o = 0; o < ncomp; o++) {
+            vec_push(a, &list, pieces[o]);
+            pieces[o]->parent = parent;
+        }
+    }
+    parent->list = list;
+    vec_push(a, &pv->r->notes,
+             arena_printf(a, "line %d: loop '%s' distributed into %d loops by the dependences between its statements "
+                          "(isl), in this order: %s", loop->loc.line, loop->iv->name, ncomp, desc));
+    return true;
+}
+
+static bool distribute_once(Pv *pv, Stmt *s)
+{
+    if (!s)
+        return false;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            if (distribute_once(pv, vec_at(&s->list, i)))
+                return true;
+        return false;
+    }
+    if (s->kind != S_FOR || s->parallel)
+        return false;
+    return try_distribute(pv, s) || distribute_once(pv, s->body);
+}
+
 /* ---- the pass ---------------------------------------------------------------------- */
 
 /* Notes for the arrays declared inside loops (private as written). */
@@ -632,7 +949,7 @@ bool priv_region(Unit *u, Region *r)
         /* why a temporary is not privatised: for the model at hand */
         for (int i = 0; i < r->vars.len; i++)
             ((Var *)vec_at(&r->vars, i))->priv_why = NULL;
-        if (!privatise_once(&pv, r->body))
+        if (!privatise_once(&pv, r->body) && !distribute_once(&pv, r->body))
             break;
         changed = true;
         deps_free(r);
