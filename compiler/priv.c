@@ -24,8 +24,10 @@
  * isl's dependences, deps_body_graph), each a loop of its own, in a
  * topological order of the components (the written order where free).  A
  * component whose statements carry a dependence between them stays a
- * sequential loop (a running sum keeps the function on the CPU with the
- * usual diagnostic).  Statements that share a local declared in the body
+ * sequential loop, which is done only when a parallel loop inside it
+ * remains (a sweep over rows); with none (a running sum) the loop stays as
+ * written, and the function keeps its CPU body with the usual diagnostic
+ * when nothing else is parallel.  Statements that share a local declared in the body
  * stay together (a local lives in one loop).  Fusion (fuse.c) and the
  * recomputation of cheap producers (inline.c, run again) then decide which
  * pieces become one kernel again. */
@@ -642,6 +644,22 @@ static bool has_pstmt(const Stmt *s)
     }
 }
 
+static bool has_parallel_loop(const Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (has_parallel_loop(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_FOR: return s->parallel || has_parallel_loop(s->body);
+    case S_IF: return has_parallel_loop(s->then) || has_parallel_loop(s->els);
+    default: return false;
+    }
+}
+
 /* A copy of e with `from` renamed `to` (nodes that do not mention it are shared). */
 static Expr *rename_expr(Arena *a, Expr *e, const Var *from, Var *to)
 {
@@ -802,6 +820,18 @@ static bool try_distribute(Pv *pv, Stmt *loop)
     }
     if (!npar)
         return false;
+    /* a sequential component with no parallel loop inside would run one
+     * statement at a time (a running sum): the loop stays as written, and
+     * the function keeps its CPU body as before when nothing else is
+     * parallel */
+    for (int c = 0; c < ncomp; c++) {
+        bool inner = false;
+        for (int k = 0; k < n && !par[c]; k++)
+            if (comp[k] == c && has_parallel_loop(kids[k]))
+                inner = true;
+        if (!par[c] && !inner)
+            return false;
+    }
     /* topological order of the components, the written order where free */
     int order[MAX_KIDS];
     bool placed[MAX_KIDS] = {0};
