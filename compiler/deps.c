@@ -9,6 +9,7 @@
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/ctx.h>
+#include <isl/flow.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -36,6 +37,7 @@ typedef struct PStmt {
     char *iters;                 /* "i, j" */
     char *cons;                  /* domain constraints */
     bool exact_domain;
+    bool exact_cond;             /* every enclosing condition is in cons exactly */
     int ord;
     Vec acc;                     /* Access* */
 } PStmt;
@@ -50,6 +52,7 @@ typedef struct Model {
     int nloops;
     char *conds[32];
     int nconds;
+    int inexact;                 /* enclosing conditions isl sees only in part */
     Expr *cexprs[64];            /* conditions and bounds around: their reads */
     int ncexprs;                 /* belong to every statement inside */
     int ord;
@@ -99,6 +102,19 @@ static char *cond_constraint(Model *m, Expr *c, bool negate)
         return arena_printf(m->a, "%s %s %s", aff_isl(m->a, x), iop, aff_isl(m->a, y));
     }
     return NULL;
+}
+
+/* Whether cond_constraint(c, negate) is c itself, not a weaker condition. */
+static bool cond_exact(Model *m, Expr *c, bool negate)
+{
+    if (!c || c->kind != E_BINARY)
+        return false;
+    const char *op = c->text;
+    if (!strcmp(op, "&&"))
+        return !negate && cond_exact(m, c->kids[0], false) && cond_exact(m, c->kids[1], false);
+    if (strcmp(op, "<") && strcmp(op, "<=") && strcmp(op, ">") && strcmp(op, ">=") && (strcmp(op, "==") || negate))
+        return false;
+    return aff_of(m->a, c->kids[0]) && aff_of(m->a, c->kids[1]);
 }
 
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red);
@@ -258,6 +274,16 @@ static void collect_reads_elem(Model *m, PStmt *ps, Expr *e, const Expr *elem)
         collect_reads_elem(m, ps, e->kids[i], elem);
 }
 
+/* An array private to each iteration (Var.is_private) is expanded over the
+ * loops around its declaration, like a scalar local: "i, j, " */
+static char *private_prefix(Model *m, PStmt *ps, Var *v)
+{
+    char *p = arena_strdup(m->a, "");
+    for (int i = 0; v->is_private && i < v->depth && i < ps->nloops; i++)
+        p = arena_printf(m->a, "%s%s, ", p, isl_name(m, ps->loops[i]->iv));
+    return p;
+}
+
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
 {
     if (e->kind == E_FIELD)
@@ -309,8 +335,9 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
             }
         }
     }
-    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s]%s%s }", m->params, ps->name, ps->iters,
-                           isl_name(m, v), out, *cons ? " : " : "", cons);
+    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s%s]%s%s }", m->params, ps->name, ps->iters,
+                           isl_name(m, v), e->kind == E_VAR ? "" : private_prefix(m, ps, v), out,
+                           *cons ? " : " : "", cons);
     vec_push(m->a, &ps->acc, ac);
 }
 
@@ -325,7 +352,8 @@ static void add_whole(Model *m, PStmt *ps, Var *v, bool write)
     char *out = arena_strdup(m->a, "");
     for (int i = 0; i < rank; i++)
         out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
-    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s] }", m->params, ps->name, ps->iters, isl_name(m, v), out);
+    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s%s] }", m->params, ps->name, ps->iters, isl_name(m, v),
+                           private_prefix(m, ps, v), out);
     vec_push(m->a, &ps->acc, ac);
 }
 
@@ -339,6 +367,7 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
     ps->iters = arena_strdup(m->a, "");
     ps->cons = arena_strdup(m->a, "");
     ps->exact_domain = true;
+    ps->exact_cond = m->inexact == 0;
     ps->ord = m->ord++;
     for (int i = 0; i < m->nloops; i++) {
         Stmt *l = m->loops[i];
@@ -640,9 +669,13 @@ static void build(Model *m, Stmt *s)
         if (m->ncexprs < 64)
             m->cexprs[m->ncexprs++] = s->cond;
         m->conds[m->nconds++] = cond_constraint(m, s->cond, false);
+        int in = m->inexact;
+        m->inexact = in + !cond_exact(m, s->cond, false);
         build(m, s->then);
         m->conds[save] = cond_constraint(m, s->cond, true);
+        m->inexact = in + !cond_exact(m, s->cond, true);
         build(m, s->els);
+        m->inexact = in;
         m->nconds = save;
         m->ncexprs = save_c;
         return;
@@ -799,7 +832,16 @@ typedef struct AccSets {
     isl_union_map *wr, *rr;      /* reduction accumulators */
 } AccSets;
 
-static AccSets access_sets(Model *m, const Var *only)
+static bool skipped(const Var *v, Var *const *skip, int nskip)
+{
+    for (int i = 0; i < nskip; i++)
+        if (skip[i] == v)
+            return true;
+    return false;
+}
+
+/* The accesses of `only` (NULL: all), but those of the arrays in skip. */
+static AccSets access_sets(Model *m, const Var *only, Var *const *skip, int nskip)
 {
     AccSets s;
     isl_space *sp = isl_union_set_get_space(m->domain);
@@ -811,7 +853,7 @@ static AccSets access_sets(Model *m, const Var *only)
         PStmt *ps = vec_at(&m->ps, i);
         for (int j = 0; j < ps->acc.len; j++) {
             Access *ac = vec_at(&ps->acc, j);
-            if (only && ac->var != only)
+            if ((only && ac->var != only) || skipped(ac->var, skip, nskip))
                 continue;
             isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
             isl_union_map **dst = ac->red ? (ac->write ? &s.wr : &s.rr) : (ac->write ? &s.w : &s.r);
@@ -829,9 +871,9 @@ static void free_sets(AccSets *s)
     isl_union_map_free(s->rr);
 }
 
-static isl_union_map *compute_deps(Model *m, const Var *only)
+static isl_union_map *compute_deps_skip(Model *m, const Var *only, Var *const *skip, int nskip)
 {
-    AccSets s = access_sets(m, only);
+    AccSets s = access_sets(m, only, skip, nskip);
     isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
     isl_union_map *d = deps_between(m, s.w, s.r, s.w, s.r, before);
     d = isl_union_map_union(d, deps_between(m, s.w, s.r, s.wr, s.rr, before));
@@ -839,6 +881,11 @@ static isl_union_map *compute_deps(Model *m, const Var *only)
     isl_union_map_free(before);
     free_sets(&s);
     return d;
+}
+
+static isl_union_map *compute_deps(Model *m, const Var *only)
+{
+    return compute_deps_skip(m, only, NULL, 0);
 }
 
 static isl_union_map *to_time(Model *m, isl_union_map *d)
@@ -1028,8 +1075,11 @@ static bool check_nests(Model *m, Stmt *s)
                         v->name, m->r->name);
         else if (v)
             diag_reject(t->loc, "-Wgpufuse-dependence",
-                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote); "
-                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name, m->r->name);
+                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s%s%s%s; "
+                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name,
+                        v->priv_why ? "; '" : "", v->priv_why ? v->name : "",
+                        v->priv_why ? "' cannot be private to each iteration: " : "",
+                        v->priv_why ? v->priv_why : "", m->r->name);
         else
             diag_reject(t->loc, "-Wgpufuse-dependence",
                         "no loop of this nest is free of loop-carried dependences; '%s' keeps its CPU body",
@@ -1062,7 +1112,7 @@ void deps_free(Region *r)
     live_models--;
 }
 
-bool deps_analyze(Unit *u, Region *r)
+void deps_model(Unit *u, Region *r)
 {
     if (!ctx) {
         ctx = isl_ctx_alloc();
@@ -1092,6 +1142,7 @@ bool deps_analyze(Unit *u, Region *r)
         m->maxdepth = 0;
         m->nloops = 0;
         m->nconds = 0;
+        m->inexact = 0;
         m->ncexprs = 0;
         m->not_atomic = arena_alloc(m->a, sizeof(char *) * (size_t)(r->vars.len + 1));
         build(m, r->body);
@@ -1176,11 +1227,47 @@ bool deps_analyze(Unit *u, Region *r)
     r->deps->priv = dp;
 
     mark_loops(m, r->body);
+}
+
+/* A private array declared in a loop that runs on the host (a sequential
+ * loop not inside any parallel one): its one copy per iteration would have
+ * to be shared by the kernels the loop launches. */
+static bool check_private(Model *m, Stmt *s)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!check_private(m, vec_at(&s->list, i)))
+                return false;
+        return true;
+    case S_FOR: return s->parallel || check_private(m, s->body);
+    case S_DECL:
+        if (!s->var->is_private)
+            return true;
+        diag_reject(s->var->loc, "-Wgpufuse-temp",
+                    "local array '%s' is declared in a loop that runs on the host (no parallel loop around it): an "
+                    "array private to each iteration must be declared inside a parallel loop; declare it at the top "
+                    "of the marked function; '%s' keeps its CPU body", s->var->name, m->r->name);
+        return false;
+    default: return true;        /* if/while at the host level: a single-thread kernel */
+    }
+}
+
+bool deps_check(Region *r)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
     /* a nest whose outermost loop breaks is said so first; a nest with no
      * parallel loop at all, for its own reason; then the other breaks */
-    if (!check_breaks(m, r->body, false, true) || !check_nests(m, r->body) || !check_breaks(m, r->body, false, false))
-        return false;
-    return true;
+    return check_breaks(m, r->body, false, true) && check_nests(m, r->body) &&
+           check_breaks(m, r->body, false, false) && check_private(m, r->body);
+}
+
+bool deps_analyze(Unit *u, Region *r)
+{
+    deps_model(u, r);
+    return deps_check(r);
 }
 
 /* Statements (by name) under a loop nest. */
@@ -1383,4 +1470,166 @@ bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
     *lo = los;
     *hi = his;
     return true;
+}
+
+/* ---- privatisation and distribution (priv.c asks, isl answers) ------------------- */
+
+/* { [t0..] -> [s0..] : t_k = s_k for k < eq } and, with differ >= 0, t_differ != s_differ. */
+static isl_union_map *time_rel(Model *m, int eq, int differ)
+{
+    int n = 2 * m->maxdepth + 1;
+    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
+    for (int k = 0; k < n; k++) {
+        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
+        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
+    }
+    for (int k = 0; k < eq && k < n; k++)
+        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", k, k);
+    if (differ >= 0 && differ < n)
+        cons = arena_printf(m->a, "%s%st%d != s%d", cons, *cons ? " and " : "", differ, differ);
+    return umap(m, arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, *cons ? cons : "true"));
+}
+
+const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    isl_space *sp = isl_union_set_get_space(m->domain);
+    isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
+    isl_union_map *must = isl_union_map_empty(isl_space_copy(sp));
+    isl_union_map *may = isl_union_map_empty(sp);
+    const char *why = NULL;
+    for (int i = 0; i < m->ps.len && !why; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        for (int j = 0; j < ps->acc.len && !why; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (ac->var != t)
+                continue;
+            if (!under(ps, loop)) {
+                why = arena_printf(m->a, "line %d uses it outside the loop", ps->s->loc.line);
+                break;
+            }
+            if (!ac->exact) {
+                why = arena_printf(m->a, "a subscript of '%s' on line %d is not affine", t->name, ps->s->loc.line);
+                break;
+            }
+            isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+            if (!ac->write)
+                sink = isl_union_map_union(sink, a);
+            else if (ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
+                must = isl_union_map_union(must, a);   /* surely overwrites what it names */
+            else
+                may = isl_union_map_union(may, a);
+        }
+    }
+    if (why) {
+        isl_union_map_free(sink);
+        isl_union_map_free(must);
+        isl_union_map_free(may);
+        return why;
+    }
+    /* value-based: each read's possible sources, the last writes before it */
+    isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
+    ai = isl_union_access_info_set_must_source(ai, must);
+    ai = isl_union_access_info_set_may_source(ai, may);
+    ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
+    isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
+    if (!fl)
+        return "isl could not compute its flow of values";
+    isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
+    isl_union_flow_free(fl);
+    /* every source in the same iteration of the loop and of those around it */
+    isl_union_map *dt = to_time(m, dep);
+    isl_union_map *same = time_rel(m, 2 * loop->depth + 2, -1);
+    isl_bool ok = isl_union_map_is_subset(dt, same);
+    isl_union_map_free(same);
+    isl_union_map_free(dt);
+    if (ok != isl_bool_true)
+        return arena_printf(m->a, "an iteration of '%s' reads elements of '%s' that an earlier iteration wrote",
+                            loop->iv->name, t->name);
+    return NULL;
+}
+
+bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    isl_union_map *dt = to_time(m, compute_deps_skip(m, NULL, skip, n));
+    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1, false);
+    isl_union_map_free(dt);
+    return !c;
+}
+
+/* The statement ids under s. */
+static void ids_under(const Stmt *s, int *kid_of, int n, int k)
+{
+    if (!s)
+        return;
+    if (s->id >= 0 && s->id < n)
+        kid_of[s->id] = k;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            ids_under(vec_at(&s->list, i), kid_of, n, k);
+        return;
+    case S_FOR:
+    case S_WHILE: ids_under(s->body, kid_of, n, k); return;
+    case S_IF:
+        ids_under(s->then, kid_of, n, k);
+        ids_under(s->els, kid_of, n, k);
+        return;
+    default: return;
+    }
+}
+
+typedef struct GraphCx {
+    Model *m;
+    const int *kid_of;
+    int nids, n;
+    isl_union_map *same, *carry;
+    bool *edge, *carried;
+} GraphCx;
+
+static int stmt_no(const char *name)
+{
+    return name && name[0] == 'S' ? atoi(name + 1) : -1;
+}
+
+static isl_stat graph_map(isl_map *d, void *user)
+{
+    GraphCx *g = user;
+    int x = stmt_no(isl_map_get_tuple_name(d, isl_dim_in)), y = stmt_no(isl_map_get_tuple_name(d, isl_dim_out));
+    int a = x >= 0 && x < g->nids ? g->kid_of[x] : -1, b = y >= 0 && y < g->nids ? g->kid_of[y] : -1;
+    if (a < 0 || b < 0) {
+        isl_map_free(d);
+        return isl_stat_ok;
+    }
+    isl_union_map *dt = to_time(g->m, isl_union_map_from_map(d));
+    isl_union_map *x1 = isl_union_map_intersect(isl_union_map_copy(dt), isl_union_map_copy(g->same));
+    if (!isl_union_map_is_empty(x1))
+        g->edge[a * g->n + b] = true;
+    isl_union_map *x2 = isl_union_map_intersect(dt, isl_union_map_copy(g->carry));
+    if (!isl_union_map_is_empty(x2))
+        g->carried[a * g->n + b] = true;
+    isl_union_map_free(x1);
+    isl_union_map_free(x2);
+    return isl_stat_ok;
+}
+
+void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    int nids = r->stmts.len;
+    int *kid_of = arena_alloc(m->a, sizeof(int) * (size_t)(nids ? nids : 1));
+    for (int i = 0; i < nids; i++)
+        kid_of[i] = -1;
+    for (int k = 0; k < n; k++)
+        ids_under(kids[k], kid_of, nids, k);
+    memset(edge, 0, sizeof(bool) * (size_t)n * (size_t)n);
+    memset(carried, 0, sizeof(bool) * (size_t)n * (size_t)n);
+    /* one iteration of the loops around: the time vector up to the loop's
+     * ordinal is the same; carried: the loop's own index differs */
+    int d = 2 * loop->depth + 1;
+    GraphCx g = {m, kid_of, nids, n, time_rel(m, d, -1), time_rel(m, d, d), edge, carried};
+    isl_union_map_foreach_map(m->deps, graph_map, &g);
+    isl_union_map_free(g.same);
+    isl_union_map_free(g.carry);
 }

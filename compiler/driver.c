@@ -71,7 +71,14 @@ int gfc_run(const Options *o)
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         inline_producers(u, r);
-        if (!deps_analyze(u, r)) {
+        deps_model(u, r);
+        if (priv_region(u, r)) {
+            /* privatised or distributed: pieces may recompute again */
+            inline_producers(u, r);
+            deps_free(r);
+            deps_model(u, r);
+        }
+        if (!deps_check(r)) {
             reject_region(u, i--);
             continue;
         }

@@ -377,10 +377,19 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     case S_DECL: {
         Var *v = s->var;
+        if (v->is_private) {
+            /* private to each iteration: a plain array (per thread on the GPU) */
+            buf_line(b, "%s %s[%lld]; /* private to each iteration */", type_c_name(type_elem(v->ty)), v->cname,
+                     v->priv_elems > 0 ? v->priv_elems : 1);
+            return;
+        }
         if (v->is_array) {
             /* a temporary: heap memory on the host (VLAs are not C++) */
             Buf n = {0};
-            emit_expr(&n, cx, v->dims[0]);
+            if (v->ndims > 1)
+                emit_sub(&n, cx, v->dims[0], 13);   /* the left operand of '*' */
+            else
+                emit_expr(&n, cx, v->dims[0]);
             for (int i = 1; i < v->ndims; i++) {
                 buf_puts(&n, " * ");
                 Buf d = {0};
@@ -427,7 +436,9 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         }
         return;
     case S_FREE:
-        if (!s->var->is_temp || s->var->decl)
+        /* a temporary priv.c made private is not on the heap any more
+         * (the original body, gf_seq_, still frees it) */
+        if ((!s->var->is_temp || s->var->decl) && !s->var->is_private)
             buf_line(b, "gf_tmp_free(%s);", s->var->cname);
         return;
     case S_LIB: {

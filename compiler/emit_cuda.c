@@ -171,6 +171,16 @@ static void kernel_uses(CudaCx *c, Kernel *k, Uses *u)
         vec_push(A(c), &keep, v);
     }
     u->scalars = keep;
+    /* arrays private to each iteration are declared in the kernel: not
+     * arguments, not memory the kernel shares */
+    Vec *lists[3] = {&u->arrays, &u->loaded, &u->stored};
+    for (int l = 0; l < 3; l++) {
+        int n = 0;
+        for (int i = 0; i < lists[l]->len; i++)
+            if (!((Var *)vec_at(lists[l], i))->is_private)
+                lists[l]->data[n++] = lists[l]->data[i];
+        lists[l]->len = n;
+    }
 }
 
 static bool is_reg_temp(Kernel *k, Var *v)
@@ -564,7 +574,7 @@ static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
         return;
     }
     if (e->kind == E_INDEX && e->nkids == 2 && e->var->ndims == 2 && !in(&u->stored, e->var) &&
-        !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
+        !e->var->is_private && !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
         bool ok;
         long long off = row_offset(e, k->loops[0]->iv, &ok);
         if (ok) {
@@ -866,7 +876,7 @@ static void row_vec_stores(CudaCx *c, Stmt *l, Vec *out)
             continue;
         Expr *x = s->lhs;
         Var *v = x->var;
-        if (x->nkids != 2 || type_elem(v->ty)->kind != TY_FLOAT || !v->dims[1] || in(out, v))
+        if (x->nkids != 2 || v->is_private || type_elem(v->ty)->kind != TY_FLOAT || !v->dims[1] || in(out, v))
             continue;
         if (x->kids[0]->kind != E_VAR || x->kids[0]->var != row || x->kids[1]->kind != E_VAR ||
             x->kids[1]->var != l->iv)
@@ -1481,7 +1491,8 @@ static void collect_temps(CudaCx *c, const Stmt *s, Vec *out)
     case S_FOR:
     case S_WHILE: collect_temps(c, s->body, out); break;
     case S_DECL:
-        if (s->var->is_array && !is_reg_temp(NULL, s->var) && !in(&c->r->plan->dead_temps, s->var))
+        if (s->var->is_array && !s->var->is_private && !is_reg_temp(NULL, s->var) &&
+            !in(&c->r->plan->dead_temps, s->var))
             vec_push(A(c), out, s->var);
         break;
     default: break;

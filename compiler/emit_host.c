@@ -81,12 +81,38 @@ static bool is_dead_temp(Region *r, Var *v)
     return false;
 }
 
+/* The VLA temporaries a body declares, in order. */
+static void vla_decls(const Stmt *s, Vec *out, Arena *a)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            vla_decls(vec_at(&s->list, i), out, a);
+        return;
+    case S_FOR:
+    case S_WHILE: vla_decls(s->body, out, a); return;
+    case S_IF:
+        vla_decls(s->then, out, a);
+        vla_decls(s->els, out, a);
+        return;
+    case S_DECL:
+        if (s->var->is_temp && !s->is_malloc)
+            vec_push(a, out, s->var);
+        return;
+    default: return;
+    }
+}
+
 /* Frees VLA temporaries (they have no free() of their own) before returns. */
 static void free_vlas(Buf *b, Region *r, bool fused)
 {
-    for (int i = 0; i < r->vars.len; i++) {
-        Var *v = vec_at(&r->vars, i);
-        if (v->is_temp && v->decl && !v->decl->is_malloc && !(fused && is_dead_temp(r, v)))
+    Vec vlas = {0};
+    vla_decls(fused || !r->seq_body ? r->body : r->seq_body, &vlas, r->unit->arena);
+    for (int i = 0; i < vlas.len; i++) {
+        Var *v = vec_at(&vlas, i);
+        if (!(fused && is_dead_temp(r, v)))
             buf_line(b, "gf_tmp_free(%s);", v->cname);
     }
 }
@@ -294,7 +320,7 @@ void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, 
     } else {
         HostCx h;
         host_cx(&h, r, false);
-        emit_stmt(b, &h.base, r->body);
+        emit_stmt(b, &h.base, r->seq_body ? r->seq_body : r->body);
     }
     if (!ends_in_return(r))
         free_vlas(b, r, fused);

@@ -124,10 +124,37 @@ static bool loop_depends_on(const Stmt *l, const Var *iv)
     return expr_reads(l->lb, iv) || expr_reads(l->ub, iv);
 }
 
+/* An array private to each iteration declared in s outside its loops: in a
+ * row kernel the row's threads would each have their own copy. */
+static bool private_outside_loops(const Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (private_outside_loops(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_IF: return private_outside_loops(s->then) || private_outside_loops(s->els);
+    case S_WHILE: return private_outside_loops(s->body);
+    case S_DECL: return s->var->is_private;
+    default: return false;
+    }
+}
+
+static bool is_private_use(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_INDEX && e->var->is_private;
+}
+
 /* Inner loops of a row body: all parallel or reductions into row scalars,
  * with bounds that do not move with the row. */
 static bool row_shaped(Stmt *outer)
 {
+    if (private_outside_loops(outer->body))
+        return false;
     bool any = false;
     Stmt *b = outer->body;
     Stmt *one[1] = {b};
@@ -508,6 +535,8 @@ static double bytes_of(Vec *vars, Kernel *k)
     double b = 0;
     for (int i = 0; i < vars->len; i++) {
         Var *v = vec_at(vars, i);
+        if (v->is_private)
+            continue;            /* registers and local memory of the thread */
         bool reg = false;
         for (int j = 0; k && j < k->reg_temps.len; j++)
             if (vec_at(&k->reg_temps, j) == v)
@@ -578,7 +607,7 @@ static void mark_vec4(Kernel *k)
         return;
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *nest = vec_at(&k->nests, i);
-        if (has_inner_control(nest->body))
+        if (has_inner_control(nest->body) || ir_stmt_any(nest->body, is_private_use, NULL))
             return;
         if (ir_stmt_any(nest->body, unit_stride, nest->iv))
             return;

@@ -115,6 +115,10 @@ const char *type_c_name(const Type *t);   /* "float", "unsigned char", "struct P
 
 typedef enum VarKind { V_PARAM, V_LOCAL, V_IV } VarKind;
 
+/* The largest array private to each iteration (elements): a local array
+ * declared inside a loop, or a temporary priv.c moves into one. */
+#define GF_PRIVATE_MAX 1024
+
 struct Var {
     const char *name;            /* as in the source */
     const char *cname;           /* unique name used in generated code */
@@ -126,6 +130,12 @@ struct Var {
     Loc loc;
     bool is_array;               /* pointer/array param, or VLA / malloc temporary */
     bool is_temp;                /* region-local array (VLA or malloc) */
+    bool is_private;             /* a constant-size local array declared inside a loop
+                                    (or moved there by priv.c): one copy per iteration,
+                                    a per-thread array in a kernel */
+    long long priv_elems;        /* is_private: its element count (constant) */
+    const char *priv_why;        /* a temporary priv.c could not privatise: why (for
+                                    the dependence diagnostic) */
     bool written, read;          /* as an array: any store / any load */
     bool scalar_written;         /* scalar param assigned in the body */
     Expr **dims;                 /* array shape, outermost first (ndims) */
@@ -246,6 +256,9 @@ typedef struct Region {
     Vec vars;                    /* Var*: every variable, ids index this */
     Vec helpers;                 /* Func* used by the body */
     Stmt *body;                  /* S_BLOCK */
+    Stmt *seq_body;              /* the body before priv.c rewrote it (gf_seq_<name>,
+                                    which must not depend on the dependence model); NULL
+                                    when not rewritten */
     int nstmts;                  /* polyhedral statements numbered 0..nstmts-1 */
     Vec stmts;                   /* Stmt* by id */
     const char *signature;       /* the C prototype, as text */
@@ -329,6 +342,23 @@ typedef struct DepInfo {
  * atomic updates (Stmt.atomic), and rejects the region (diagnosed) when no
  * loop of a nest can be parallel. */
 bool deps_analyze(Unit *u, Region *r);
+/* deps_analyze in two halves: the model and the loop marks (never fails),
+ * then the check that every nest has a parallel loop (diagnosed). */
+void deps_model(Unit *u, Region *r);
+bool deps_check(Region *r);
+/* Privatisation (priv.c): whether every value read from array t inside
+ * `loop` was written earlier in the same iteration of the loop (and of the
+ * loops around it), by isl's value-based flow analysis (accesses that may
+ * or may not happen count as possible sources).  NULL when so, else why not. */
+const char *deps_private_flow(Region *r, Var *t, Stmt *loop);
+/* Whether `loop` carries no dependence once the accesses of the n arrays
+ * in skip are left out. */
+bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
+/* Distribution (priv.c): the dependence graph of the n statements kids[]
+ * of `loop`'s body, for one iteration of the loops around it.
+ * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to
+ * kids[b]; carried[a*n+b]: one of them is carried by `loop`. */
+void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
@@ -427,6 +457,15 @@ void fuse_region(Unit *u, Region *r);
 /* ---- inline.c: cheap producers recomputed in their consumers ---------------------------- */
 
 void inline_producers(Unit *u, Region *r);
+
+/* ---- priv.c: privatisation of scratch arrays, loop distribution ----------------------- */
+
+/* Run between deps_model and deps_check: privatises temporaries that each
+ * iteration of a loop overwrites before reading, and distributes loops whose
+ * dependences come only from the order of their statements; both only when
+ * isl proves it legal and it makes a loop parallel.  Notes go to
+ * Region.notes.  True when the IR changed (the caller re-runs the analyses). */
+bool priv_region(Unit *u, Region *r);
 
 /* ---- libcall.c: nests a library computes ------------------------------------------- */
 

@@ -1508,9 +1508,28 @@ static Stmt *conv_decl(P *p, CXCursor d)
         }
         if (!type_is_arith(type_elem(t)))
             reject(p, d, "-Wgpufuse-type", "local array '%s' must have arithmetic elements", name);
-        if (p->loops.len)
-            reject(p, d, "-Wgpufuse-temp", "local array '%s' is declared inside a loop; declare it at the top of the "
-                   "marked function", name);
+        if (p->loops.len) {
+            /* one copy per iteration: a private array (a per-thread array in
+             * a kernel), when its size is a small constant */
+            long long elems = 1;
+            CXType at = clang_getCanonicalType(ct);
+            while (at.kind == CXType_ConstantArray) {
+                elems *= clang_getArraySize(at);
+                at = clang_getCanonicalType(clang_getArrayElementType(at));
+            }
+            if (at.kind == CXType_VariableArray || at.kind == CXType_IncompleteArray)
+                reject(p, d, "-Wgpufuse-temp", "local array '%s' has a variable size and is declared inside a loop; "
+                       "an array private to each iteration needs a constant size (at most %d elements): declare it "
+                       "at the top of the marked function", name, GF_PRIVATE_MAX);
+            if (elems > GF_PRIVATE_MAX)
+                reject(p, d, "-Wgpufuse-temp", "local array '%s' declared inside a loop has %lld elements; an array "
+                       "private to each iteration lives in each GPU thread's registers and local memory, which "
+                       "allows at most %d elements: declare it at the top of the marked function", name, elems,
+                       GF_PRIVATE_MAX);
+            v->is_temp = false;
+            v->is_private = true;
+            v->priv_elems = elems;
+        }
         s->var = v;
         v->decl = s;
         number(p, s);

@@ -868,6 +868,106 @@ class Builder:
                          f'        {y.at("i")} = acc * acc;', '    }']
         return reg
 
+    def k_scratch(self, idx):
+        """A scratch row each iteration of the row loop writes before reading
+        it: a local array declared in the loop (1-D or 2-D), or a temporary of
+        the function of constant or variable size, which gpufuse privatises
+        (moved into the loop, or expanded per row); sometimes read after the
+        loop too (live-out: not privatised, the rows run one by one)."""
+        r = self.r
+        reg = self.new_region(idx, 'scratch')
+        ty = r.choice(['float', 'double'])
+        n = self.size(small=True)
+        W = r.choice([1, 2, 3, 4, 7, 8, 16, 33, 64])
+        v = r.randrange(4)   # 0 local in the loop, 1 temporary of constant size, 2 variable size, 3 local 2-D
+        reg.sizes = [('n', n), ('m', W)] if v == 2 else [('n', n)]
+        w = 'm' if v == 2 else str(W)
+        x = self.in_arr(reg, 'x', ty, ['n', w])
+        y = self.out_arr(reg, 'y', ty, ['n', w])
+        frees = []
+        if v in (1, 2):
+            t, is_malloc = self.temp_decl(reg, 't', ty, w)
+            if is_malloc:
+                frees.append('t')
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        if v == 0:
+            reg.body.append(f'        {CNAME[ty]} t[{W}];')
+        if v == 3:
+            reg.body.append(f'        {CNAME[ty]} t[2][{W}];')
+        rows = ['t[0]', 't[1]'] if v == 3 else ['t']
+        lv = self.leaves_for([x], ['i', 'j'])
+        for tr in rows:
+            e, _ = self.g.fexpr(lv, ty, 3)
+            reg.body.append(f'        for (int j = 0; j < {w}; j++)')
+            reg.body.append(f'            {tr}[j] = tanh{FSUF[ty]}({e});')
+        a, b = rows[0], rows[-1]
+        c = fnum(r.uniform(-1, 1), ty)
+        reg.body.append(f'        for (int j = 0; j < {w}; j++)')
+        reg.body.append(f'            {y.at("i", "j")} = {a}[j] + {c} * {b}[{w} - 1 - j]'
+                        + (f' + {x.at("i", "j")};' if r.random() < 0.5 else ';'))
+        reg.body.append('    }')
+        # (a flattened y[0] next to y[i*m + j] would not delinearise)
+        if v in (1, 2) and y.style == 'vla' and r.random() < 0.15:
+            reg.body.append(f'    if (n > 0)')
+            reg.body.append(f'        {y.at("0", "0")} = t[0];')
+        for f in frees:
+            reg.body.append(f'    free({f});')
+        return reg
+
+    def k_distrib(self, idx):
+        """One loop of statements that read each other's arrays at i - 1,
+        i or i + 1: gpufuse distributes it into the components of their
+        dependence graph (a cycle through iterations, or a statement that
+        reads its own array at another index, is sequential: rejected)."""
+        r = self.r
+        reg = self.new_region(idx, 'distrib')
+        n = max(4, self.size())
+        reg.sizes = [('n', n)]
+        x = self.in_arr(reg, 'x', 'float', ['n'])
+        k = r.randrange(2, 5)
+        outs = [self.out_arr(reg, f'a{q}', 'float', ['n']) for q in range(k)]
+        stmts = []
+        for q in range(k):
+            reads = []
+            for p in r.sample(range(k), r.randrange(0, min(k, 3) + 1)):
+                d = r.choice([-1, 0, 1])
+                if p == q and d != 0 and r.random() < 0.7:
+                    continue
+                reads.append((p, d))
+            stmts.append((q, reads))
+        r.shuffle(stmts)
+        pos = {q: u for u, (q, _) in enumerate(stmts)}
+        reg.body.append('    for (int i = 1; i < n - 1; i++) {')
+        for q, reads in stmts:
+            terms = [f'{fnum(r.uniform(-1, 1), "float")} * {x.at("i")}']
+            for p, d in reads:
+                ix = 'i' if d == 0 else f'i {"+" if d > 0 else "-"} 1'
+                terms.append(f'{fnum(0.5 / len(reads), "float")} * {outs[p].at(ix)}')
+            reg.body.append(f'        {outs[q].at("i")} = {" + ".join(terms)};')
+        reg.body.append('    }')
+        # the components, as isl sees them (n >= 4: at least two iterations)
+        m = len(stmts)
+        edge = [[False] * m for _ in range(m)]
+        carried = [[False] * m for _ in range(m)]
+        for v, (q, reads) in enumerate(stmts):
+            for p, d in reads:
+                u = pos[p]                           # the writer of outs[p]
+                if d == 0 and u < v:
+                    edge[u][v] = True                # flow in the iteration
+                elif d == 0 and u > v:
+                    edge[v][u] = True                # anti in the iteration
+                elif d == -1:
+                    edge[u][v] = carried[u][v] = True
+                elif d == 1:
+                    edge[v][u] = carried[v][u] = True
+        reach = [[edge[a][b] or a == b for b in range(m)] for a in range(m)]
+        for c in range(m):
+            for a in range(m):
+                for b in range(m):
+                    reach[a][b] = reach[a][b] or (reach[a][c] and reach[c][b])
+        reg.expect_reject = any(carried[a][b] and reach[a][b] and reach[b][a] for a in range(m) for b in range(m))
+        return reg
+
     def k_mixed(self, idx):
         """Several 1-D nests over shared arrays with shifted reads and writes,
         other bounds and steps, in-place updates and a reduction between them:
@@ -960,8 +1060,8 @@ class Builder:
 
 
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
-         'reject', 'mixed', 'alias', 'hist']
-WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5]
+         'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib']
+WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5]
 
 PRELUDE = r'''/* generated by tests/random/gen.py --seed %(seed)d --regions %(k)d%(kinds)s: do not edit.
  * Each GPUFUSE region is run as its C body and as gf_<name> (gpufuse
