@@ -48,7 +48,7 @@ GPUFUSE void pairs(int n, int m, const float x[n][m], float y[n][m])
 // CHECK: S1: t[(i - 1)][j] =
 // CHECK: S2: y[i][j_1] = (t[(i - 1)][j_1] * t[(i - 1)][(j_1 - 1)])
 // REPORT: region smooth_rows ({{.*}}): 1 loop nest -> 1 kernel
-// REPORT-NEXT: kernel smooth_rows_k0 [row, 1-D, block per row]: lines 17-22
+// REPORT-NEXT: kernel smooth_rows_k0 [row, 1-D, a warp per row up to 512, else a block]: lines 17-22
 // REPORT-NEXT: line 16: temporary 't' is private to each iteration of loop 'i' (line 17; isl: every element read is written earlier in the same iteration): expanded to one copy per iteration, indexed by 'i'
 // REPORT: region pairs ({{.*}}): 1 loop nest -> 1 kernel
 // REPORT: line 29: temporary 't' is private to each iteration of loop 'i' (line 30; isl: every element read is written earlier in the same iteration): expanded to one copy per iteration, indexed by 'i'
