@@ -54,7 +54,7 @@ GPUFUSE void pairs(int n, int m, const float x[n][m], float y[n][m])
 // REPORT: line 29: temporary 't' is private to each iteration of loop 'i' (line 30; isl: every element read is written earlier in the same iteration): expanded to one copy per iteration, indexed by 'i'
 // CU-LABEL: row kernel for priv_expand.c lines 17-22
 // CU: smooth_rows_k0(int n, int m, float *__restrict__ t, const float *x, float *y, GF_I gf_n0)
-// CU: __syncthreads(); /* a later inner loop reads what this one wrote */
+// CU: gf_group_sync<GF_G>(); /* a later inner loop reads what this one wrote */
 // CU-LABEL: static void gf_seq_smooth_rows(
 // CU-NEXT: {
 // CU-NEXT: float *t = (float *)gf_tmp_alloc((size_t)(m) * sizeof(float));
