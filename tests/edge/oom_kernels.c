@@ -35,13 +35,14 @@ GPUFUSE void softmax(int rows, int cols, const float x[rows][cols], float y[rows
     }
 }
 
-/* t is read at i-1, i and i+1: it cannot live in registers, so the launcher
+/* t is read at i-1, i and i+1: it cannot live in registers, and its producer
+ * (three math calls) is too costly to recompute at each read, so the launcher
  * reserves it (its size depends on parameters only) */
 GPUFUSE void smooth(int n, const float *restrict x, float *restrict y)
 {
     float *t = malloc((n + 2) * sizeof *t);
     for (int i = 0; i < n + 2; i++)
-        t[i] = 2.0f * x[i];
+        t[i] = sinf(x[i]) + cosf(x[i]) + expf(-x[i]);
     for (int i = 1; i < n + 1; i++)
         y[i] = t[i - 1] + t[i] + t[i + 1];
     free(t);
@@ -53,7 +54,7 @@ GPUFUSE void smooth_late(int n, const float *restrict x, float *restrict y)
     int m = n + 2;
     float *t = malloc(m * sizeof *t);
     for (int i = 0; i < n + 2; i++)
-        t[i] = 2.0f * x[i];
+        t[i] = sinf(x[i]) + cosf(x[i]) + expf(-x[i]);
     for (int i = 1; i < n + 1; i++)
         y[i] = t[i - 1] + t[i] + t[i + 1];
     free(t);
