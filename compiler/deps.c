@@ -659,7 +659,11 @@ static void build(Model *m, Stmt *s)
         m->loops[m->nloops++] = s;
         if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
             m->maxdepth = m->nloops;
+        /* a loop that breaks may stop before its bound: what its body
+         * writes is only possibly written (isl sees the whole range) */
+        m->inexact += s->brk != NULL;
         build(m, s->body);
+        m->inexact -= s->brk != NULL;
         m->nloops--;
         m->ncexprs = save_c;
         return;

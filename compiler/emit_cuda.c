@@ -1127,7 +1127,7 @@ static bool expr_equal_iv(const Expr *a, const Expr *b, const Var *ia, const Var
 {
     if (!a || !b)
         return a == b;
-    if (a->kind != b->kind || a->nkids != b->nkids)
+    if (a->kind != b->kind || a->nkids != b->nkids || !expr_cast_types_equal(a, b))
         return false;
     if (a->var != b->var && !(a->var == ia && b->var == ib))
         return false;

@@ -304,6 +304,8 @@ bool aff_uses(const Aff *f, const Var *v);
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
+/* For casts and sizeof: the same target type (the rest of expr_equal's test). */
+bool expr_cast_types_equal(const Expr *a, const Expr *b);
 /* An update of an array element that is a min or max of the element and a
  * value: `a[s] = fmaxf(a[s], e)` (fminf, fmax, fmin, either argument
  * order) or `a[s] = e > a[s] ? e : a[s]` (<, >=, <=, and the mirrored ?:

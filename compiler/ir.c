@@ -64,11 +64,30 @@ const char *type_c_name(const Type *t)
     return names[t->kind];
 }
 
+/* The same C type, for casts and sizeof (types are not interned). */
+static bool type_same(const Type *a, const Type *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind)
+        return false;
+    if (a->kind == TY_STRUCT)
+        return a->name && b->name && !strcmp(a->name, b->name);
+    if (a->kind == TY_PTR || a->kind == TY_ARRAY)
+        return type_same(type_elem((Type *)a), type_elem((Type *)b));
+    return true;
+}
+
+bool expr_cast_types_equal(const Expr *a, const Expr *b)
+{
+    return (a->kind != E_CAST && a->kind != E_SIZEOF) || type_same(a->ty, b->ty);
+}
+
 bool expr_equal(const Expr *a, const Expr *b)
 {
     if (a == b)
         return true;
-    if (!a || !b || a->kind != b->kind || a->nkids != b->nkids || a->var != b->var)
+    if (!a || !b || a->kind != b->kind || a->nkids != b->nkids || a->var != b->var || !expr_cast_types_equal(a, b))
         return false;
     if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
         return false;
@@ -85,6 +104,51 @@ static const Expr *no_casts(const Expr *e)
     return e;
 }
 
+/* Bytes and signedness of an integer kind (LP64). */
+static int int_bytes(TypeKind k, bool *is_signed)
+{
+    *is_signed = k == TY_CHAR || k == TY_SCHAR || k == TY_SHORT || k == TY_INT || k == TY_LONG || k == TY_LLONG;
+    switch (k) {
+    case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR: return 1;
+    case TY_SHORT: case TY_USHORT: return 2;
+    case TY_INT: case TY_UINT: return 4;
+    default: return 8;
+    }
+}
+
+/* Whether every value of `from` converts to `to` exactly (so a max or min
+ * of the converted values is the converted max or min). */
+static bool exact_conversion(const Type *from, const Type *to)
+{
+    if (!from || !to)
+        return false;
+    if (from->kind == to->kind)
+        return true;
+    if (from->kind == TY_FLOAT)
+        return to->kind == TY_DOUBLE;
+    if (!type_is_integer(from))
+        return false;
+    bool fs, ts;
+    int fb = int_bytes(from->kind, &fs);
+    if (to->kind == TY_FLOAT)
+        return fb <= 2;          /* 24-bit significand */
+    if (to->kind == TY_DOUBLE)
+        return fb <= 4;          /* 53-bit significand */
+    if (!type_is_integer(to))
+        return false;
+    int tb = int_bytes(to->kind, &ts);
+    return fs == ts ? tb >= fb : !fs && ts && tb > fb;
+}
+
+/* e without the conversions that keep every value (short -> int, float ->
+ * double); a narrowing one (int -> short, float -> int) stays. */
+static const Expr *no_exact_casts(const Expr *e)
+{
+    while (e && e->kind == E_CAST && exact_conversion(e->kids[0]->ty, e->ty))
+        e = e->kids[0];
+    return e;
+}
+
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
 {
     if (nan_wins)
@@ -97,7 +161,7 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
         RedOp r = !strcmp(e->text, "fmaxf") || !strcmp(e->text, "fmax") ? RED_MAX :
                   !strcmp(e->text, "fminf") || !strcmp(e->text, "fmin") ? RED_MIN : RED_NONE;
         for (int side = 0; r && side < 2; side++) {
-            if (expr_equal(no_casts(e->kids[side]), el)) {
+            if (expr_equal(no_exact_casts(e->kids[side]), el)) {
                 *val = e->kids[1 - side];
                 return r;
             }
@@ -113,7 +177,7 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
         return RED_NONE;
     for (int side = 0; side < 2; side++) {
         const Expr *mine = c->kids[side], *x = c->kids[1 - side];
-        if (!expr_equal(no_casts(mine), el))
+        if (!expr_equal(no_exact_casts(mine), el))
             continue;
         /* element OP x ? element : x is a max for OP = > (the element kept
          * when larger); the mirrored forms follow */

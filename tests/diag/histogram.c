@@ -104,3 +104,18 @@ GPUFUSE void self_read(int n, const int *restrict bin, int h[64])
     for (int i = 0; i < n; i++) // expected-warning {{the writes cannot be atomic updates: the update reads 'h' itself}} [-Wgpufuse-dependence]
         h[bin[i]] += h[i % 64];
 }
+
+// A max of the element narrowed first: (short)h[k] is not h[k], and the
+// order of the updates would matter; a plain store that may collide.
+GPUFUSE void narrowed_max(int n, const int *restrict bin, const short *restrict v, int h[16])
+{
+    for (int i = 0; i < n; i++) // expected-warning {{writes to 'h' use a subscript that is not affine}} [-Wgpufuse-dependence]
+        h[bin[i]] = (short)h[bin[i]] > v[i] ? (short)h[bin[i]] : v[i];
+}
+
+// fmaxf of the element truncated to an integer: the same.
+GPUFUSE void truncated_max(int n, const int *restrict bin, const float *restrict w, float h[16])
+{
+    for (int i = 0; i < n; i++) // expected-warning {{writes to 'h' use a subscript that is not affine}} [-Wgpufuse-dependence]
+        h[bin[i]] = fmaxf((int)h[bin[i]], w[i]);
+}

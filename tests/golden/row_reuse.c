@@ -45,9 +45,22 @@ GPUFUSE void partial(int rows, int cols, const float x[rows][cols], float y[rows
     }
 }
 
+// The same calls but for the type of a cast: different values, nothing reused.
+GPUFUSE void cast_types(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += sinf((float)(unsigned char)(int)(x[i][j] * 1000.0f));
+        for (int j = 0; j < cols; j++)
+            y[i][j] = sinf((float)(int)(int)(x[i][j] * 1000.0f)) / s;
+    }
+}
+
 // CHECK-LABEL: region softmax_rows
 // CHECK-LABEL: region shifted
 // CHECK-LABEL: region partial
+// CHECK-LABEL: region cast_types
 // CU-LABEL: void __launch_bounds__(1024) softmax_rows_k0(
 // up to 8 values per thread (more would cost occupancy)
 // CU: constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;
@@ -59,4 +72,6 @@ GPUFUSE void partial(int rows, int cols, const float x[rows][cols], float y[rows
 // CU-LABEL: void __launch_bounds__(1024) shifted_k0(
 // CU-NOT: gf_val
 // CU-LABEL: void __launch_bounds__(1024) partial_k0(
+// CU-NOT: gf_val
+// CU-LABEL: void __launch_bounds__(1024) cast_types_k0(
 // CU-NOT: gf_val
