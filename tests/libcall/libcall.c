@@ -7,6 +7,7 @@
  * reassociation of a length-p sum. */
 #include <gpufuse.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,41 +49,39 @@ static void fill_d(double *x, size_t n, unsigned seed)
 }
 
 /* Elements in [-1, 1]: a length-p sum reassociated differs by about
- * p * eps at most. */
-static void check_f_slack(const char *what, int n, int m, int p, const float *want, const float *got, size_t len,
-                          double slack)
+ * p * eps at most.  want/got are float, or double when `dbl`. */
+static void check_sum(const char *what, int n, int m, int p, const void *want, const void *got, size_t len, bool dbl,
+                      double slack)
 {
-    double tol = 4.0 * (p + 1) * 1.2e-7 + slack, worst = 0;
+    double tol = 4.0 * (p + 1) * (dbl ? 2.3e-16 : 1.2e-7) + slack, worst = 0;
     size_t bad = 0;
     for (size_t i = 0; i < len; i++) {
-        double d = fabs((double)want[i] - got[i]);
-        if (!(d <= tol * (1 + fabs(want[i]))))
+        double w = dbl ? ((const double *)want)[i] : ((const float *)want)[i];
+        double g = dbl ? ((const double *)got)[i] : ((const float *)got)[i];
+        double d = fabs(w - g);
+        if (!(d <= tol * (1 + fabs(w))))
             bad++;
         if (d > worst || d != d)
             worst = d;
     }
     printf("  %-14s n=%-4d m=%-4d p=%-4d max |diff| %.2e  %s\n", what, n, m, p, worst, bad ? "FAILED" : "ok");
     failures += bad != 0;
+}
+
+static void check_f_slack(const char *what, int n, int m, int p, const float *want, const float *got, size_t len,
+                          double slack)
+{
+    check_sum(what, n, m, p, want, got, len, false, slack);
 }
 
 static void check_f(const char *what, int n, int m, int p, const float *want, const float *got, size_t len)
 {
-    check_f_slack(what, n, m, p, want, got, len, 0);
+    check_sum(what, n, m, p, want, got, len, false, 0);
 }
 
 static void check_d(const char *what, int n, int m, int p, const double *want, const double *got, size_t len)
 {
-    double tol = 4.0 * (p + 1) * 2.3e-16, worst = 0;
-    size_t bad = 0;
-    for (size_t i = 0; i < len; i++) {
-        double d = fabs(want[i] - got[i]);
-        if (!(d <= tol * (1 + fabs(want[i]))))
-            bad++;
-        if (d > worst || d != d)
-            worst = d;
-    }
-    printf("  %-14s n=%-4d m=%-4d p=%-4d max |diff| %.2e  %s\n", what, n, m, p, worst, bad ? "FAILED" : "ok");
-    failures += bad != 0;
+    check_sum(what, n, m, p, want, got, len, true, 0);
 }
 
 /* FFT results: the CPU's DFT against cuFFT, relative to the largest value */

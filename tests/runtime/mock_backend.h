@@ -126,4 +126,17 @@ static gf_pool_backend mock_backend(mock *m)
                              mock_ev_query, mock_ev_destroy, mock_sync};
 }
 
+/* A pool on a fresh mock holding `capacity` bytes (0: unbounded), with the
+ * given limit (0: none) and bypass switch; NULL when creation fails. */
+static gf_pool *mock_pool(mock *m, size_t capacity, size_t limit, int bypass)
+{
+    mock_init(m, capacity);
+    gf_pool_config cfg;
+    gf_pool_default_config(&cfg);
+    cfg.limit = limit;
+    cfg.bypass = bypass;
+    gf_pool_backend be = mock_backend(m);
+    return gf_pool_create(&be, &cfg);
+}
+
 #endif

@@ -24,13 +24,7 @@ typedef struct fixture {
 static int setup_cfg(void **state, size_t capacity, size_t limit, int bypass)
 {
     fixture *f = calloc(1, sizeof *f);
-    mock_init(&f->m, capacity);
-    gf_pool_config cfg;
-    gf_pool_default_config(&cfg);
-    cfg.limit = limit;
-    cfg.bypass = bypass;
-    gf_pool_backend be = mock_backend(&f->m);
-    f->p = gf_pool_create(&be, &cfg);
+    f->p = mock_pool(&f->m, capacity, limit, bypass);
     *state = f;
     return f->p ? 0 : -1;
 }
