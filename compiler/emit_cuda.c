@@ -26,7 +26,7 @@ typedef struct CudaCx {
     Vec rot;                     /* Rot*: loads rotated through registers along rows */
     bool row_vec;                /* the row kernel has a 4-wide instantiation */
     Vec rowvals;                 /* RowVal*: values an inner loop computes and a later one reuses */
-    const Expr *rowval_def;      /* the definition being emitted (not replaced by itself) */
+    const Expr *rowval_def;      /* the row value being emitted as written (not replaced by itself) */
     bool launcher;               /* host code of the launcher */
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
 } CudaCx;
@@ -1293,6 +1293,21 @@ static void find_rowvals(CudaCx *c, Stmt *body)
     }
 }
 
+/* e as written (not replaced by its kept value), in the arena. */
+static const char *rowval_plain(CudaCx *c, const Expr *e)
+{
+    Buf d = {0};
+    const Expr *save = c->rowval_def;
+    c->rowval_def = e;
+    emit_expr(&d, &c->base, e);
+    c->rowval_def = save;
+    const char *s = arena_printf(A(c), "%s", d.data);
+    buf_free(&d);
+    return s;
+}
+
+/* The definition stores its value, a use reads it; both fall back to
+ * computing it where gf_reuse is off (more than 8 values per thread). */
 static const char *rowval_override(CudaCx *c, const Expr *e)
 {
     if (!c->coop || !c->cached.len || e == c->rowval_def)
@@ -1300,26 +1315,12 @@ static const char *rowval_override(CudaCx *c, const Expr *e)
     for (int i = 0; i < c->rowvals.len; i++) {
         RowVal *rv = vec_at(&c->rowvals, i);
         if (rv->def == e) {
-            Buf d = {0};
-            const Expr *save = c->rowval_def;
-            c->rowval_def = e;
-            emit_expr(&d, &c->base, e);
-            c->rowval_def = save;
-            const char *s = arena_printf(A(c), "(gf_reuse ? (gf_val%d_c[gf_k * GF_VEC + gf_v] = %s) : %s)", rv->id,
-                                         d.data, d.data);
-            buf_free(&d);
-            return s;
+            const char *x = rowval_plain(c, e);
+            return arena_printf(A(c), "(gf_reuse ? (gf_val%d_c[gf_k * GF_VEC + gf_v] = %s) : %s)", rv->id, x, x);
         }
-        if (in(&rv->uses, (void *)e)) {
-            Buf d = {0};
-            const Expr *save = c->rowval_def;
-            c->rowval_def = e;
-            emit_expr(&d, &c->base, e);
-            c->rowval_def = save;
-            const char *s = arena_printf(A(c), "(gf_reuse ? gf_val%d_c[gf_k * GF_VEC + gf_v] : %s)", rv->id, d.data);
-            buf_free(&d);
-            return s;
-        }
+        if (in(&rv->uses, (void *)e))
+            return arena_printf(A(c), "(gf_reuse ? gf_val%d_c[gf_k * GF_VEC + gf_v] : %s)", rv->id,
+                                rowval_plain(c, e));
     }
     return NULL;
 }
