@@ -428,12 +428,20 @@ def read_manifest():
 
 
 def write_manifest(results):
+    """Rewrites the entries of the programs that ran (--only keeps the others)."""
+    ran = {r.name for r in results}
+    entries = {k: v for k, v in read_manifest().items() if k[0] not in ran}
+    for r in results:
+        for fn, got in r.funcs.items():
+            entries[(r.name, fn)] = got
     lines = ['# tests/realworld acceptance manifest: program function accepted|refused CLASS',
              '# CLASS is the -Wgpufuse-CLASS of the diagnostic that kept the function on the CPU.',
              '# Checked by run.py; rewrite with run.py --update after checking the change.']
-    for r in results:
-        for fn, (v, cls) in r.funcs.items():
-            lines.append(f'{r.name:20s} {fn:24s} {v}' + (f' {cls}' if cls else ''))
+    order = {r.name: [fn for fn in r.funcs] for r in results}
+    for (prog, fn) in sorted(entries, key=lambda k: (k[0], order.get(k[0], []).index(k[1])
+                                                     if k[1] in order.get(k[0], []) else 0)):
+        v, cls = entries[(prog, fn)]
+        lines.append(f'{prog:20s} {fn:24s} {v}' + (f' {cls}' if cls else ''))
     with open(MANIFEST, 'w') as f:
         f.write('\n'.join(lines) + '\n')
 
