@@ -62,6 +62,14 @@ static bool write_depfile(const Options *o, Unit *u)
     return ok;
 }
 
+/* The IR verifier after each pass that rewrites the IR: in builds with
+ * assertions (the default and CI's), never in release builds. */
+#ifndef NDEBUG
+#define VERIFY(r, pass) ir_verify(r, pass)
+#else
+#define VERIFY(r, pass) ((void)0)
+#endif
+
 int gfc_run(const Options *o)
 {
     ParseOptions po = {o->clang_args, o->nclang_args, o->resource_dir};
@@ -70,11 +78,15 @@ int gfc_run(const Options *o)
         return 1;
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
+        VERIFY(r, "parse");
         inline_producers(u, r);
+        VERIFY(r, "inline_producers");
         deps_model(u, r);
         if (priv_region(u, r)) {
             /* privatised or distributed: pieces may recompute again */
+            VERIFY(r, "priv_region");
             inline_producers(u, r);
+            VERIFY(r, "inline_producers");
             deps_free(r);
             deps_model(u, r);
         }
@@ -84,6 +96,7 @@ int gfc_run(const Options *o)
         }
         if (deps_interchange(r)) {
             /* the parallel loop is outside now: analyse the new order */
+            VERIFY(r, "deps_interchange");
             deps_free(r);
             if (!deps_analyze(u, r)) {
                 reject_region(u, i--);
@@ -91,6 +104,7 @@ int gfc_run(const Options *o)
             }
         }
         fuse_region(u, r);
+        VERIFY(r, "fuse_region");
         if (!args_plan(u, r))
             reject_region(u, i--);
     }

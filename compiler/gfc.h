@@ -360,6 +360,27 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b);
  * (its result depends on the order of the updates when e can be NaN).
  * (ir.c) */
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
+/* The one traversal of the IR (ir.c).  ir_visit_stmt walks a statement and
+ * everything it owns: child statements and every expression slot (bounds,
+ * break flags, conditions, targets, values, sizes of declared arrays).
+ *   stmt: before the children; false skips them.   stmt_after: after them.
+ *   expr: before an expression's kids; returning another Expr replaces it in
+ *         its slot (a mutator), and the replacement is not walked.
+ * Set done to stop the walk. */
+typedef struct IrVisitor IrVisitor;
+struct IrVisitor {
+    bool (*stmt)(IrVisitor *v, Stmt *s);
+    void (*stmt_after)(IrVisitor *v, Stmt *s);
+    Expr *(*expr)(IrVisitor *v, Expr *e, Stmt *owner);
+    void *user;
+    bool done;
+};
+void ir_visit_stmt(IrVisitor *v, Stmt *s);
+Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner);
+/* The IR's invariants (parent links, statement ids, the variable table,
+ * every variable used where it is declared, operators and operands); a
+ * broken one is an internal error naming the pass that ran last. */
+void ir_verify(struct Region *r, const char *pass);
 /* Whether f holds for some expression of e / of statement s (ir.c). */
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);

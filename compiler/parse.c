@@ -1057,6 +1057,7 @@ static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
         neg->nkids = 1;
         g->cond = neg;
         g->then = guard_rest(p, rest, flag, c);
+        g->then->parent = g;
         vec_push(p->a, &out, g);
         break;
     }
