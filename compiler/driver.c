@@ -1,12 +1,10 @@
 /* driver.c - the pipeline, one pass per line:
  *   parse -> dependences -> fusion plan -> argument facts -> codegen,
- * and writing the output atomically (no partial file on failure). */
+ * then the output (output.c: atomically, no partial file on failure). */
 #include "driver.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void reject_region(Unit *u, int i)
 {
@@ -16,34 +14,6 @@ static void reject_region(Unit *u, int i)
     for (int j = i; j < u->regions.len - 1; j++)
         u->regions.data[j] = u->regions.data[j + 1];
     u->regions.len--;
-}
-
-/* Writes text to path through a temporary file and a rename. */
-static bool write_atomic(const char *path, const char *text, size_t len)
-{
-    if (!strcmp(path, "-")) {
-        fwrite(text, 1, len, stdout);
-        return true;
-    }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    snprintf(tmp, n, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    bool ok = fwrite(text, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return false;
-    }
-    free(tmp);
-    return true;
 }
 
 static bool write_depfile(const Options *o, Unit *u)
@@ -57,13 +27,15 @@ static bool write_depfile(const Options *o, Unit *u)
             buf_printf(&b, " \\\n  %s", inc);
     }
     buf_puts(&b, "\n");
-    bool ok = write_atomic(o->depfile, b.data, b.len);
+    bool ok = gfc_write_output(o->depfile, b.data, b.len);
     buf_free(&b);
     return ok;
 }
 
 int gfc_run(const Options *o)
 {
+    if (!gfc_check_outputs(o))
+        return 1;
     ParseOptions po = {o->clang_args, o->nclang_args, o->resource_dir};
     Unit *u = parse_unit(o->input, &po);
     if (!u)
@@ -110,7 +82,7 @@ int gfc_run(const Options *o)
     size_t sl = strlen(stem);
     if (sl > 2 && !strcmp(stem + sl - 2, ".c"))
         stem[sl - 2] = '\0';
-    EmitOptions eo = {.prefix = o->prefix, .input_name = stem, .openmp = true, .fast_math = o->fast_math,
+    EmitOptions eo = {.prefix = o->prefix, .input_name = c_escape(u->arena, stem), .openmp = true, .fast_math = o->fast_math,
                       .atomic_reductions = o->atomic_reductions};
     switch (o->emit) {
     case EMIT_CU: emit_cuda_unit(&out, u, &eo); break;
@@ -139,7 +111,7 @@ int gfc_run(const Options *o)
         break;
     }
     }
-    bool ok = write_atomic(o->output, out.data ? out.data : "", out.len);
+    bool ok = gfc_write_output(o->output, out.data ? out.data : "", out.len);
     if (ok && o->depfile)
         ok = write_depfile(o, u);
     buf_free(&out);

@@ -21,6 +21,13 @@ typedef struct Options {
     bool atomic_reductions;      /* --atomic-reductions */
 } Options;
 
+/* output.c: refuses an output or depfile that is the input (or the two the
+ * same file), with a diagnostic. */
+bool gfc_check_outputs(const Options *o);
+/* Writes text to path ("-": stdout) as gcc would, with no partial file on
+ * failure and an unchanged file left untouched; diagnoses failures. */
+bool gfc_write_output(const char *path, const char *text, size_t len);
+
 /* Runs the pipeline; returns the process exit status (0 ok, 1 input errors). */
 int gfc_run(const Options *o);
 

@@ -50,6 +50,10 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
+/* output.c: s as it may be printed inside a comment or a string literal of
+ * generated code (file names: quotes, backslashes, newlines, "*" "/");
+ * s itself when nothing needs escaping. */
+const char *c_escape(Arena *a, const char *s);
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
