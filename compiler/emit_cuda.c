@@ -2002,7 +2002,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
     emit_params(&args, r, true, true);
-    buf_printf(b, "/* The launcher: replaces %s() (%s:%d) at link time. */\nextern \"C\" %s %s(", r->name, c_escape(c->u->arena, c->u->path),
+    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c_escape(c->u->arena, c->u->path),
                r->loc.line, type_c_name(r->ret), name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
@@ -2138,6 +2138,9 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
-        emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->name));
+        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls */
+        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->name);
+        emit_verify_entry(b, r, arena_printf(u->arena, "%s%s", o->prefix, r->name), launcher);
+        emit_launcher(b, &c, r, launcher);
     }
 }

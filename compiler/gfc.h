@@ -536,6 +536,10 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* emit_verify.c: the extern "C" entry point `name` of region r, which calls
+ * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
+ * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
+void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);

@@ -81,6 +81,8 @@ static void init_once(void)
     }
 }
 
+const char *gf_cpu_reason(void) { return cpu_reason; }
+
 const gf_runtime *gf_runtime_get(void)
 {
     pthread_once(&once, init_once);
