@@ -336,8 +336,14 @@ gf_path gf_call_map(gf_call *c)
 {
     const gf_runtime *rt = gf_runtime_get();
     int hazard = c->broken || gf_args_hazard(c->a, c->nargs);
-    if (rt->cpu)
+    if (rt->cpu) {
+        gf_status st = gf_cpu_fallback(); /* the notice, or GPUFUSE_DEVICE's error */
+        if (st != GF_SUCCESS) {
+            report_site(c, st, gf_last_error());
+            return (gf_path)(c->path = GF_PATH_FAILED);
+        }
         return (gf_path)(c->path = hazard ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
+    }
     c->device = gf_current_device();
     c->stream = (cudaStream_t)gf_current_cuda_stream();
     if (c->broken) /* reported by gf_call_begin; the arguments are not all known */

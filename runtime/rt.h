@@ -247,6 +247,9 @@ GF_HIDDEN void gf_vdescribe_return(char *buf, size_t n, int kind, size_t size, c
 
 typedef struct gf_runtime {
     int cpu;                 /* 1: no GPU or GPUFUSE_DEVICE=cpu */
+    int cpu_chosen;          /* ... because GPUFUSE_DEVICE=cpu (no notice) */
+    gf_status config_error;  /* GPUFUSE_DEVICE cannot be honoured: nothing runs */
+    int quiet;               /* GPUFUSE_QUIET: no notice */
     int ndev;
     int default_device;
     int profile_env;         /* GPUFUSE_PROFILE set */
@@ -258,6 +261,11 @@ GF_HIDDEN extern gf_runtime gf_rt;
 GF_HIDDEN const gf_runtime *gf_runtime_get(void);
 /* Why the runtime runs on the CPU ("" when it does not). */
 GF_HIDDEN const char *gf_cpu_reason(void);
+/* Called where work falls back to the CPU because there is no GPU: prints
+ * the one-time notice (unless GPUFUSE_DEVICE=cpu or GPUFUSE_QUIET); returns
+ * the configuration error when GPUFUSE_DEVICE cannot be honoured (the
+ * caller must then not run anything), else GF_SUCCESS. */
+GF_HIDDEN gf_status gf_cpu_fallback(void);
 /* The calling thread's device (cached; gf_device_select changes it). */
 GF_HIDDEN int gf_current_device(void);
 
