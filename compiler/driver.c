@@ -16,17 +16,65 @@ static void reject_region(Unit *u, int i)
     u->regions.len--;
 }
 
+void strvec_push(StrVec *s, const char *x)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = realloc(s->v, sizeof(char *) * (size_t)s->cap);
+        if (!s->v) {
+            fprintf(stderr, "gpufuse: out of memory\n");
+            exit(1);
+        }
+    }
+    s->v[s->n++] = x;
+}
+
+/* A file name as Make reads it in a rule (as gcc writes depfiles): spaces
+ * and '#' escaped with a backslash (and the backslashes before them
+ * doubled), '$' as '$$'. */
+const char *make_escape(Arena *a, const char *s)
+{
+    Buf b = {0};
+    for (const char *p = s; *p; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '#') {
+            for (const char *q = p - 1; q >= s && *q == '\\'; q--)
+                buf_puts(&b, "\\");
+            buf_puts(&b, "\\");
+        }
+        if (*p == '$')
+            buf_puts(&b, "$");
+        buf_printf(&b, "%c", *p);
+    }
+    const char *out = arena_strdup(a, b.data ? b.data : "");
+    buf_free(&b);
+    return out;
+}
+
+/* target: input header...  (each file once), and with -MP "header:" for
+ * each header, so that make does not fail when one is deleted. */
 static bool write_depfile(const Options *o, Unit *u)
 {
     Buf b = {0};
-    buf_printf(&b, "%s:", o->output);
-    buf_printf(&b, " %s", u->path);
+    if (o->ndep_targets)
+        for (int i = 0; i < o->ndep_targets; i++)
+            buf_printf(&b, "%s%s", i ? " " : "", o->dep_targets[i]);
+    else
+        buf_puts(&b, make_escape(u->arena, o->output));
+    buf_printf(&b, ": %s", make_escape(u->arena, u->path));
+    Vec deps = {0};
     for (int i = 0; i < u->includes.len; i++) {
         const char *inc = vec_at(&u->includes, i);
-        if (strcmp(inc, u->path))
-            buf_printf(&b, " \\\n  %s", inc);
+        bool seen = !strcmp(inc, u->path);
+        for (int j = 0; j < deps.len && !seen; j++)
+            seen = !strcmp(vec_at(&deps, j), inc);
+        if (!seen)
+            vec_push(u->arena, &deps, (void *)inc);
     }
+    for (int i = 0; i < deps.len; i++)
+        buf_printf(&b, " \\\n  %s", make_escape(u->arena, vec_at(&deps, i)));
     buf_puts(&b, "\n");
+    for (int i = 0; o->dep_phony && i < deps.len; i++)
+        buf_printf(&b, "\n%s:\n", make_escape(u->arena, vec_at(&deps, i)));
     bool ok = gfc_write_output(o->depfile, b.data, b.len);
     buf_free(&b);
     return ok;
@@ -70,10 +118,12 @@ int gfc_run(const Options *o)
         unit_free(u);
         return 1;
     }
+    /* the report goes to stdout, or to stderr when the output is there */
+    FILE *rep = strcmp(o->output, "-") ? stdout : stderr;
     if (o->emit != EMIT_REPORT && o->report == REPORT_TEXT)
-        report_text(stdout, u);
+        report_text(rep, u);
     else if (o->emit != EMIT_REPORT && o->report == REPORT_JSON)
-        report_json(stdout, u);
+        report_json(rep, u);
 
     Buf out = {0};
     const char *base = strrchr(o->input, '/');

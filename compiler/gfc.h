@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define GFC_VERSION "0.1.0"
+/* The launcher interface the generated code is written for: the runtime's
+ * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
+#define GFC_LAUNCH_ABI 2
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -65,7 +68,9 @@ typedef struct Loc {
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 
 typedef struct DiagEngine {
-    bool strict;                 /* --strict: region warnings become errors */
+    bool strict;                 /* -Werror / --strict: warnings become errors */
+    bool no_warnings;            /* -w */
+    bool verbose;                /* -v: the clang arguments are printed */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -75,7 +80,13 @@ extern DiagEngine gfc_diag;
 /* file:line:col: level: message [-Wgpufuse-flag], then the line and a caret. */
 void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Region diagnostics: a warning (error under --strict) that makes the region
+/* A warning option: -Wgpufuse-NAME, -Wno-gpufuse-NAME, -Werror[=gpufuse-NAME],
+ * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
+ * about, as clang does), -1 when it is not a gpufuse option. */
+int diag_option(const char *opt);
+/* -v: prints the arguments libclang parses `path` with. */
+void diag_clang_args(const char *path, const char *const *args, int n);
+/* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
