@@ -1951,6 +1951,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
     for (int i = 0; i < opt->nclang_args; i++)
         args[n++] = opt->clang_args[i];
 
+    diag_clang_args(path, args, n); /* -v */
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, n, NULL, 0,
