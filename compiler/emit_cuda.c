@@ -124,7 +124,7 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
             /* the target of a plain store is not a load; its subscripts are */
             if (!in(&u->arrays, l->var))
                 vec_push(a, &u->arrays, l->var);
-            if (strcmp(s->op, "=") || s->lhs->kind == E_FIELD)
+            if (s->op != OP_ASSIGN || s->lhs->kind == E_FIELD)
                 uses_expr(a, u, s->lhs);
             else
                 for (int i = 0; i < l->nkids; i++)
@@ -364,7 +364,7 @@ static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *nest = vec_at(&k->nests, i);
         if (k->nests.len > 1) {
-            buf_line(b, "{ /* %s:%d */", c->u->path, nest->loc.line);
+            buf_line(b, "{ /* %s:%d */", c_escape(c->u->arena, c->u->path), nest->loc.line);
             b->indent++;
         }
         emit_iv_aliases(b, k, nest);
@@ -569,7 +569,7 @@ static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
         rot_expr(c, k, u, e->kids[0]);
         return;
     }
-    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
         rot_expr(c, k, u, e->kids[0]);
         return;
     }
@@ -649,7 +649,7 @@ static void emit_rot_load(Buf *b, CudaCx *c, Rot *r, long long off, const char *
     Var *iv = c->k->loops[0]->iv;
     Expr ive = {.kind = E_VAR, .var = iv, .ty = iv->ty};
     Expr ce = {.kind = E_INT, .text = arena_printf(A(c), "%lld", off < 0 ? -off : off), .ty = iv->ty};
-    Expr sum = {.kind = E_BINARY, .text = off < 0 ? "-" : "+", .ty = iv->ty, .nkids = 2};
+    Expr sum = {.kind = E_BINARY, .op = off < 0 ? OP_SUB : OP_ADD, .ty = iv->ty, .nkids = 2};
     Expr *sk[2] = {&ive, &ce};
     sum.kids = sk;
     Expr ix = {.kind = E_INDEX, .var = r->v, .ty = type_elem(r->v->ty), .nkids = 2};
@@ -850,7 +850,7 @@ static bool stmt_reads_array(const Stmt *s, const Var *v)
         const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
         if (l->kind != E_INDEX)
             return false;
-        if (l->var == v && strcmp(s->op, "="))
+        if (l->var == v && s->op != OP_ASSIGN)
             return true;
         for (int i = 0; i < l->nkids; i++)
             if (expr_reads_var(l->kids[i], v))
@@ -872,7 +872,7 @@ static void row_vec_stores(CudaCx *c, Stmt *l, Vec *out)
     Var *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
     for (int i = 0; i < n; i++) {
         Stmt *s = list[i];
-        if (s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+        if (s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
             continue;
         Expr *x = s->lhs;
         Var *v = x->var;
@@ -907,7 +907,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     Vec save_red = c->red_private;
     c->coop = l;
     c->red_private = reds;
-    buf_line(b, "/* %s:%d: shared by the block */", c->u->path, l->loc.line);
+    buf_line(b, "/* %s:%d: shared by the block */", c_escape(c->u->arena, c->u->path), l->loc.line);
     buf_line(b, "if (GF_ITEMS > 0) {");
     b->indent++;
     /* stores of this loop that can be gathered into 16-byte writes */
@@ -1122,24 +1122,6 @@ typedef struct RowVal {
     Vec uses;                    /* Expr*: the same value in later loops */
 } RowVal;
 
-/* a and b the same expression, with a's loop index standing for b's. */
-static bool expr_equal_iv(const Expr *a, const Expr *b, const Var *ia, const Var *ib)
-{
-    if (!a || !b)
-        return a == b;
-    if (a->kind != b->kind || a->nkids != b->nkids || !expr_cast_types_equal(a, b))
-        return false;
-    if (a->var != b->var && !(a->var == ia && b->var == ib))
-        return false;
-    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
-        return false;
-    if (a->kind == E_CALL && a->callee != b->callee)
-        return false;
-    for (int i = 0; i < a->nkids; i++)
-        if (!expr_equal_iv(a->kids[i], b->kids[i], ia, ib))
-            return false;
-    return true;
-}
 
 static bool assigns_var(const Stmt *s, const Var *v)
 {
@@ -1201,7 +1183,7 @@ static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
         uncond_calls_expr(a, e->kids[0], out);
         return;
     }
-    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
         uncond_calls_expr(a, e->kids[0], out);
         return;
     }
@@ -1276,7 +1258,7 @@ static void find_rowvals(CudaCx *c, Stmt *body)
                         rv = vec_at(&c->rowvals, i);
                 for (int i = 0; i < calls.len; i++) {
                     const Expr *use = vec_at(&calls, i);
-                    if (!expr_equal_iv(def, use, la->iv, lb->iv))
+                    if (!expr_equal_renamed(def, use, la->iv, lb->iv))
                         continue;
                     if (!rv) {
                         rv = arena_alloc(A(c), sizeof *rv);
@@ -1579,7 +1561,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
 {
     Uses u;
     kernel_uses(c, k, &u);
-    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->path, k->first_line, k->last_line);
+    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c_escape(c->u->arena, c->u->path), k->first_line, k->last_line);
     b->indent++;
     const char *n0 = "gf_n0";
     for (int d = 0; d < k->pdims; d++) {
@@ -1763,7 +1745,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     LibCall *lc = k->lib;
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
-    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->path, k->first_line, k->last_line,
+    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c_escape(c->u->arena, c->u->path), k->first_line, k->last_line,
              lib_describe(A(c), lc));
     b->indent++;
     trip_count(b, c, lc->rows, "gf_gm");
@@ -2002,7 +1984,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
     emit_params(&args, r, true, true);
-    buf_printf(b, "/* The launcher: replaces %s() (%s:%d) at link time. */\nextern \"C\" %s %s(", r->name, c->u->path,
+    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c_escape(c->u->arena, c->u->path),
                r->loc.line, type_c_name(r->ret), name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
@@ -2011,7 +1993,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     for (int i = 0; i < r->params.len; i++)
         if (((Var *)vec_at(&r->params, i))->is_array)
             nargs++;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->path, r->loc.line);
+    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c_escape(c->u->arena, c->u->path), r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
     emit_isl_aliases(b, r);
     buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
@@ -2089,7 +2071,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
 {
     buf_printf(b, "/* %s.gf.cu - generated by gpufuse %s from %s.  Do not edit: regenerate.\n"
                   " * Build with nvcc -arch=sm_90 (or your GPU); link with libgpufuse. */\n",
-               o->input_name, GFC_VERSION, u->path);
+               o->input_name, GFC_VERSION, c_escape(u->arena, u->path));
     if (o->fast_math)
         buf_puts(b, "/* --fast-math: expf, logf, sinf, cosf, tanf, powf, exp10f, log2f, log10f and float division\n"
                     " * use CUDA's fast intrinsics in kernels (host fallbacks stay exact). */\n");
@@ -2112,7 +2094,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.base.override = cuda_override;
         c.u = u;
         c.r = r;
-        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, u->path, r->loc.line,
+        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, c_escape(u->arena, u->path), r->loc.line,
                    r->plan->kernels.len, r->plan->kernels.len == 1 ? "" : "s");
         for (int j = 0; j < r->plan->kernels.len; j++) {
             Kernel *k = vec_at(&r->plan->kernels, j);
@@ -2120,7 +2102,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             Uses us;
             kernel_uses(&c, k, &us);
             buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
-                       kernel_kind_names[k->kind], u->path, k->first_line, k->last_line, k->nests.len,
+                       kernel_kind_names[k->kind], c_escape(u->arena, u->path), k->first_line, k->last_line, k->nests.len,
                        k->nests.len == 1 ? "" : "s");
             if (k->pdims == 0)
                 emit_single_kernel(b, &c, k, &us);
@@ -2138,6 +2120,9 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
-        emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->name));
+        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls */
+        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->name);
+        emit_verify_entry(b, r, arena_printf(u->arena, "%s%s", o->prefix, r->name), launcher);
+        emit_launcher(b, &c, r, launcher);
     }
 }

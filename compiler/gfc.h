@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define GFC_VERSION "0.1.0"
+/* The launcher interface the generated code is written for: the runtime's
+ * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
+#define GFC_LAUNCH_ABI 2
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -50,6 +53,10 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
+/* output.c: s as it may be printed inside a comment or a string literal of
+ * generated code (file names: quotes, backslashes, newlines, "*" "/");
+ * s itself when nothing needs escaping. */
+const char *c_escape(Arena *a, const char *s);
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
@@ -61,7 +68,9 @@ typedef struct Loc {
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 
 typedef struct DiagEngine {
-    bool strict;                 /* --strict: region warnings become errors */
+    bool strict;                 /* -Werror / --strict: warnings become errors */
+    bool no_warnings;            /* -w */
+    bool verbose;                /* -v: the clang arguments are printed */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -71,7 +80,13 @@ extern DiagEngine gfc_diag;
 /* file:line:col: level: message [-Wgpufuse-flag], then the line and a caret. */
 void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Region diagnostics: a warning (error under --strict) that makes the region
+/* A warning option: -Wgpufuse-NAME, -Wno-gpufuse-NAME, -Werror[=gpufuse-NAME],
+ * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
+ * about, as clang does), -1 when it is not a gpufuse option. */
+int diag_option(const char *opt);
+/* -v: prints the arguments libclang parses `path` with. */
+void diag_clang_args(const char *path, const char *const *args, int n);
+/* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -172,13 +187,55 @@ typedef enum ExprKind {
 } ExprKind;
 extern const char *const expr_kind_names[];
 
+/* Operators: the enum, C spelling and precedence (higher binds tighter)
+ * come from this one list.  The front end maps clang's operator once
+ * (clang_compat.c); nothing compares operator strings after it.
+ * Assignment operators are the S_ASSIGN forms; op_assign_base gives the
+ * binary operator a compound assignment applies (OP_ADD for OP_ADD_ASSIGN). */
+#define GF_OPS(X)                                                                            \
+    X(OP_NONE, "", 0)                                                                        \
+    X(OP_MUL, "*", 13) X(OP_DIV, "/", 13) X(OP_MOD, "%", 13)                                 \
+    X(OP_ADD, "+", 12) X(OP_SUB, "-", 12)                                                    \
+    X(OP_SHL, "<<", 11) X(OP_SHR, ">>", 11)                                                  \
+    X(OP_LT, "<", 10) X(OP_LE, "<=", 10) X(OP_GT, ">", 10) X(OP_GE, ">=", 10)                \
+    X(OP_EQ, "==", 9) X(OP_NE, "!=", 9)                                                      \
+    X(OP_BAND, "&", 8) X(OP_BXOR, "^", 7) X(OP_BOR, "|", 6)                                  \
+    X(OP_LAND, "&&", 5) X(OP_LOR, "||", 4)                                                   \
+    X(OP_ASSIGN, "=", 2)                                                                     \
+    X(OP_MUL_ASSIGN, "*=", 2) X(OP_DIV_ASSIGN, "/=", 2) X(OP_MOD_ASSIGN, "%=", 2)            \
+    X(OP_ADD_ASSIGN, "+=", 2) X(OP_SUB_ASSIGN, "-=", 2)                                      \
+    X(OP_SHL_ASSIGN, "<<=", 2) X(OP_SHR_ASSIGN, ">>=", 2)                                    \
+    X(OP_BAND_ASSIGN, "&=", 2) X(OP_BXOR_ASSIGN, "^=", 2) X(OP_BOR_ASSIGN, "|=", 2)          \
+    X(OP_COMMA, ",", 1)                                                                      \
+    X(OP_NEG, "-", 14) X(OP_PLUS, "+", 14) X(OP_NOT, "!", 14) X(OP_BNOT, "~", 14)            \
+    X(OP_PREINC, "++", 14) X(OP_PREDEC, "--", 14) X(OP_POSTINC, "++", 15)                    \
+    X(OP_POSTDEC, "--", 15) X(OP_ADDR, "&", 14) X(OP_DEREF, "*", 14)
+
+typedef enum Op {
+#define X(k, s, p) k,
+    GF_OPS(X)
+#undef X
+    OP_COUNT
+} Op;
+const char *op_spelling(Op op);
+int op_prec(Op op);
+bool op_is_compare(Op op);           /* < <= > >= == != */
+bool op_is_assign(Op op);            /* = and the compound assignments */
+Op op_assign_base(Op op);            /* OP_ADD_ASSIGN -> OP_ADD; OP_NONE for '=' and non-assignments */
+Op op_compound_of(Op op);            /* OP_ADD -> OP_ADD_ASSIGN; OP_NONE if it has none */
+/* The binary (or assignment) operator spelled s, OP_NONE if none. */
+Op op_binary_of(const char *s);
+/* The unary operator spelled s, prefix or postfix, OP_NONE if none. */
+Op op_unary_of(const char *s, bool postfix);
+
 typedef struct Aff Aff;
 
 struct Expr {
     ExprKind kind;
     Type *ty;
     Loc loc;
-    const char *text;            /* literal spelling, operator, callee, field */
+    Op op;                       /* E_BINARY, E_UNARY */
+    const char *text;            /* literal spelling, callee, field */
     Var *var;
     Expr **kids;
     int nkids;
@@ -235,7 +292,7 @@ struct Stmt {
     /* S_DECL, S_ASSIGN, S_RETURN */
     Var *var;
     Expr *lhs, *rhs;             /* S_DECL: rhs = initialiser (may be NULL); S_LIB: the call */
-    const char *op;              /* "=", "+=", ... */
+    Op op;                       /* S_ASSIGN: OP_ASSIGN or a compound assignment */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
     RedOp atomic;                /* S_ASSIGN: an update of an array element through a
@@ -304,6 +361,8 @@ bool aff_uses(const Aff *f, const Var *v);
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
+/* expr_equal with variable va in a standing for vb in b (a loop index renamed). */
+bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb);
 /* For casts and sizeof: the same target type (the rest of expr_equal's test). */
 bool expr_cast_types_equal(const Expr *a, const Expr *b);
 /* An update of an array element that is a min or max of the element and a
@@ -316,6 +375,27 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b);
  * (its result depends on the order of the updates when e can be NaN).
  * (ir.c) */
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
+/* The one traversal of the IR (ir.c).  ir_visit_stmt walks a statement and
+ * everything it owns: child statements and every expression slot (bounds,
+ * break flags, conditions, targets, values, sizes of declared arrays).
+ *   stmt: before the children; false skips them.   stmt_after: after them.
+ *   expr: before an expression's kids; returning another Expr replaces it in
+ *         its slot (a mutator), and the replacement is not walked.
+ * Set done to stop the walk. */
+typedef struct IrVisitor IrVisitor;
+struct IrVisitor {
+    bool (*stmt)(IrVisitor *v, Stmt *s);
+    void (*stmt_after)(IrVisitor *v, Stmt *s);
+    Expr *(*expr)(IrVisitor *v, Expr *e, Stmt *owner);
+    void *user;
+    bool done;
+};
+void ir_visit_stmt(IrVisitor *v, Stmt *s);
+Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner);
+/* The IR's invariants (parent links, statement ids, the variable table,
+ * every variable used where it is declared, operators and operands); a
+ * broken one is an internal error naming the pass that ran last. */
+void ir_verify(struct Region *r, const char *pass);
 /* Whether f holds for some expression of e / of statement s (ir.c). */
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
@@ -532,6 +612,10 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* emit_verify.c: the extern "C" entry point `name` of region r, which calls
+ * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
+ * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
+void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);
