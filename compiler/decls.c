@@ -505,15 +505,17 @@ typedef struct Layout {
     bool natural;                /* every field at its natural offset: no attribute needed */
     bool packed;                 /* every field right after the previous one */
     bool simple;                 /* no bitfield, no anonymous member: the two tests apply */
+    bool is_union;               /* every field at 0 */
     long long end, align;
 } Layout;
 
 static void layout_field(Layout *l, long long off, long long size, long long align)
 {
-    long long nat = (l->end + align - 1) / align * align;
+    long long nat = l->is_union ? 0 : (l->end + align - 1) / align * align;
     l->natural &= off == nat;
-    l->packed &= off == l->end;
-    l->end = off + size;
+    l->packed &= off == (l->is_union ? 0 : l->end);
+    if (off + size > l->end)
+        l->end = off + size;
     if (align > l->align)
         l->align = align;
 }
@@ -631,7 +633,7 @@ static Decl *record_decl(struct DeclState *d, CXCursor rec)
     x->align = clang_Type_getAlignOf(ty);
     TyCx t = {d, x, {0}, NULL};
     Buf b = {0};
-    Layout l = {true, true, true, 0, 0};
+    Layout l = {true, true, true, clang_getCursorKind(def) == CXCursor_UnionDecl, 0, 0};
     if (!fields_text(&t, def, ty, &b, 4, x, &l)) {
         buf_free(&b);
         return fail(d, x, t.why);
