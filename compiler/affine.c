@@ -85,9 +85,9 @@ Aff *aff_of(Arena *a, Expr *e)
         Aff *x = aff_of(a, e->kids[0]);
         if (!x)
             return NULL;
-        if (!strcmp(e->text, "+"))
+        if (e->op == OP_PLUS)
             return x;
-        if (!strcmp(e->text, "-"))
+        if (e->op == OP_NEG)
             return aff_scale_add(a, x, -1, NULL, 0);
         return NULL;
     }
@@ -97,11 +97,11 @@ Aff *aff_of(Arena *a, Expr *e)
         Aff *x = aff_of(a, e->kids[0]), *y = aff_of(a, e->kids[1]);
         if (!x || !y)
             return NULL;
-        if (!strcmp(e->text, "+"))
+        if (e->op == OP_ADD)
             return aff_scale_add(a, x, 1, y, 1);
-        if (!strcmp(e->text, "-"))
+        if (e->op == OP_SUB)
             return aff_scale_add(a, x, 1, y, -1);
-        if (!strcmp(e->text, "*")) {
+        if (e->op == OP_MUL) {
             if (!x->nterms)
                 return aff_scale_add(a, y, x->c, NULL, 0);
             if (!y->nterms)

@@ -131,7 +131,7 @@ static void writes_of(WriteCx *w, const Stmt *s, const Stmt **loops, int nloops,
         if (l->kind != E_INDEX || l->var != w->v)
             return;
         w->writes++;
-        bool ok = !cond && !strcmp(s->op, "=") && s->lhs->kind == E_INDEX && l->nkids <= nloops;
+        bool ok = !cond && s->op == OP_ASSIGN && s->lhs->kind == E_INDEX && l->nkids <= nloops;
         /* subscript d is the index of loop (nloops - nkids + d), step 1, and
          * inner dimensions run over the whole declared extent */
         int first = nloops - l->nkids;

@@ -81,19 +81,19 @@ static char *cond_constraint(Model *m, Expr *c, bool negate)
 {
     if (!c || c->kind != E_BINARY)
         return NULL;
-    const char *op = c->text;
-    if (!strcmp(op, "&&") && !negate) {
+    Op op = c->op;
+    if (op == OP_LAND && !negate) {
         char *x = cond_constraint(m, c->kids[0], false), *y = cond_constraint(m, c->kids[1], false);
         if (x && y)
             return arena_printf(m->a, "%s and %s", x, y);
         return x ? x : y;        /* dropping a conjunct over-approximates */
     }
-    static const char *const ops[][3] = {{"<", "<", ">="}, {"<=", "<=", ">"}, {">", ">", "<="},
-                                         {">=", ">=", "<"}, {"==", "=", NULL}};
+    static const struct { Op op; const char *isl[2]; } ops[] = {
+        {OP_LT, {"<", ">="}}, {OP_LE, {"<=", ">"}}, {OP_GT, {">", "<="}}, {OP_GE, {">=", "<"}}, {OP_EQ, {"=", NULL}}};
     for (int i = 0; i < 5; i++) {
-        if (strcmp(op, ops[i][0]))
+        if (op != ops[i].op)
             continue;
-        const char *iop = ops[i][negate ? 2 : 1];
+        const char *iop = ops[i].isl[negate];
         if (!iop)
             return NULL;
         Aff *x = aff_of(m->a, c->kids[0]), *y = aff_of(m->a, c->kids[1]);
@@ -109,10 +109,10 @@ static bool cond_exact(Model *m, Expr *c, bool negate)
 {
     if (!c || c->kind != E_BINARY)
         return false;
-    const char *op = c->text;
-    if (!strcmp(op, "&&"))
+    Op op = c->op;
+    if (op == OP_LAND)
         return !negate && cond_exact(m, c->kids[0], false) && cond_exact(m, c->kids[1], false);
-    if (strcmp(op, "<") && strcmp(op, "<=") && strcmp(op, ">") && strcmp(op, ">=") && (strcmp(op, "==") || negate))
+    if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && (op != OP_EQ || negate))
         return false;
     return aff_of(m->a, c->kids[0]) && aff_of(m->a, c->kids[1]);
 }
@@ -139,16 +139,16 @@ bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
         *inner = f;
         return true;
     }
-    if (e->kind == E_BINARY && (!strcmp(e->text, "+") || !strcmp(e->text, "-"))) {
+    if (e->kind == E_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
         Aff *o1 = NULL, *i1 = NULL, *o2 = NULL, *i2 = NULL;
         if (!deps_split_flat(a, e->kids[0], P, &o1, &i1) || !deps_split_flat(a, e->kids[1], P, &o2, &i2))
             return false;
-        long long s = e->text[0] == '-' ? -1 : 1;
+        long long s = e->op == OP_SUB ? -1 : 1;
         *outer = o1 || o2 ? aff_add(a, o1 ? o1 : aff_zero(a), o2 ? o2 : aff_zero(a), s) : NULL;
         *inner = aff_add(a, i1, i2, s);
         return true;
     }
-    if (e->kind == E_BINARY && !strcmp(e->text, "*")) {
+    if (e->kind == E_BINARY && e->op == OP_MUL) {
         for (int side = 0; side < 2; side++) {
             Expr *p = e->kids[side], *x = e->kids[1 - side];
             while (p->kind == E_CAST)
@@ -418,6 +418,20 @@ static bool is_v(const Expr *e, const Var *v)
     return e && e->kind == E_VAR && e->var == v;
 }
 
+/* The reduction a compound assignment performs (-= adds the negation). */
+static RedOp compound_red(Op op)
+{
+    switch (op) {
+    case OP_ADD_ASSIGN:
+    case OP_SUB_ASSIGN: return RED_ADD;
+    case OP_MUL_ASSIGN: return RED_MUL;
+    case OP_BAND_ASSIGN: return RED_BAND;
+    case OP_BOR_ASSIGN: return RED_BOR;
+    case OP_BXOR_ASSIGN: return RED_BXOR;
+    default: return RED_NONE;
+    }
+}
+
 static RedOp reduction_of(Stmt *s)
 {
     if (s->kind != S_ASSIGN || s->lhs->kind != E_VAR)
@@ -425,22 +439,20 @@ static RedOp reduction_of(Stmt *s)
     Var *v = s->lhs->var;
     if (v->kind != V_LOCAL)
         return RED_NONE;
-    static const struct { const char *op; RedOp r; } compound[] = {
-        {"+=", RED_ADD}, {"-=", RED_ADD}, {"*=", RED_MUL}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
-    for (size_t i = 0; i < sizeof compound / sizeof *compound; i++)
-        if (!strcmp(s->op, compound[i].op))
-            return reads_var(s->rhs, v) ? RED_NONE : compound[i].r;
-    if (strcmp(s->op, "="))
+    RedOp cr = compound_red(s->op);
+    if (cr)
+        return reads_var(s->rhs, v) ? RED_NONE : cr;
+    if (s->op != OP_ASSIGN)
         return RED_NONE;
     Expr *e = s->rhs;
     while (e->kind == E_CAST)
         e = e->kids[0];
     if (e->kind == E_BINARY) {
-        static const struct { const char *op; RedOp r; bool commutes; } bin[] = {
-            {"+", RED_ADD, true}, {"-", RED_ADD, false}, {"*", RED_MUL, true}, {"&&", RED_AND, true},
-            {"||", RED_OR, true}, {"&", RED_BAND, true}, {"|", RED_BOR, true}, {"^", RED_BXOR, true}};
+        static const struct { Op op; RedOp r; bool commutes; } bin[] = {
+            {OP_ADD, RED_ADD, true}, {OP_SUB, RED_ADD, false}, {OP_MUL, RED_MUL, true}, {OP_LAND, RED_AND, true},
+            {OP_LOR, RED_OR, true}, {OP_BAND, RED_BAND, true}, {OP_BOR, RED_BOR, true}, {OP_BXOR, RED_BXOR, true}};
         for (size_t i = 0; i < sizeof bin / sizeof *bin; i++) {
-            if (strcmp(e->text, bin[i].op))
+            if (e->op != bin[i].op)
                 continue;
             if (is_v(e->kids[0], v) && !reads_var(e->kids[1], v))
                 return bin[i].r;
@@ -463,22 +475,22 @@ static RedOp reduction_of(Stmt *s)
     if (e->kind == E_COND && e->kids[0]->kind == E_BINARY) {
         /* v = v > x ? v : x  (and <, >=, <=, either operand order) */
         Expr *c = e->kids[0];
-        const char *op = c->text;
-        bool gt = !strcmp(op, ">") || !strcmp(op, ">="), lt = !strcmp(op, "<") || !strcmp(op, "<=");
+        bool gt = c->op == OP_GT || c->op == OP_GE, lt = c->op == OP_LT || c->op == OP_LE;
         if (!gt && !lt)
             return RED_NONE;
         Expr *x = NULL;
+        bool is_max = false;
         if (is_v(c->kids[0], v) && expr_equal(c->kids[0], e->kids[1]) && expr_equal(c->kids[1], e->kids[2]))
-            x = c->kids[1], op = gt ? "max" : "min";
+            x = c->kids[1], is_max = gt;
         else if (is_v(c->kids[0], v) && expr_equal(c->kids[0], e->kids[2]) && expr_equal(c->kids[1], e->kids[1]))
-            x = c->kids[1], op = gt ? "min" : "max";
+            x = c->kids[1], is_max = !gt;
         else if (is_v(c->kids[1], v) && expr_equal(c->kids[1], e->kids[1]) && expr_equal(c->kids[0], e->kids[2]))
-            x = c->kids[0], op = gt ? "min" : "max";
+            x = c->kids[0], is_max = !gt;
         else if (is_v(c->kids[1], v) && expr_equal(c->kids[1], e->kids[2]) && expr_equal(c->kids[0], e->kids[1]))
-            x = c->kids[0], op = gt ? "max" : "min";
+            x = c->kids[0], is_max = gt;
         if (!x || reads_var(x, v))
             return RED_NONE;
-        return !strcmp(op, "max") ? RED_MAX : RED_MIN;
+        return is_max ? RED_MAX : RED_MIN;
     }
     return RED_NONE;
 }
@@ -536,19 +548,14 @@ static RedOp atomic_of(Model *m, Stmt *s)
     Aff *o = NULL, *in = NULL;
     if (affine || (v->delin && !v->delin_bad && deps_split_flat(m->a, l->kids[0], &P, &o, &in) && P == v->delin && o))
         return RED_NONE;         /* exact: isl knows which elements collide */
-    static const struct { const char *op; RedOp r; } ops[] = {
-        {"+=", RED_ADD}, {"-=", RED_ADD}, {"*=", RED_MUL}, {"&=", RED_BAND}, {"|=", RED_BOR}, {"^=", RED_BXOR}};
-    RedOp r = RED_NONE;
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (!strcmp(s->op, ops[i].op))
-            r = ops[i].r;
+    RedOp r = compound_red(s->op);
     Expr *val = s->rhs;          /* the value combined with the element */
-    if (!r && !strcmp(s->op, "="))
+    if (!r && s->op == OP_ASSIGN)
         r = ir_minmax_update(s, &val, NULL);
     if (!r) {
-        if (strcmp(s->op, "="))
+        if (s->op != OP_ASSIGN)
             why_not_atomic(m, v, arena_printf(m->a, "'%s' has no atomic form (+=, -=, *=, &=, |=, ^= and min/max "
-                                              "have)", s->op));
+                                              "have)", op_spelling(s->op)));
         return RED_NONE;         /* a plain store: a scatter */
     }
     bool self = reads_var(val, v);
@@ -581,7 +588,7 @@ static RedOp atomic_of(Model *m, Stmt *s)
 /* The operator of an atomic update as the user wrote it. */
 static const char *atomic_op_text(const Stmt *s)
 {
-    return s->atomic == RED_MIN ? "min" : s->atomic == RED_MAX ? "max" : s->op;
+    return s->atomic == RED_MIN ? "min" : s->atomic == RED_MAX ? "max" : op_spelling(s->op);
 }
 
 /* Demotes an atomic update to a plain one (its accesses become ordered). */
@@ -720,7 +727,7 @@ static void build(Model *m, Stmt *s)
                 break;
             case S_ASSIGN:
                 collect_reads(m, ps, t->rhs);
-                if (strcmp(t->op, "="))
+                if (t->op != OP_ASSIGN)
                     collect_reads(m, ps, t->lhs);
                 else if (t->lhs->kind != E_VAR)
                     for (int i = 0; i < (t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs)->nkids; i++)
@@ -750,7 +757,7 @@ static void build(Model *m, Stmt *s)
         s->red = reduction_of(s);
         s->red_var = s->red ? s->lhs->var : NULL;
         s->atomic = atomic_of(m, s);
-        if (s->atomic && !strcmp(s->op, "="))
+        if (s->atomic && s->op == OP_ASSIGN)
             collect_reads_elem(m, ps, s->rhs, s->lhs);   /* min/max: the element is the tagged read */
         else
             collect_reads_but(m, ps, s->rhs, s->red_var);
@@ -766,7 +773,7 @@ static void build(Model *m, Stmt *s)
             add_access(m, ps, s->lhs, true, true);
             /* reads of the accumulator inside rhs cannot occur (checked) */
         } else {
-            if (strcmp(s->op, "="))
+            if (s->op != OP_ASSIGN)
                 add_access(m, ps, s->lhs, false, false);
             add_access(m, ps, s->lhs, true, false);
         }

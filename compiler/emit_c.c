@@ -5,24 +5,13 @@
 
 #include <string.h>
 
-/* C operator precedence, higher binds tighter. */
-static int binary_prec(const char *op)
-{
-    static const struct { const char *op; int prec; } t[] = {
-        {"*", 13}, {"/", 13}, {"%", 13}, {"+", 12}, {"-", 12}, {"<<", 11}, {">>", 11},
-        {"<", 10}, {"<=", 10}, {">", 10}, {">=", 10}, {"==", 9}, {"!=", 9}, {"&", 8},
-        {"^", 7}, {"|", 6}, {"&&", 5}, {"||", 4}};
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (!strcmp(op, t[i].op))
-            return t[i].prec;
-    return 0;
-}
-
 static int prec_of(const Expr *e)
 {
     switch (e->kind) {
-    case E_BINARY: return binary_prec(e->text);
+    case E_BINARY: return op_prec(e->op);
     case E_COND: return 3;
+    case E_INT:
+    case E_FLOAT: return e->text[0] == '-' ? 14 : 16;   /* a negative constant is a unary minus */
     case E_UNARY:
     case E_CAST: return 14;
     default: return 16;
@@ -118,16 +107,24 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         emit_sub(b, cx, e->kids[0], 15);
         buf_printf(b, ".%s", decls_cname(cx->r->unit->arena, e->text));
         return;
-    case E_UNARY:
-        buf_puts(b, e->text);
-        /* keep "- -x" from becoming "--x" */
-        if (e->kids[0]->kind == E_UNARY && (e->text[0] == '-' || e->text[0] == '+') &&
-            e->kids[0]->text[0] == e->text[0])
+    case E_UNARY: {
+        if (e->op == OP_POSTINC || e->op == OP_POSTDEC) {
+            emit_sub(b, cx, e->kids[0], 15);
+            buf_puts(b, op_spelling(e->op));
+            return;
+        }
+        const char *sp = op_spelling(e->op);
+        buf_puts(b, sp);
+        /* keep "- -x" (and "- -2", a negative constant) from becoming "--x" */
+        const Expr *k = e->kids[0];
+        char next = k->kind == E_UNARY ? op_spelling(k->op)[0] : (k->kind == E_INT || k->kind == E_FLOAT) ? k->text[0] : 0;
+        if ((sp[0] == '-' || sp[0] == '+') && next == sp[0])
             buf_puts(b, " ");
-        emit_sub(b, cx, e->kids[0], 14);
+        emit_sub(b, cx, k, 14);
         return;
+    }
     case E_BINARY: {
-        if (cx->device && cx->fast_math && !strcmp(e->text, "/") && e->ty && e->ty->kind == TY_FLOAT) {
+        if (cx->device && cx->fast_math && e->op == OP_DIV && e->ty && e->ty->kind == TY_FLOAT) {
             buf_puts(b, "__fdividef(");
             emit_expr(b, cx, e->kids[0]);
             buf_puts(b, ", ");
@@ -135,9 +132,9 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
             buf_puts(b, ")");
             return;
         }
-        int p = binary_prec(e->text);
+        int p = op_prec(e->op);
         emit_sub(b, cx, e->kids[0], p);
-        buf_printf(b, " %s ", e->text);
+        buf_printf(b, " %s ", op_spelling(e->op));
         emit_sub(b, cx, e->kids[1], p + 1);
         return;
     }
@@ -251,12 +248,12 @@ void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
                          s->atomic == RED_BXOR ? "xor" : mm;
         if (!fn)
             unreachable();
-        buf_line(b, "gf_atomic_%s(&%s, %s(%s)(%s));", fn, l.data, !strcmp(s->op, "-=") ? "-" : "", tn, r.data);
+        buf_line(b, "gf_atomic_%s(&%s, %s(%s)(%s));", fn, l.data, s->op == OP_SUB_ASSIGN ? "-" : "", tn, r.data);
     } else if (!cx->device && !mm) {
         buf_puts(b, "#if defined(_OPENMP)\n");
         buf_line(b, "#pragma omp atomic update");
         buf_puts(b, "#endif\n");
-        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+        buf_line(b, "%s %s %s;", l.data, op_spelling(s->op), r.data);
     } else {
         /* compare-and-swap: the new value from the current one, as the C
          * statement computes it */
@@ -269,8 +266,7 @@ void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
             /* a op= e is a = a op (e) */
             nv = arena_alloc(a, sizeof *nv);
             nv->kind = E_BINARY;
-            nv->text = arena_strdup(a, s->op);
-            ((char *)nv->text)[strlen(s->op) - 1] = 0;
+            nv->op = op_assign_base(s->op);
             nv->ty = et;
             nv->kids = arena_alloc(a, 2 * sizeof(Expr *));
             nv->kids[0] = old;
@@ -280,7 +276,7 @@ void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
         Buf n = {0};
         emit_expr(&n, cx, nv);
         buf_line(b, "{ /* atomic %s: compare-and-swap until no other thread changed the element */",
-                 mm ? mm : s->op);
+                 mm ? mm : op_spelling(s->op));
         b->indent++;
         buf_line(b, "%s *gf_p = &%s;", tn, l.data);
         buf_line(b, "const %s gf_v = %s;", type_c_name(vt), r.data);
@@ -420,7 +416,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         Buf l = {0}, r = {0};
         emit_expr(&l, cx, s->lhs);
         emit_expr(&r, cx, s->rhs);
-        buf_line(b, "%s %s %s;", l.data, s->op, r.data);
+        buf_line(b, "%s %s %s;", l.data, op_spelling(s->op), r.data);
         buf_free(&l);
         buf_free(&r);
         return;

@@ -124,7 +124,7 @@ static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
             /* the target of a plain store is not a load; its subscripts are */
             if (!in(&u->arrays, l->var))
                 vec_push(a, &u->arrays, l->var);
-            if (strcmp(s->op, "=") || s->lhs->kind == E_FIELD)
+            if (s->op != OP_ASSIGN || s->lhs->kind == E_FIELD)
                 uses_expr(a, u, s->lhs);
             else
                 for (int i = 0; i < l->nkids; i++)
@@ -569,7 +569,7 @@ static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
         rot_expr(c, k, u, e->kids[0]);
         return;
     }
-    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
         rot_expr(c, k, u, e->kids[0]);
         return;
     }
@@ -649,7 +649,7 @@ static void emit_rot_load(Buf *b, CudaCx *c, Rot *r, long long off, const char *
     Var *iv = c->k->loops[0]->iv;
     Expr ive = {.kind = E_VAR, .var = iv, .ty = iv->ty};
     Expr ce = {.kind = E_INT, .text = arena_printf(A(c), "%lld", off < 0 ? -off : off), .ty = iv->ty};
-    Expr sum = {.kind = E_BINARY, .text = off < 0 ? "-" : "+", .ty = iv->ty, .nkids = 2};
+    Expr sum = {.kind = E_BINARY, .op = off < 0 ? OP_SUB : OP_ADD, .ty = iv->ty, .nkids = 2};
     Expr *sk[2] = {&ive, &ce};
     sum.kids = sk;
     Expr ix = {.kind = E_INDEX, .var = r->v, .ty = type_elem(r->v->ty), .nkids = 2};
@@ -850,7 +850,7 @@ static bool stmt_reads_array(const Stmt *s, const Var *v)
         const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
         if (l->kind != E_INDEX)
             return false;
-        if (l->var == v && strcmp(s->op, "="))
+        if (l->var == v && s->op != OP_ASSIGN)
             return true;
         for (int i = 0; i < l->nkids; i++)
             if (expr_reads_var(l->kids[i], v))
@@ -872,7 +872,7 @@ static void row_vec_stores(CudaCx *c, Stmt *l, Vec *out)
     Var *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
     for (int i = 0; i < n; i++) {
         Stmt *s = list[i];
-        if (s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+        if (s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
             continue;
         Expr *x = s->lhs;
         Var *v = x->var;
@@ -1122,24 +1122,6 @@ typedef struct RowVal {
     Vec uses;                    /* Expr*: the same value in later loops */
 } RowVal;
 
-/* a and b the same expression, with a's loop index standing for b's. */
-static bool expr_equal_iv(const Expr *a, const Expr *b, const Var *ia, const Var *ib)
-{
-    if (!a || !b)
-        return a == b;
-    if (a->kind != b->kind || a->nkids != b->nkids || !expr_cast_types_equal(a, b))
-        return false;
-    if (a->var != b->var && !(a->var == ia && b->var == ib))
-        return false;
-    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
-        return false;
-    if (a->kind == E_CALL && a->callee != b->callee)
-        return false;
-    for (int i = 0; i < a->nkids; i++)
-        if (!expr_equal_iv(a->kids[i], b->kids[i], ia, ib))
-            return false;
-    return true;
-}
 
 static bool assigns_var(const Stmt *s, const Var *v)
 {
@@ -1201,7 +1183,7 @@ static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
         uncond_calls_expr(a, e->kids[0], out);
         return;
     }
-    if (e->kind == E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||"))) {
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
         uncond_calls_expr(a, e->kids[0], out);
         return;
     }
@@ -1276,7 +1258,7 @@ static void find_rowvals(CudaCx *c, Stmt *body)
                         rv = vec_at(&c->rowvals, i);
                 for (int i = 0; i < calls.len; i++) {
                     const Expr *use = vec_at(&calls, i);
-                    if (!expr_equal_iv(def, use, la->iv, lb->iv))
+                    if (!expr_equal_renamed(def, use, la->iv, lb->iv))
                         continue;
                     if (!rv) {
                         rv = arena_alloc(A(c), sizeof *rv);

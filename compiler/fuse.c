@@ -467,7 +467,7 @@ static bool writes_first(Stmt *nest, Var *v, int pdims)
     int n = b->kind == S_BLOCK ? b->list.len : 1;
     for (int i = 0; i < n; i++) {
         Stmt *s = list[i];
-        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && s->lhs->var == v && !strcmp(s->op, "="))
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && s->lhs->var == v && s->op == OP_ASSIGN)
             return !expr_reads(s->rhs, v);
         if (stmt_uses(s, v))
             return false;

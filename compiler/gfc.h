@@ -172,13 +172,55 @@ typedef enum ExprKind {
 } ExprKind;
 extern const char *const expr_kind_names[];
 
+/* Operators: the enum, C spelling and precedence (higher binds tighter)
+ * come from this one list.  The front end maps clang's operator once
+ * (clang_compat.c); nothing compares operator strings after it.
+ * Assignment operators are the S_ASSIGN forms; op_assign_base gives the
+ * binary operator a compound assignment applies (OP_ADD for OP_ADD_ASSIGN). */
+#define GF_OPS(X)                                                                            \
+    X(OP_NONE, "", 0)                                                                        \
+    X(OP_MUL, "*", 13) X(OP_DIV, "/", 13) X(OP_MOD, "%", 13)                                 \
+    X(OP_ADD, "+", 12) X(OP_SUB, "-", 12)                                                    \
+    X(OP_SHL, "<<", 11) X(OP_SHR, ">>", 11)                                                  \
+    X(OP_LT, "<", 10) X(OP_LE, "<=", 10) X(OP_GT, ">", 10) X(OP_GE, ">=", 10)                \
+    X(OP_EQ, "==", 9) X(OP_NE, "!=", 9)                                                      \
+    X(OP_BAND, "&", 8) X(OP_BXOR, "^", 7) X(OP_BOR, "|", 6)                                  \
+    X(OP_LAND, "&&", 5) X(OP_LOR, "||", 4)                                                   \
+    X(OP_ASSIGN, "=", 2)                                                                     \
+    X(OP_MUL_ASSIGN, "*=", 2) X(OP_DIV_ASSIGN, "/=", 2) X(OP_MOD_ASSIGN, "%=", 2)            \
+    X(OP_ADD_ASSIGN, "+=", 2) X(OP_SUB_ASSIGN, "-=", 2)                                      \
+    X(OP_SHL_ASSIGN, "<<=", 2) X(OP_SHR_ASSIGN, ">>=", 2)                                    \
+    X(OP_BAND_ASSIGN, "&=", 2) X(OP_BXOR_ASSIGN, "^=", 2) X(OP_BOR_ASSIGN, "|=", 2)          \
+    X(OP_COMMA, ",", 1)                                                                      \
+    X(OP_NEG, "-", 14) X(OP_PLUS, "+", 14) X(OP_NOT, "!", 14) X(OP_BNOT, "~", 14)            \
+    X(OP_PREINC, "++", 14) X(OP_PREDEC, "--", 14) X(OP_POSTINC, "++", 15)                    \
+    X(OP_POSTDEC, "--", 15) X(OP_ADDR, "&", 14) X(OP_DEREF, "*", 14)
+
+typedef enum Op {
+#define X(k, s, p) k,
+    GF_OPS(X)
+#undef X
+    OP_COUNT
+} Op;
+const char *op_spelling(Op op);
+int op_prec(Op op);
+bool op_is_compare(Op op);           /* < <= > >= == != */
+bool op_is_assign(Op op);            /* = and the compound assignments */
+Op op_assign_base(Op op);            /* OP_ADD_ASSIGN -> OP_ADD; OP_NONE for '=' and non-assignments */
+Op op_compound_of(Op op);            /* OP_ADD -> OP_ADD_ASSIGN; OP_NONE if it has none */
+/* The binary (or assignment) operator spelled s, OP_NONE if none. */
+Op op_binary_of(const char *s);
+/* The unary operator spelled s, prefix or postfix, OP_NONE if none. */
+Op op_unary_of(const char *s, bool postfix);
+
 typedef struct Aff Aff;
 
 struct Expr {
     ExprKind kind;
     Type *ty;
     Loc loc;
-    const char *text;            /* literal spelling, operator, callee, field */
+    Op op;                       /* E_BINARY, E_UNARY */
+    const char *text;            /* literal spelling, callee, field */
     Var *var;
     Expr **kids;
     int nkids;
@@ -238,7 +280,7 @@ struct Stmt {
     /* S_DECL, S_ASSIGN, S_RETURN */
     Var *var;
     Expr *lhs, *rhs;             /* S_DECL: rhs = initialiser (may be NULL); S_LIB: the call */
-    const char *op;              /* "=", "+=", ... */
+    Op op;                       /* S_ASSIGN: OP_ASSIGN or a compound assignment */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
     RedOp atomic;                /* S_ASSIGN: an update of an array element through a
@@ -309,6 +351,8 @@ bool aff_uses(const Aff *f, const Var *v);
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 bool expr_equal(const Expr *a, const Expr *b);
+/* expr_equal with variable va in a standing for vb in b (a loop index renamed). */
+bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb);
 /* For casts and sizeof: the same target type (the rest of expr_equal's test). */
 bool expr_cast_types_equal(const Expr *a, const Expr *b);
 /* An update of an array element that is a min or max of the element and a

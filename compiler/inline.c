@@ -115,7 +115,7 @@ static bool producer(Arena *a, Stmt *nest, Prod *p)
         p->ivs[p->d++] = s->iv;
         s = sole(s->body);
     }
-    if (!p->d || !s || s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+    if (!p->d || !s || s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
         return false;
     Var *t = s->lhs->var;
     if (!t->is_temp || t->ndims != p->d || s->lhs->nkids != p->d)
@@ -200,7 +200,7 @@ static void use_stmt(Use *u, const Stmt *s)
             u->writes++;
             for (int i = 0; i < l->nkids; i++)
                 use_expr(u, l->kids[i]);
-            if (strcmp(s->op, "="))
+            if (s->op != OP_ASSIGN)
                 u->reads++;
         } else {
             if (l->kind == E_INDEX && writes_input(u->p, l->var))

@@ -17,6 +17,82 @@ const char *const stmt_kind_names[] = {
 const char *const red_op_names[] = {"none", "+", "*", "min", "max", "&&", "||", "&", "|", "^"};
 const char *const kernel_kind_names[] = {"map", "reduce", "row"};
 
+/* ---- operators ---------------------------------------------------------- */
+
+static const struct {
+    const char *spelling;
+    int prec;
+} op_table[] = {
+#define X(k, s, p) {s, p},
+    GF_OPS(X)
+#undef X
+};
+
+const char *op_spelling(Op op)
+{
+    gfc_assert(op >= 0 && op < OP_COUNT);
+    return op_table[op].spelling;
+}
+
+int op_prec(Op op)
+{
+    gfc_assert(op >= 0 && op < OP_COUNT);
+    return op_table[op].prec;
+}
+
+bool op_is_compare(Op op)
+{
+    return op >= OP_LT && op <= OP_NE;
+}
+
+bool op_is_assign(Op op)
+{
+    return op >= OP_ASSIGN && op <= OP_BOR_ASSIGN;
+}
+
+/* The compound assignments in the order of their binary operators. */
+static const Op compound_pairs[][2] = {
+    {OP_MUL, OP_MUL_ASSIGN}, {OP_DIV, OP_DIV_ASSIGN}, {OP_MOD, OP_MOD_ASSIGN}, {OP_ADD, OP_ADD_ASSIGN},
+    {OP_SUB, OP_SUB_ASSIGN}, {OP_SHL, OP_SHL_ASSIGN}, {OP_SHR, OP_SHR_ASSIGN}, {OP_BAND, OP_BAND_ASSIGN},
+    {OP_BXOR, OP_BXOR_ASSIGN}, {OP_BOR, OP_BOR_ASSIGN},
+};
+
+Op op_assign_base(Op op)
+{
+    for (size_t i = 0; i < sizeof compound_pairs / sizeof *compound_pairs; i++)
+        if (compound_pairs[i][1] == op)
+            return compound_pairs[i][0];
+    return OP_NONE;
+}
+
+Op op_compound_of(Op op)
+{
+    for (size_t i = 0; i < sizeof compound_pairs / sizeof *compound_pairs; i++)
+        if (compound_pairs[i][0] == op)
+            return compound_pairs[i][1];
+    return OP_NONE;
+}
+
+Op op_binary_of(const char *s)
+{
+    for (int op = OP_MUL; op <= OP_COMMA; op++)
+        if (!strcmp(op_table[op].spelling, s))
+            return (Op)op;
+    return OP_NONE;
+}
+
+Op op_unary_of(const char *s, bool postfix)
+{
+    static const Op prefix[] = {OP_NEG, OP_PLUS, OP_NOT, OP_BNOT, OP_PREINC, OP_PREDEC, OP_ADDR, OP_DEREF};
+    static const Op post[] = {OP_POSTINC, OP_POSTDEC};
+    const Op *t = postfix ? post : prefix;
+    size_t n = postfix ? sizeof post / sizeof *post : sizeof prefix / sizeof *prefix;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(op_table[t[i]].spelling, s))
+            return t[i];
+    return OP_NONE;
+}
+
 bool type_is_integer(const Type *t)
 {
     return t && t->kind >= TY_BOOL && t->kind <= TY_ULLONG;
@@ -83,18 +159,27 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b)
     return (a->kind != E_CAST && a->kind != E_SIZEOF) || type_same(a->ty, b->ty);
 }
 
-bool expr_equal(const Expr *a, const Expr *b)
+bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb)
 {
     if (a == b)
         return true;
-    if (!a || !b || a->kind != b->kind || a->nkids != b->nkids || a->var != b->var || !expr_cast_types_equal(a, b))
+    if (!a || !b || a->kind != b->kind || a->nkids != b->nkids || a->op != b->op || !expr_cast_types_equal(a, b))
+        return false;
+    if (a->var != b->var && !(va && a->var == va && b->var == vb))
         return false;
     if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
         return false;
+    if (a->kind == E_CALL && a->callee != b->callee)
+        return false;
     for (int i = 0; i < a->nkids; i++)
-        if (!expr_equal(a->kids[i], b->kids[i]))
+        if (!expr_equal_renamed(a->kids[i], b->kids[i], va, vb))
             return false;
     return true;
+}
+
+bool expr_equal(const Expr *a, const Expr *b)
+{
+    return expr_equal_renamed(a, b, NULL, NULL);
 }
 
 static const Expr *no_casts(const Expr *e)
@@ -153,7 +238,7 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
 {
     if (nan_wins)
         *nan_wins = false;
-    if (s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->kind != E_INDEX)
+    if (s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
         return RED_NONE;
     const Expr *el = s->lhs, *e = no_casts(s->rhs);
     const Var *v = el->var;
@@ -172,7 +257,7 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
         return RED_NONE;
     /* c ? A : B with c comparing the element and x, {A, B} = {element, x} */
     const Expr *c = e->kids[0];
-    bool gt = !strcmp(c->text, ">") || !strcmp(c->text, ">="), lt = !strcmp(c->text, "<") || !strcmp(c->text, "<=");
+    bool gt = c->op == OP_GT || c->op == OP_GE, lt = c->op == OP_LT || c->op == OP_LE;
     if (!gt && !lt)
         return RED_NONE;
     for (int side = 0; side < 2; side++) {
@@ -272,14 +357,20 @@ static void dump_expr(FILE *f, const Expr *e)
         fprintf(f, ".%s", e->text);
         break;
     case E_UNARY:
-        fprintf(f, "(%s", e->text);
+        if (e->op == OP_POSTINC || e->op == OP_POSTDEC) {
+            fprintf(f, "(");
+            dump_expr(f, e->kids[0]);
+            fprintf(f, "%s)", op_spelling(e->op));
+            break;
+        }
+        fprintf(f, "(%s", op_spelling(e->op));
         dump_expr(f, e->kids[0]);
         fprintf(f, ")");
         break;
     case E_BINARY:
         fprintf(f, "(");
         dump_expr(f, e->kids[0]);
-        fprintf(f, " %s ", e->text);
+        fprintf(f, " %s ", op_spelling(e->op));
         dump_expr(f, e->kids[1]);
         fprintf(f, ")");
         break;
@@ -371,7 +462,7 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
     case S_ASSIGN:
         fprintf(f, "S%d: ", s->id);
         dump_expr(f, s->lhs);
-        fprintf(f, " %s ", s->op);
+        fprintf(f, " %s ", op_spelling(s->op));
         dump_expr(f, s->rhs);
         if (s->red)
             fprintf(f, "  ; reduction %s on %s", red_op_names[s->red], s->red_var->cname);

@@ -126,7 +126,7 @@ static bool elem_of(Arena *a, const Expr *e, Elem *out)
 /* x*y with x, y elements of A and B (either order) over (i, p) and (p, j). */
 static bool product(Arena *a, const Expr *e, LibCall *lc, Var *i, Var *j, Var *p)
 {
-    if (!e || e->kind != E_BINARY || strcmp(e->text, "*"))
+    if (!e || e->kind != E_BINARY || e->op != OP_MUL)
         return false;
     for (int side = 0; side < 2; side++) {
         Elem x, y;
@@ -151,9 +151,9 @@ static bool invariant(const Expr *e)
     case E_FLOAT: return true;
     case E_VAR: return e->var->kind == V_PARAM && !e->var->is_array && !e->var->scalar_written;
     case E_CAST:
-    case E_UNARY: return (e->kind == E_CAST || !strcmp(e->text, "-")) && invariant(e->kids[0]);
+    case E_UNARY: return (e->kind == E_CAST || e->op == OP_NEG) && invariant(e->kids[0]);
     case E_BINARY:
-        return (!strcmp(e->text, "*") || !strcmp(e->text, "/")) && invariant(e->kids[0]) && invariant(e->kids[1]);
+        return (e->op == OP_MUL || e->op == OP_DIV) && invariant(e->kids[0]) && invariant(e->kids[1]);
     default: return false;
     }
 }
@@ -197,8 +197,8 @@ static const Expr *relu_arg(const Expr *e)
     if (e->kind == E_COND && e->kids[0]->kind == E_BINARY) {
         const Expr *c = e->kids[0];
         const Expr *x = c->kids[0], *z = c->kids[1];
-        bool gt = !strcmp(c->text, ">") || !strcmp(c->text, ">=");
-        bool lt = !strcmp(c->text, "<") || !strcmp(c->text, "<=");
+        bool gt = c->op == OP_GT || c->op == OP_GE;
+        bool lt = c->op == OP_LT || c->op == OP_LE;
         if (is_zero_lit(x)) { /* 0 < x is x > 0 */
             const Expr *t = x;
             x = z, z = t;
@@ -242,7 +242,7 @@ static bool factors(const Expr *e, const Expr **f, int *n, double *c)
         *c *= v;
         return true;
     }
-    if (e->kind == E_BINARY && !strcmp(e->text, "*"))
+    if (e->kind == E_BINARY && e->op == OP_MUL)
         return factors(e->kids[0], f, n, c) && factors(e->kids[1], f, n, c);
     if (e->kind == E_CALL && !strcmp(e->text, "powf") && e->nkids == 2 && lit_value(e->kids[1], &v) && v == 3) {
         for (int i = 0; i < 3; i++)
@@ -261,7 +261,7 @@ static bool two_terms(const Expr *e, const Expr **a, const Expr **b)
 {
     while (e->kind == E_CAST && type_is_float(e->ty))
         e = e->kids[0];
-    if (e->kind != E_BINARY || strcmp(e->text, "+"))
+    if (e->kind != E_BINARY || e->op != OP_ADD)
         return false;
     *a = e->kids[0], *b = e->kids[1];
     return true;
@@ -334,7 +334,7 @@ static bool epilogue_expr(const Expr *e, const Cx *cx, IsX is_x, int *flags, Var
     }
     if (is_x(e, cx))
         return true;
-    if (e->kind == E_BINARY && !strcmp(e->text, "+")) {
+    if (e->kind == E_BINARY && e->op == OP_ADD) {
         for (int side = 0; side < 2; side++) {
             Var *b = bias_of(e->kids[side], cx);
             if (b && is_x(e->kids[1 - side], cx)) {
@@ -355,7 +355,7 @@ static bool sum_loop(Cx *cx, Stmt *l, Var *const *outer, IsX is_x)
     if (!plain_loop(l) || !bound_free(l, outer, 2))
         return false;
     Stmt *s = only(l->body);
-    if (!s || s->kind != S_ASSIGN || strcmp(s->op, "+="))
+    if (!s || s->kind != S_ASSIGN || s->op != OP_ADD_ASSIGN)
         return false;
     cx->lc->inner = l;
     if (!is_x(s->lhs, cx))
@@ -407,15 +407,15 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest)
             !sum_loop(&cx, list[1], ivs, x_is_acc))
             return NULL;
         const Expr *e = store->rhs;
-        if (!strcmp(store->op, "+=") && x_is_acc(e, &cx)) {
+        if (store->op == OP_ADD_ASSIGN && x_is_acc(e, &cx)) {
             lc->beta = 1;
-        } else if (strcmp(store->op, "=")) {
+        } else if (store->op != OP_ASSIGN) {
             return NULL;
-        } else if (e->kind == E_BINARY && !strcmp(e->text, "+") &&
+        } else if (e->kind == E_BINARY && e->op == OP_ADD &&
                    ((is_c(e->kids[0], &cx) && x_is_acc(e->kids[1], &cx)) ||
                     (is_c(e->kids[1], &cx) && x_is_acc(e->kids[0], &cx)))) {
             lc->beta = 1;
-        } else if (e->kind == E_BINARY && !strcmp(e->text, "*") &&
+        } else if (e->kind == E_BINARY && e->op == OP_MUL &&
                    ((x_is_acc(e->kids[0], &cx) && invariant(e->kids[1])) ||
                     (x_is_acc(e->kids[1], &cx) && invariant(e->kids[0])))) {
             lc->alpha = x_is_acc(e->kids[0], &cx) ? e->kids[1] : e->kids[0];
@@ -424,7 +424,7 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest)
         }
     } else if (n == 2) {
         /* C[i][j] = 0; for p: C[i][j] += ... */
-        if (strcmp(list[0]->op, "=") || !is_zero_lit(list[0]->rhs) || !sum_loop(&cx, list[1], ivs, is_c))
+        if (list[0]->op != OP_ASSIGN || !is_zero_lit(list[0]->rhs) || !sum_loop(&cx, list[1], ivs, is_c))
             return NULL;
     } else {
         /* for p: C[i][j] += ...  accumulates into C */
@@ -452,7 +452,7 @@ bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k)
     if (!plain_loop(l0) || !plain_loop(l1))
         return false;
     Stmt *s = only(l1->body);
-    if (!s || s->kind != S_ASSIGN || strcmp(s->op, "=") || s->lhs->var != lc->c)
+    if (!s || s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->var != lc->c)
         return false;
     Elem e;
     if (!elem_of(a, s->lhs, &e))

@@ -625,14 +625,15 @@ static Expr *conv_expr_(P *p, CXCursor c)
         return e;
     }
     case CXCursor_BinaryOperator: {
-        const char *op = gfc_binary_op(p->tu, c, p->a);
+        Op op = gfc_binary_op(p->tu, c);
         if (!op)
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression (is it a macro?)");
-        if (!strcmp(op, "=") || !strcmp(op, ","))
-            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement", op);
+        if (op == OP_ASSIGN || op == OP_COMMA)
+            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement",
+                   op_spelling(op));
         e = new_expr(p, E_BINARY, c);
         e->ty = ty;
-        e->text = op;
+        e->op = op;
         set_kids(p, e, 2);
         e->kids[0] = conv_expr(p, ks.c[0]);
         e->kids[1] = conv_expr(p, ks.c[1]);
@@ -641,15 +642,15 @@ static Expr *conv_expr_(P *p, CXCursor c)
     case CXCursor_CompoundAssignOperator:
         reject(p, c, "-Wgpufuse-syntax", "assignment inside an expression is not supported; write it as its own statement");
     case CXCursor_UnaryOperator: {
-        bool postfix;
-        const char *op = gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix);
+        Op op = gfc_unary_op(p->tu, c, ks.c[0]);
         if (!op)
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression");
-        if (!strcmp(op, "++") || !strcmp(op, "--"))
-            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement", op);
-        if (!strcmp(op, "&"))
+        if (op == OP_PREINC || op == OP_PREDEC || op == OP_POSTINC || op == OP_POSTDEC)
+            reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement",
+                   op_spelling(op));
+        if (op == OP_ADDR)
             reject(p, c, "-Wgpufuse-pointer", "taking an address is not supported in a fused region");
-        if (!strcmp(op, "*")) {
+        if (op == OP_DEREF) {
             /* *p is p[0] */
             CXCursor base = strip(ks.c[0]);
             Var *v = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(base)) : NULL;
@@ -666,7 +667,7 @@ static Expr *conv_expr_(P *p, CXCursor c)
         }
         e = new_expr(p, E_UNARY, c);
         e->ty = ty;
-        e->text = op;
+        e->op = op;
         set_kids(p, e, 1);
         e->kids[0] = conv_expr(p, ks.c[0]);
         return e;
@@ -788,9 +789,7 @@ static Var *lib_array_arg(P *p, CXCursor c)
             continue;
         }
         if (k == CXCursor_UnaryOperator && ks.n == 1) {
-            bool postfix;
-            const char *op = gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix);
-            if (op && !strcmp(op, "&")) {
+            if (gfc_unary_op(p->tu, c, ks.c[0]) == OP_ADDR) {
                 c = ks.c[0];
                 continue;
             }
@@ -909,22 +908,20 @@ static long long loop_step(P *p, CXCursor inc, Var *iv)
     enum CXCursorKind k = clang_getCursorKind(inc);
     Kids ks = kids_of(inc);
     if (k == CXCursor_UnaryOperator && ks.n == 1 && is_var_ref(p, ks.c[0], iv)) {
-        bool postfix;
-        const char *op = gfc_unary_op(p->tu, inc, ks.c[0], p->a, &postfix);
-        return op && !strcmp(op, "++") ? 1 : 0;
+        Op op = gfc_unary_op(p->tu, inc, ks.c[0]);
+        return op == OP_PREINC || op == OP_POSTINC ? 1 : 0;
     }
     CXCursor amount;
     if (k == CXCursor_CompoundAssignOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
-        const char *op = gfc_binary_op(p->tu, inc, p->a);
-        if (!op || strcmp(op, "+="))
+        if (gfc_binary_op(p->tu, inc) != OP_ADD_ASSIGN)
             return 0;
         amount = ks.c[1];
     } else if (k == CXCursor_BinaryOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
         CXCursor rhs = strip(ks.c[1]);
         Kids rk = kids_of(rhs);
-        const char *op = gfc_binary_op(p->tu, inc, p->a);
-        const char *rop = clang_getCursorKind(rhs) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, rhs, p->a) : NULL;
-        if (!op || strcmp(op, "=") || !rop || strcmp(rop, "+") || rk.n != 2)
+        Op op = gfc_binary_op(p->tu, inc);
+        Op rop = clang_getCursorKind(rhs) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, rhs) : OP_NONE;
+        if (op != OP_ASSIGN || rop != OP_ADD || rk.n != 2)
             return 0;
         if (is_var_ref(p, rk.c[0], iv))
             amount = rk.c[1];
@@ -992,7 +989,7 @@ static Stmt *set_flag(P *p, CXCursor c, Var **flag, const char *name, int depth)
     }
     Stmt *s = new_stmt(p, S_ASSIGN, c);
     s->lhs = flag_ref(p, c, *flag);
-    s->op = "=";
+    s->op = OP_ASSIGN;
     s->rhs = int_lit(p, c, "1");
     number(p, s);
     return s;
@@ -1048,7 +1045,7 @@ static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
         Stmt *g = new_stmt(p, S_IF, c);
         g->loc = rest->loc;
         Expr *neg = new_expr(p, E_UNARY, c);
-        neg->text = "!";
+        neg->op = OP_NOT;
         neg->ty = new_type(p, TY_INT);
         neg->kids = arena_alloc(p->a, sizeof(Expr *));
         neg->kids[0] = flag_ref(p, c, flag);
@@ -1077,10 +1074,10 @@ typedef struct Group {
     bool ended;                  /* by break or continue */
 } Group;
 
-static Expr *binary(P *p, CXCursor c, const char *op, Expr *l, Expr *r)
+static Expr *binary(P *p, CXCursor c, Op op, Expr *l, Expr *r)
 {
     Expr *e = new_expr(p, E_BINARY, c);
-    e->text = op;
+    e->op = op;
     e->ty = new_type(p, TY_INT);
     e->kids = arena_alloc(p->a, 2 * sizeof(Expr *));
     e->kids[0] = l;
@@ -1140,8 +1137,8 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
                     }
                     Expr *v = int_lit(p, lk.c[0], arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev)));
                     clang_EvalResult_dispose(ev);
-                    Expr *eq = binary(p, k, "==", flag_ref(p, k, sw), v);
-                    g->cond = g->cond ? binary(p, k, "||", g->cond, eq) : eq;
+                    Expr *eq = binary(p, k, OP_EQ, flag_ref(p, k, sw), v);
+                    g->cond = g->cond ? binary(p, k, OP_LOR, g->cond, eq) : eq;
                     k = lk.c[1];
                 } else {
                     break;
@@ -1304,10 +1301,10 @@ static Stmt *conv_for(P *p, CXCursor c)
         iv = new_var(p, ik.c[0], cx_str(p->a, clang_getCursorSpelling(ik.c[0])), t, V_IV);
     } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator) {
         Kids ik = kids_of(init);
-        const char *op = gfc_binary_op(p->tu, init, p->a);
+        Op op = gfc_binary_op(p->tu, init);
         CXCursor lhs = strip(ik.c[0]);
         Var *v = clang_getCursorKind(lhs) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(lhs)) : NULL;
-        if (!op || strcmp(op, "=") || !v || (v->kind != V_LOCAL && v->kind != V_IV) || !type_is_integer(v->ty) || v->is_array)
+        if (op != OP_ASSIGN || !v || (v->kind != V_LOCAL && v->kind != V_IV) || !type_is_integer(v->ty) || v->is_array)
             reject(p, init, "-Wgpufuse-loop", "the loop must start by setting a local integer index (i = lb)");
         if (v->kind == V_LOCAL && v->decl && v->decl->rhs)
             reject(p, init, "-Wgpufuse-loop", "index '%s' is also given a value at its declaration", v->name);
@@ -1325,16 +1322,16 @@ static Stmt *conv_for(P *p, CXCursor c)
     }
     /* condition: i < ub or i <= ub */
     Kids cks = kids_of(cond);
-    const char *cop = clang_getCursorKind(cond) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, cond, p->a) : NULL;
-    if (!cop || cks.n != 2 || !is_var_ref(p, cks.c[0], iv) || (strcmp(cop, "<") && strcmp(cop, "<=")))
+    Op cop = clang_getCursorKind(cond) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, cond) : OP_NONE;
+    if (cks.n != 2 || !is_var_ref(p, cks.c[0], iv) || (cop != OP_LT && cop != OP_LE))
         reject(p, cond, "-Wgpufuse-loop", "the loop condition must be 'index < bound' or 'index <= bound'");
     Expr *ub = conv_expr(p, cks.c[1]);
-    if (!strcmp(cop, "<=")) {
+    if (cop == OP_LE) {
         Expr *one = new_expr(p, E_INT, cond);
         one->text = "1";
         one->ty = ub->ty;
         Expr *sum = new_expr(p, E_BINARY, cond);
-        sum->text = "+";
+        sum->op = OP_ADD;
         sum->ty = ub->ty;
         set_kids(p, sum, 2);
         sum->kids[0] = ub;
@@ -1393,9 +1390,9 @@ static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at)
 }
 
 /* An assignment statement: lhs op rhs. */
-static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, const char *op, Expr *rhs)
+static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
 {
-    p->lvalue = !strcmp(op, "=");
+    p->lvalue = op == OP_ASSIGN;
     Expr *lhs = conv_expr(p, lhs_c);
     p->lvalue = false;
     if (lhs->kind == E_VAR) {
@@ -1431,9 +1428,8 @@ static Expr *malloc_count(P *p, CXCursor call, Type *elem)
     CXCursor arg = strip(ks.c[1]);
     if (clang_getCursorKind(arg) != CXCursor_BinaryOperator)
         return NULL;
-    const char *op = gfc_binary_op(p->tu, arg, p->a);
     Kids ak = kids_of(arg);
-    if (!op || strcmp(op, "*") || ak.n != 2)
+    if (gfc_binary_op(p->tu, arg) != OP_MUL || ak.n != 2)
         return NULL;
     long long esize = clang_Type_getSizeOf(clang_getCursorType(call)) > 0 ? 0 : 0;
     (void)esize;
@@ -1639,26 +1635,24 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         return s;
     }
     case CXCursor_BinaryOperator: {
-        const char *op = gfc_binary_op(p->tu, c, p->a);
-        if (!op || strcmp(op, "="))
+        if (gfc_binary_op(p->tu, c) != OP_ASSIGN)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
-        return make_assign(p, c, ks.c[0], "=", conv_expr(p, ks.c[1]));
+        return make_assign(p, c, ks.c[0], OP_ASSIGN, conv_expr(p, ks.c[1]));
     }
     case CXCursor_CompoundAssignOperator: {
-        const char *op = gfc_binary_op(p->tu, c, p->a);
-        if (!op)
+        Op op = gfc_binary_op(p->tu, c);
+        if (!op_is_assign(op))
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this assignment");
         return make_assign(p, c, ks.c[0], op, conv_expr(p, ks.c[1]));
     }
     case CXCursor_UnaryOperator: {
-        bool postfix;
-        const char *op = ks.n == 1 ? gfc_unary_op(p->tu, c, ks.c[0], p->a, &postfix) : NULL;
-        if (!op || (strcmp(op, "++") && strcmp(op, "--")))
+        Op op = ks.n == 1 ? gfc_unary_op(p->tu, c, ks.c[0]) : OP_NONE;
+        if (op != OP_PREINC && op != OP_POSTINC && op != OP_PREDEC && op != OP_POSTDEC)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
         Expr *one = new_expr(p, E_INT, c);
         one->text = "1";
         one->ty = new_type(p, TY_INT);
-        return make_assign(p, c, ks.c[0], op[0] == '+' ? "+=" : "-=", one);
+        return make_assign(p, c, ks.c[0], op == OP_PREINC || op == OP_POSTINC ? OP_ADD_ASSIGN : OP_SUB_ASSIGN, one);
     }
     case CXCursor_CallExpr: {
         const char *name = cx_str(p->a, clang_getCursorSpelling(c));

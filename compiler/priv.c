@@ -172,11 +172,11 @@ static bool const_value(const Expr *e, long long *out)
         if (!const_value(e->kids[0], &x) || !const_value(e->kids[1], &y) || x < 0 || y < 0 || x > (1LL << 30) ||
             y > (1LL << 30))
             return false;
-        if (!strcmp(e->text, "*"))
+        if (e->op == OP_MUL)
             *out = x * y;
-        else if (!strcmp(e->text, "+"))
+        else if (e->op == OP_ADD)
             *out = x + y;
-        else if (!strcmp(e->text, "-"))
+        else if (e->op == OP_SUB)
             *out = x - y;
         else
             return false;
@@ -351,6 +351,13 @@ static Expr *mk(Arena *a, ExprKind k, Type *ty, const char *text, int nkids)
     return e;
 }
 
+static Expr *mk_binary(Arena *a, Op op, Type *ty)
+{
+    Expr *e = mk(a, E_BINARY, ty, NULL, 2);
+    e->op = op;
+    return e;
+}
+
 static Expr *clone(Arena *a, const Expr *e)
 {
     if (!e)
@@ -391,7 +398,7 @@ static void expand_expr(Arena *a, Expr *e, Var *t, Stmt *loop, Type *ity)
     idx->loc = e->loc;
     if (loop && !is_zero(loop->lb)) {
         Expr *iv = idx;
-        idx = mk(a, E_BINARY, ity, "-", 2);
+        idx = mk_binary(a, OP_SUB, ity);
         idx->loc = e->loc;
         idx->kids[0] = iv;
         idx->kids[1] = clone(a, loop->lb);
@@ -515,7 +522,7 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
     if (is_zero(loop->lb)) {
         /* n > 0 ? n : 0 */
         trip = mk(a, E_COND, ity, NULL, 3);
-        Expr *gt = mk(a, E_BINARY, ity, ">", 2);
+        Expr *gt = mk_binary(a, OP_GT, ity);
         gt->kids[0] = clone(a, loop->ub);
         gt->kids[1] = mk(a, E_INT, ity, "0", 0);
         trip->kids[0] = gt;
@@ -524,10 +531,10 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
     } else {
         /* ub > lb ? ub - lb : 0 */
         trip = mk(a, E_COND, ity, NULL, 3);
-        Expr *gt = mk(a, E_BINARY, ity, ">", 2);
+        Expr *gt = mk_binary(a, OP_GT, ity);
         gt->kids[0] = clone(a, loop->ub);
         gt->kids[1] = clone(a, loop->lb);
-        Expr *d = mk(a, E_BINARY, ity, "-", 2);
+        Expr *d = mk_binary(a, OP_SUB, ity);
         d->kids[0] = clone(a, loop->ub);
         d->kids[1] = clone(a, loop->lb);
         trip->kids[0] = gt;

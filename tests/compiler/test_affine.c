@@ -41,7 +41,7 @@ static Expr *bin(const char *op, Expr *x, Expr *y)
 {
     Expr *e = arena_alloc(A, sizeof *e);
     e->kind = E_BINARY;
-    e->text = op;
+    e->op = op_binary_of(op);
     e->ty = &tint;
     e->nkids = 2;
     e->kids = arena_alloc(A, 2 * sizeof(Expr *));
@@ -54,7 +54,7 @@ static Expr *un(const char *op, Expr *x)
 {
     Expr *e = arena_alloc(A, sizeof *e);
     e->kind = E_UNARY;
-    e->text = op;
+    e->op = op_unary_of(op, false);
     e->ty = x->ty;
     e->nkids = 1;
     e->kids = arena_alloc(A, sizeof(Expr *));
