@@ -880,6 +880,24 @@ static void check_type(WalkCx *w, CXType t)
     }
 }
 
+/* e is one of en's constants (through parentheses and ?:): in C an int, in
+ * C++ of the enumeration's type, so converting it needs no cast. */
+static bool enum_valued(WalkCx *w, CXCursor e, CXCursor en)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    Vec ks = kids(w->d, e);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(e);
+        return clang_getCursorKind(r) == CXCursor_EnumConstantDecl &&
+               clang_equalCursors(clang_getCursorSemanticParent(r), en);
+    }
+    if ((k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) && ks.len == 1)
+        return enum_valued(w, KID(ks, 0), en);
+    if (k == CXCursor_ConditionalOperator && ks.len == 3)
+        return enum_valued(w, KID(ks, 1), en) && enum_valued(w, KID(ks, 2), en);
+    return false;
+}
+
 /* An implicit conversion C allows and C++ refuses: void * (or another
  * pointer) to an object pointer, a qualifier dropped, an int to an enum. */
 static void check_conversion(WalkCx *w, CXCursor c)
@@ -898,7 +916,8 @@ static void check_conversion(WalkCx *w, CXCursor c)
         if ((!same && tp.kind != CXType_Void) || drops)
             walk_fail(w, arena_printf(w->d->a, "converts '%s' to '%s' implicitly, which C++ does not allow; write "
                                       "the cast", type_spelling(w->d, from), type_spelling(w->d, to)));
-    } else if (to.kind == CXType_Enum && !clang_equalTypes(to, from) && !file_scope(clang_getTypeDeclaration(to))) {
+    } else if (to.kind == CXType_Enum && !clang_equalTypes(to, from) && !file_scope(clang_getTypeDeclaration(to)) &&
+               !enum_valued(w, KID(ks, 0), clang_getTypeDeclaration(to))) {
         /* (a file-scope enumeration is its integer type in generated code) */
         walk_fail(w, arena_printf(w->d->a, "converts '%s' to the local enumeration '%s' implicitly, which C++ does "
                                   "not allow; write the cast", type_spelling(w->d, from), type_spelling(w->d, to)));
