@@ -522,6 +522,11 @@ static void layout_field(Layout *l, long long off, long long size, long long ali
 
 static bool fields_text(TyCx *t, CXCursor rec, CXType whole, Buf *b, int indent, Decl *x, Layout *l);
 
+static CXCursor rec_of(CXCursor field)
+{
+    return clang_getCursorSemanticParent(field);
+}
+
 static bool field_text(TyCx *t, CXCursor f, CXType whole, Buf *b, int indent, Decl *x, Layout *l)
 {
     struct DeclState *d = t->d;
@@ -533,7 +538,8 @@ static bool field_text(TyCx *t, CXCursor f, CXType whole, Buf *b, int indent, De
     Vec fk = kids(d, f);
     for (int i = 0; i < fk.len; i++)
         if (clang_getCursorKind(KID(fk, i)) == CXCursor_AlignedAttr) {
-            t->why = arena_printf(d->a, "field '%s' has an alignment attribute gpufuse cannot reproduce", name);
+            t->why = arena_printf(d->a, "field '%s' of %s %s has an alignment attribute that gpufuse cannot "
+                                  "reproduce in CUDA", name, rec_keyword(rec_of(f)), spelling(d, rec_of(f)));
             return false;
         }
     buf_printf(b, "%*s%s", indent, "", s);
@@ -605,7 +611,8 @@ static const char *layout_attr(struct DeclState *d, CXCursor def, Layout *l, lon
         end = (l->end + a - 1) / a * a;
     }
     if ((!nat && !pk) || align < a || end != size)
-        *why = arena_printf(d->a, "%s has a packed or aligned layout gpufuse cannot reproduce", spelling(d, def));
+        *why = arena_printf(d->a, "%s %s has a layout (#pragma pack, aligned fields) that gpufuse cannot reproduce "
+                            "in CUDA", rec_keyword(def), spelling(d, def));
     return attr;
 }
 
