@@ -288,10 +288,9 @@ static Decl *finish(struct DeclState *d, Decl *x)
     return x;
 }
 
-static Decl *fail(struct DeclState *d, Decl *x, const char *why)
+static Decl *fail(Decl *x, const char *why)
 {
     x->why = why;
-    (void)d;
     return x;
 }
 
@@ -411,7 +410,6 @@ static char *record_ref(TyCx *t, CXType c, bool by_pointer)
 
 static char *func_text(TyCx *t, CXType c, const char *inner)
 {
-    struct DeclState *d = t->d;
     Buf b = {0};
     buf_printf(&b, "%s(", inner);
     int n = clang_getNumArgTypes(c);
@@ -430,7 +428,6 @@ static char *func_text(TyCx *t, CXType c, const char *inner)
     buf_puts(&b, ")");
     char *r = ty_text(t, clang_getResultType(c), b.data);
     buf_free(&b);
-    (void)d;
     return r;
 }
 
@@ -627,7 +624,7 @@ static Decl *record_decl(struct DeclState *d, CXCursor rec)
         return x;
     x = new_decl(d, D_RECORD, usr, def);
     if (!clang_isCursorDefinition(def))
-        return fail(d, x, arena_printf(d->a, "%s %s is incomplete", rec_keyword(def), spelling(d, def)));
+        return fail(x, arena_printf(d->a, "%s %s is incomplete", rec_keyword(def), spelling(d, def)));
     const char *kw = rec_keyword(def);
     RecName nk = rec_name_kind(d, def);
     const char *tag = nk == REC_TAGGED ? entity_cname(d, def)
@@ -643,13 +640,13 @@ static Decl *record_decl(struct DeclState *d, CXCursor rec)
     Layout l = {true, true, true, clang_getCursorKind(def) == CXCursor_UnionDecl, 0, 0};
     if (!fields_text(&t, def, ty, &b, 4, x, &l)) {
         buf_free(&b);
-        return fail(d, x, t.why);
+        return fail(x, t.why);
     }
     const char *why = NULL;
     const char *attr = layout_attr(d, def, &l, x->size, x->align, &why);
     if (why) {
         buf_free(&b);
-        return fail(d, x, why);
+        return fail(x, why);
     }
     if (tag)
         x->text = arena_printf(d->a, "%s%s %s {\n%s};", kw, attr, tag, b.data ? b.data : "");
@@ -658,7 +655,7 @@ static Decl *record_decl(struct DeclState *d, CXCursor rec)
     buf_free(&b);
     finish(d, x);
     if (ty_finish(&t))
-        return fail(d, x, t.why);
+        return fail(x, t.why);
     return x;
 }
 
@@ -747,11 +744,11 @@ static Decl *typedef_decl(struct DeclState *d, CXCursor td)
     TyCx t = {d, x, {0}, NULL};
     char *s = ty_text(&t, clang_getTypedefDeclUnderlyingType(td), x->name);
     if (!s)
-        return fail(d, x, t.why);
+        return fail(x, t.why);
     x->text = arena_printf(d->a, "typedef %s;", s);
     finish(d, x);
     if (ty_finish(&t))
-        return fail(d, x, t.why);
+        return fail(x, t.why);
     return x;
 }
 
@@ -1269,7 +1266,7 @@ static Decl *const_decl(struct DeclState *d, CXCursor var)
     const char *cn = entity_cname(d, def);
     CXType c = clang_getCanonicalType(clang_getCursorType(def));
     if (has_pointer(d, c))
-        return fail(d, x, arena_printf(d->a, "constant '%s' holds a pointer, which device code cannot follow",
+        return fail(x, arena_printf(d->a, "constant '%s' holds a pointer, which device code cannot follow",
                                        spelling(d, def)));
     if (c.kind == CXType_ConstantArray || c.kind == CXType_Record) {
         x->name = arena_printf(d->a, "gf_c_%s", cn);
@@ -1283,7 +1280,7 @@ static Decl *const_decl(struct DeclState *d, CXCursor var)
     TyCx t = {d, x, {0}, NULL};
     char *ts = ty_text(&t, clang_getUnqualifiedType(c), cn);
     if (!v || !ts)
-        return fail(d, x, arena_printf(d->a, "constant '%s' %s", spelling(d, def), v ? t.why : why));
+        return fail(x, arena_printf(d->a, "constant '%s' %s", spelling(d, def), v ? t.why : why));
     x->text = arena_printf(d->a, "GF_UNUSED static const %s = %s;", ts, v);
     x->text_cuda = arena_printf(d->a, "GF_UNUSED static constexpr %s = %s;", ts, v);
     return finish(d, x);
@@ -1328,7 +1325,7 @@ static Decl *helper_decl(struct DeclState *d, Func *f)
     check_type(&w, clang_getCursorType(def));
     walk(&w, def);
     if (w.why)
-        return fail(d, x, w.why);
+        return fail(x, w.why);
     CXString ps = clang_getCursorPrettyPrinted(def, d->pol);
     const char *pp = ensure_static(d, clang_getCString(ps));
     x->text = rename_text(&w, pp, false);

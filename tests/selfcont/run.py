@@ -12,7 +12,8 @@ a helper named max) and macros the helpers use.
      and with a relative input path, as build systems pass it.
   2. No absolute path of this machine in any output, no #include of a user
      header.
-  3. nvcc -arch=ARCH -c of each output with no -I but gpufuse's include dir.
+  3. nvcc -arch=ARCH -c of each output with no -I but gpufuse's include dir;
+     the same for --target=host with the C compiler (-Wall -Werror).
   4. With --libdir: main.c + kernels.c built with the C compiler and linked
      with the launchers and libgpufuse, against the plain C build: the same
      results (on the GPU, or through the launchers' CPU fallback).
@@ -47,7 +48,7 @@ def generate(a, cwd, inp, out, inc_flag):
     return open(out, 'rb').read()
 
 
-def check_portable(text, name, forbidden):
+def check_portable(text, name, forbidden, launchers=True):
     s = text.decode('utf-8')
     for f in forbidden:
         if f and f != '/' and f in s:
@@ -58,7 +59,7 @@ def check_portable(text, name, forbidden):
     m = re.search(r'^\s*#\s*include\s*"', s, re.M)
     if m:
         sys.exit('FAIL: %s includes a user header: %s' % (name, s[m.start():s.find("\n", m.start())]))
-    for needed in ('extern "C" void advance(', 'extern "C" float energy(', 'extern "C" void keywords(',
+    for needed in () if not launchers else ('extern "C" void advance(', 'extern "C" float energy(', 'extern "C" void keywords(',
                    'extern "C" void vla_scale('):
         if needed not in s:
             sys.exit('FAIL: %s lacks the launcher %s...)' % (name, needed))
@@ -102,6 +103,14 @@ def main():
             cu = os.path.join(tmp, d, 'kernels.gf.cu')
             run([a.nvcc, '-arch=' + a.arch, '-I' + a.include, '-c', cu, '-o', cu + '.o'], cwd=os.path.join(tmp, d))
         print('ok   nvcc -arch=%s -c with -I%s only' % (a.arch, a.include))
+        # the host target too: C with OpenMP, the same declarations
+        host = os.path.join(tmp, 'h', 'kernels.gf.c')
+        os.makedirs(os.path.dirname(host))
+        run([a.gpufuse, '--target=host', '--prefix=gf_', inp, '-o', host, '--', '-I' + a.include, inc_abs],
+            cwd=os.path.dirname(host))
+        check_portable(open(host, 'rb').read(), 'kernels.gf.c', forbidden, launchers=False)
+        run([a.cc, '-std=c11', '-fopenmp', '-Wall', '-Werror', '-I' + a.include, '-c', host, '-o', host + '.o'])
+        print('ok   --target=host: %s -c with -I%s only' % (os.path.basename(a.cc), a.include))
         if not a.libdir:
             return
         # 4. the fused program against the plain one
