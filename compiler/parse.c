@@ -332,7 +332,7 @@ static bool is_math_func(const char *name)
     return false;
 }
 
-/* A helper is copied verbatim as a device function: it must be pure in
+/* A helper becomes a device function (decls.c prints it from the AST): it must be pure in
  * the sense a kernel needs (no recursion, no I/O or unknown calls, no
  * non-constant globals, no asm).  Checked at the call site of the region,
  * following helpers that call helpers. */
