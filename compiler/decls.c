@@ -153,21 +153,9 @@ const char *decls_cname(Arena *a, const char *name)
 const char *decls_gen_path(Arena *a, const char *path)
 {
     const char *p = path;
-    if (p[0] == '/') {
-        const char *s = strrchr(p, '/');
-        p = s + 1;
-    }
-    /* safe in a comment and in a string literal */
-    Buf b = {0};
-    for (const unsigned char *c = (const unsigned char *)p; *c; c++) {
-        if (*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\' || *c == '%' || (*c == '/' && c > (const unsigned char *)p && c[-1] == '*'))
-            buf_printf(&b, "%%%02X", *c);
-        else
-            buf_printf(&b, "%c", *c);
-    }
-    const char *r = arena_strdup(a, b.data ? b.data : "");
-    buf_free(&b);
-    return r;
+    if (p[0] == '/')
+        p = strrchr(p, '/') + 1;
+    return c_escape(a, p);       /* safe in a comment and in a string literal */
 }
 
 /* ---- libclang helpers ---------------------------------------------------------------- */

@@ -1980,18 +1980,11 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
     }
 }
 
-/* name: the launcher in C++; sym: its C symbol, the marked function's own
- * (they differ when the function's name is renamed in CUDA: decls_cname) */
-static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name, const char *sym)
+static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
     emit_params(&args, r, true, true);
-    if (strcmp(name, sym)) {
-        buf_printf(b, "extern \"C\" %s %s(", type_c_name(r->ret), name);
-        emit_params(b, r, true, false);
-        buf_printf(b, ") __asm__(\"%s\");\n", sym);
-    }
-    buf_printf(b, "/* The launcher: replaces %s() (%s:%d) at link time. */\nextern \"C\" %s %s(", r->name, c->u->gen_path,
+    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c->u->gen_path,
                r->loc.line, type_c_name(r->ret), name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
@@ -2127,7 +2120,17 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
-        emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->cname),
-                      arena_printf(u->arena, "%s%s", o->prefix, r->name));
+        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls; the
+         * entry point keeps the C symbol of the function even where CUDA names it otherwise */
+        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->cname);
+        const char *entry = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
+        const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
+        if (strcmp(entry, sym)) {
+            buf_printf(b, "extern \"C\" %s %s(", type_c_name(r->ret), entry);
+            emit_params(b, r, true, false);
+            buf_printf(b, ") __asm__(\"%s\");\n", sym);
+        }
+        emit_verify_entry(b, r, entry, launcher);
+        emit_launcher(b, &c, r, launcher);
     }
 }

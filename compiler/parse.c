@@ -151,10 +151,11 @@ static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
         return CXVisit_Break;
     }
     Field *f = arena_alloc(fc->p->a, sizeof *f);
-    f->name = cx_str(fc->p->a, clang_getCursorSpelling(c));
+    const char *name = cx_str(fc->p->a, clang_getCursorSpelling(c));
+    f->name = decls_cname(fc->p->a, name);   /* as generated code names it */
     f->ty = conv_type(fc->p, clang_getCursorType(c), fc->at, NULL, 0, NULL);
     if (!type_is_arith(f->ty))
-        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", f->name);
+        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", name);
     vec_push(fc->p->a, &fc->fields, f);
     memcpy(fc->p->fail, outer, sizeof outer);
     return CXVisit_Continue;
@@ -1052,6 +1053,7 @@ static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
         neg->nkids = 1;
         g->cond = neg;
         g->then = guard_rest(p, rest, flag, c);
+        g->then->parent = g;
         vec_push(p->a, &out, g);
         break;
     }
@@ -1917,6 +1919,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
     for (int i = 0; i < opt->nclang_args; i++)
         args[n++] = opt->clang_args[i];
 
+    diag_clang_args(path, args, n); /* -v */
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, n, NULL, 0,
