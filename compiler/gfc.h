@@ -438,8 +438,7 @@ struct Decl {
  * ASCII (gf_x_<escaped>). */
 const char *decls_cname(Arena *a, const char *name);
 /* An input path as generated code prints it: its base name when absolute
- * (no path of the generating machine), else as given; '"', '\', '%',
- * control characters and the '/' of a comment end written as %XX. */
+ * (no path of the generating machine), else as given; escaped (c_escape). */
 const char *decls_gen_path(Arena *a, const char *path);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
