@@ -1644,3 +1644,84 @@ void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge
     isl_union_map_free(g.same);
     isl_union_map_free(g.carry);
 }
+
+/* ---- library calls (libcall.c) --------------------------------------------------- */
+
+static PStmt *pstmt_of(Model *m, const Stmt *s)
+{
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (ps->s == s)
+            return ps;
+    }
+    return NULL;
+}
+
+/* The accesses of v by ps (reads: want 1, writes: 2, both: 3) on its
+ * domain; false when one is not exact. */
+static bool accesses_of(Model *m, PStmt *ps, const Var *v, int want, isl_union_map **out)
+{
+    for (int j = 0; j < ps->acc.len; j++) {
+        Access *ac = vec_at(&ps->acc, j);
+        if (ac->var != v || !(want & (ac->write ? 2 : 1)))
+            continue;
+        if (!ac->exact || !ps->exact_domain || !ps->exact_cond)
+            return false;
+        isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+        *out = isl_union_map_union(*out, a);
+    }
+    return true;
+}
+
+bool deps_before_on(Region *r, Stmt *a, Stmt *b, Var *v)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    PStmt *pa = pstmt_of(m, a), *pb = pstmt_of(m, b);
+    if (!pa || !pb)
+        return false;
+    isl_space *sp = isl_union_set_get_space(m->domain);
+    isl_union_map *xa = isl_union_map_empty(isl_space_copy(sp)), *xb = isl_union_map_empty(sp);
+    bool ok = accesses_of(m, pa, v, 3, &xa) && accesses_of(m, pb, v, 3, &xb);
+    if (ok) {
+        /* instance of a -> instance of b touching the same element */
+        isl_union_map *pairs = isl_union_map_apply_range(isl_union_map_copy(xa), isl_union_map_reverse(isl_union_map_copy(xb)));
+        isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
+        ok = isl_union_map_is_subset(pairs, before) == isl_bool_true;
+        isl_union_map_free(pairs);
+        isl_union_map_free(before);
+    }
+    isl_union_map_free(xa);
+    isl_union_map_free(xb);
+    return ok;
+}
+
+bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    PStmt *ps = pstmt_of(m, s);
+    if (!ps)
+        return false;
+    isl_space *sp = isl_union_set_get_space(m->domain);
+    isl_union_map *rd = isl_union_map_empty(isl_space_copy(sp)), *own = isl_union_map_empty(isl_space_copy(sp));
+    isl_union_map *w = isl_union_map_empty(sp);
+    bool ok = accesses_of(m, ps, v, 1, &rd) && accesses_of(m, ps, v, 2, &own);
+    for (int i = 0; ok && i < m->ps.len; i++) {
+        PStmt *q = vec_at(&m->ps, i);
+        if (under(q, nest))
+            ok = accesses_of(m, q, v, 2, &w);
+    }
+    if (ok) {
+        /* the reads of elements other than the one the instance writes,
+         * and a write of the nest to the same element before them */
+        rd = isl_union_map_subtract(rd, isl_union_map_copy(own));
+        isl_union_map *pairs = isl_union_map_apply_range(isl_union_map_copy(w), isl_union_map_reverse(isl_union_map_copy(rd)));
+        isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
+        pairs = isl_union_map_intersect(pairs, before);
+        ok = isl_union_map_is_empty(pairs) == isl_bool_true;
+        isl_union_map_free(pairs);
+    }
+    isl_union_map_free(rd);
+    isl_union_map_free(own);
+    isl_union_map_free(w);
+    return ok;
+}

@@ -1738,58 +1738,166 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
-/* A matrix product: cuBLAS (cuBLASLt with an epilogue) when the sizes
- * allow, otherwise its kernel. */
+/* ---- library calls (libcall.c) ------------------------------------------------------ */
+
+/* (long long)(e) */
+static const char *lib_ll(CudaCx *c, Expr *e)
+{
+    Buf t = {0};
+    emit_expr(&t, &c->base, e);
+    const char *r = arena_printf(A(c), "(long long)(%s)", t.data);
+    buf_free(&t);
+    return r;
+}
+
+/* A scale as a double expression. */
+static const char *lib_coef(CudaCx *c, const LibCoef *k)
+{
+    const char *s = k->nf && k->num == 1 ? "" : arena_printf(A(c), "%.17g", k->num);
+    for (int i = 0; i < k->nf; i++) {
+        Buf t = {0};
+        emit_expr(&t, &c->base, k->f[i]);
+        s = arena_printf(A(c), "%s%s(double)(%s)", s, *s ? " * " : "", t.data);
+        buf_free(&t);
+    }
+    return k->nf ? s : arena_printf(A(c), "(double)%s", s);
+}
+
+/* gf_blas_fits for an r x c row-major operand with row stride ld (NULL: a
+ * vector of c elements). */
+static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld)
+{
+    return arena_printf(A(c), "gf_blas_fits(%s, %s, %s)", r, cols, ld ? lib_ll(c, ld) : cols);
+}
+
+/* Whether cuBLAS can take every call: sizes and strides (the kernel runs
+ * otherwise). */
+static const char *lib_condition(CudaCx *c, LibCall *lc)
+{
+    const char *s = "";
+    for (int i = 0; i < lc->ops.len; i++) {
+        LibOp *op = vec_at(&lc->ops, i);
+        const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *k = op->k ? lib_ll(c, op->k) : "1LL";
+        const char *t = "";
+        switch (op->kind) {
+        case L_GEMM:
+            t = arena_printf(A(c), "%s && %s && %s", lib_fits(c, op->ta ? k : m, op->ta ? m : k, op->lda),
+                             lib_fits(c, op->tb ? n : k, op->tb ? k : n, op->ldb), lib_fits(c, m, n, op->ldc));
+            break;
+        case L_GEMV:
+            t = arena_printf(A(c), "%s && %s && %s", lib_fits(c, m, n, op->lda), lib_fits(c, "1LL", op->ta ? m : n, NULL),
+                             lib_fits(c, "1LL", op->ta ? n : m, NULL));
+            break;
+        case L_GER:
+            t = arena_printf(A(c), "%s && %s && %s", lib_fits(c, m, n, op->ldc), lib_fits(c, "1LL", m, NULL),
+                             lib_fits(c, "1LL", n, NULL));
+            break;
+        case L_SYRK:
+        case L_SYR2K:
+            t = arena_printf(A(c), "%s && %s", lib_fits(c, n, n, op->ldc), lib_fits(c, op->ta ? k : n, op->ta ? n : k, op->lda));
+            if (op->kind == L_SYR2K)
+                t = arena_printf(A(c), "%s && %s", t, lib_fits(c, op->ta ? k : n, op->ta ? n : k, op->ldb));
+            break;
+        case L_SYMM:
+        case L_TRMM:
+            t = arena_printf(A(c), "%s && %s && %s", lib_fits(c, m, n, op->ldc), lib_fits(c, m, n, op->ldb),
+                             lib_fits(c, op->right ? n : m, op->right ? n : m, op->lda));
+            break;
+        case L_GEAM:
+            t = op->n ? arena_printf(A(c), "%s && %s", lib_fits(c, m, n, op->ldc), lib_fits(c, m, n, op->lda))
+                      : lib_fits(c, "1LL", m, NULL);
+            break;
+        }
+        s = arena_printf(A(c), "%s%s%s", s, i ? " && " : "", t);
+    }
+    return s;
+}
+
+/* One cuBLAS call of the launcher, on the call's stream. */
+static void lib_call(Buf *b, CudaCx *c, Kernel *k, LibOp *op)
+{
+    const char *t = type_elem(op->c->ty)->kind == TY_FLOAT ? "GF_F32" : "GF_F64";
+    const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *kk = op->k ? lib_ll(c, op->k) : "0LL";
+    const char *al = lib_coef(c, &op->alpha), *be = lib_coef(c, &op->beta);
+    const char *pa = op->a ? arena_printf(A(c), "gf_d_%s", op->a->cname) : "NULL";
+    const char *pb = op->b ? arena_printf(A(c), "gf_d_%s", op->b->cname) : "NULL";
+    const char *pc = arena_printf(A(c), "gf_d_%s", op->c->cname);
+    const char *lda = op->lda ? lib_ll(c, op->lda) : "0LL", *ldb = op->ldb ? lib_ll(c, op->ldb) : "0LL";
+    const char *ldc = op->ldc ? lib_ll(c, op->ldc) : "0LL";
+    const char *ta = op->ta ? "GF_OP_T" : "GF_OP_N", *tb = op->tb ? "GF_OP_T" : "GF_OP_N";
+    buf_line(b, "/* %s */", lib_describe_op(A(c), k->lib, op));
+    switch (op->kind) {
+    case L_GEMM:
+        buf_line(b, "gf_call_gemm(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", ta, tb, m, n,
+                 kk, al, pa, lda, pb, ldb, be, pc, ldc, t, k->name);
+        break;
+    case L_GEMV:
+        buf_line(b, "gf_call_gemv(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", ta, m, n, al, pa, lda, pb, be, pc,
+                 t, k->name);
+        break;
+    case L_GER:
+        buf_line(b, "gf_call_ger(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", m, n, al, pa, pb, pc, ldc, t, k->name);
+        break;
+    case L_SYRK:
+        buf_line(b, "gf_call_syrk(gf_c, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", op->upper, ta, n, kk, al,
+                 pa, lda, be, pc, ldc, t, k->name);
+        break;
+    case L_SYR2K:
+        buf_line(b, "gf_call_syr2k(gf_c, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", op->upper, ta,
+                 n, kk, al, pa, lda, pb, ldb, be, pc, ldc, t, k->name);
+        break;
+    case L_SYMM:
+        buf_line(b, "gf_call_symm(gf_c, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", op->right,
+                 op->upper, m, n, al, pa, lda, pb, ldb, be, pc, ldc, t, k->name);
+        break;
+    case L_TRMM:
+        buf_line(b, "gf_call_trmm(gf_c, %d, %d, %s, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", op->right,
+                 op->upper, ta, op->unit, m, n, al, pa, lda, pb, ldb, pc, ldc, t, k->name);
+        break;
+    case L_GEAM:
+        if (op->n)
+            buf_line(b, "gf_call_geam(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", m, n, al, pa, lda, be, pc, ldc,
+                     t, k->name);
+        else
+            buf_line(b, "gf_call_geam(gf_c, 1LL, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", m, al, pa, m, be, pc, m, t,
+                     k->name);
+        break;
+    }
+}
+
+/* Library calls when cuBLAS can take them, otherwise the kernel. */
 static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
 {
     LibCall *lc = k->lib;
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
-    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
-             lib_describe(A(c), lc));
+    if (!lc->init)
+        buf_line(b, "const bool gf_lib_%s = %s;", k->name, lib_condition(c, lc));
+    buf_line(b, "{ /* %s: %s lines %d-%d: %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
+             lc->ops.len == 1 ? "a library call" : arena_printf(A(c), "%d library calls", lc->ops.len));
     b->indent++;
-    trip_count(b, c, lc->rows, "gf_gm");
-    trip_count(b, c, lc->cols, "gf_gn");
-    trip_count(b, c, lc->inner, "gf_gk");
-    Buf ld = {0};
-    Expr *lds[3] = {lc->lda, lc->ldb, lc->ldc};
-    for (int i = 0; i < 3; i++) {
-        buf_printf(&ld, "%s(long long)(", i ? ", " : "");
-        emit_expr(&ld, &c->base, lds[i]);
-        buf_puts(&ld, ")");
-    }
-    buf_line(b, "const long long gf_ld[3] = {%s}; /* row strides of %s, %s, %s */", ld.data, lc->a->name, lc->b->name,
-             lc->c->name);
-    buf_free(&ld);
-    buf_line(b, "const bool gf_lib = gf_gemm_fits(gf_gm, gf_gn, gf_gk, gf_ld[0], gf_ld[1], gf_ld[2], %d, %d);", lc->ta,
-             lc->tb);
-    const char *t = type_elem(lc->c->ty)->kind == TY_FLOAT ? "GF_F32" : "GF_F64";
     if (lc->epi) {
         /* cuBLASLt takes packed, untransposed operands */
-        buf_line(b, "if (gf_lib && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {");
+        LibOp *op = vec_at(&lc->ops, 0);
+        const char *m = lib_ll(c, op->m), *n = lib_ll(c, op->n), *kk = lib_ll(c, op->k);
+        buf_line(b, "if (gf_lib_%s && %s == %s && %s == %s && %s == %s) {", k->name, lib_ll(c, op->lda), kk,
+                 lib_ll(c, op->ldb), n, lib_ll(c, op->ldc), n);
         b->indent++;
-        buf_line(b, "gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");",
-                 lc->a->cname, lc->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", lc->c->cname,
+        buf_line(b, "gf_call_gemm_epilogue(gf_c, %s, %s, %s, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");", m, n, kk,
+                 op->a->cname, op->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", op->c->cname,
                  (lc->epi & 1) ? "GF_EPI_BIAS" : "0", (lc->epi & 2) ? " | GF_EPI_RELU" : (lc->epi & 4) ? " | GF_EPI_GELU" : "",
                  k->name);
         if (lc->epilogue)
             buf_line(b, "gf_epi_%s = true;", k->name);
         b->indent--;
-        buf_line(b, "} else%s", lc->epilogue ? " if (gf_lib) {" : " {");
+        buf_line(b, "} else%s", lc->epilogue ? arena_printf(A(c), " if (gf_lib_%s) {", k->name) : " {");
     } else {
-        buf_line(b, "if (gf_lib) {");
+        buf_line(b, "if (gf_lib_%s) {", k->name);
     }
     if (!lc->epi || lc->epilogue) {
         b->indent++;
-        Buf alpha = {0};
-        if (lc->alpha)
-            emit_expr(&alpha, &c->base, lc->alpha);
-        buf_line(b, "gf_call_gemm(gf_c, %s, %s, gf_gm, gf_gn, gf_gk, %s%s%s, gf_d_%s, gf_ld[0], gf_d_%s, gf_ld[1], %d.0, gf_d_%s, "
-                    "gf_ld[2], %s, \"%s\");",
-                 lc->ta ? "GF_OP_T" : "GF_OP_N", lc->tb ? "GF_OP_T" : "GF_OP_N", lc->alpha ? "(double)(" : "",
-                 lc->alpha ? alpha.data : "1.0", lc->alpha ? ")" : "", lc->a->cname, lc->b->cname, lc->beta, lc->c->cname, t,
-                 k->name);
-        buf_free(&alpha);
+        for (int i = 0; i < lc->ops.len; i++)
+            lib_call(b, c, k, vec_at(&lc->ops, i));
         b->indent--;
         buf_line(b, "} else {");
     }
@@ -1799,6 +1907,21 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
     b->indent--;
     buf_line(b, "}");
+}
+
+/* A kernel a library call takes in: its epilogue (run when the call did
+ * not take it), or the scaling before it (run when the calls cannot be
+ * made: the decision is taken here, before it). */
+static void emit_lib_folded(Buf *b, CudaCx *c, Kernel *k)
+{
+    Kernel *lk = k->folded_into;
+    if (lk->lib->init == k) {
+        buf_line(b, "const bool gf_lib_%s = %s;", lk->name, lib_condition(c, lk->lib));
+        buf_line(b, "if (!gf_lib_%s) /* %s: the beta of %s's library calls */", lk->name, k->name, lk->name);
+    } else {
+        buf_line(b, "if (!gf_epi_%s) /* the matrix product did not take its epilogue */", lk->name);
+    }
+    emit_launch(b, c, k);
 }
 
 /* A library builtin in the region: the launcher's own call on its stream
@@ -1952,8 +2075,7 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             if (st->kernel->lib) {
                 emit_lib(b, c, st->kernel);
             } else if (st->kernel->folded_into) {
-                buf_line(b, "if (!gf_epi_%s) /* the matrix product did not take its epilogue */", st->kernel->folded_into->name);
-                emit_launch(b, c, st->kernel);
+                emit_lib_folded(b, c, st->kernel);
             } else {
                 emit_launch(b, c, st->kernel);
             }

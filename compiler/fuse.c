@@ -317,11 +317,14 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
         if (s->kind == S_FOR && s->parallel) {
             f->plan->nests++;
             Kernel *ok = open >= 0 ? ((Step *)vec_at(steps, open))->kernel : NULL;
-            LibCall *lc = lib_match_matmul(f->a, s);
+            const char *lwhy = NULL;
+            LibCall *lc = lib_match(f->a, f->r, s, &lwhy);
+            if (lwhy)
+                note(f, s->loc, "not a library call: %s%s", lwhy, "");
             if (lc) {
-                /* a matrix product: its own kernel, the library's call */
+                /* library calls: their own kernel (the fallback) */
                 if (ok)
-                    note(f, s->loc, "not fused with kernel %s: %s", ok->name, "it is a matrix product (cuBLAS)");
+                    note(f, s->loc, "not fused with kernel %s: %s", ok->name, "library calls compute it (cuBLAS)");
                 Step *st = new_step(f, P_KERNEL);
                 st->kernel = new_kernel(f, s);
                 st->kernel->lib = lc;
@@ -814,15 +817,54 @@ static void place_scalars(F *f, Vec *steps, Place *p)
     }
 }
 
+static bool var_is(const Expr *e, const void *v) { return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v; }
+
+/* Whether a step reads or writes v. */
+static bool step_touches(Step *st, Var *v)
+{
+    if (st->kernel) {
+        for (int i = 0; i < st->kernel->nests.len; i++)
+            if (ir_stmt_any(vec_at(&st->kernel->nests, i), var_is, v))
+                return true;
+        for (int i = 0; i < st->kernel->dev_prelude.len; i++)
+            if (ir_stmt_any(vec_at(&st->kernel->dev_prelude, i), var_is, v))
+                return true;
+    }
+    return st->stmt && ir_stmt_any(st->stmt, var_is, v);
+}
+
+/* A kernel that only clears or scales what library calls then add to,
+ * with nothing between touching it: the first call's beta takes it (the
+ * kernel runs when the calls cannot). */
+static void fold_init(F *f, Vec *steps, int i)
+{
+    LibCall *lc = ((Step *)vec_at(steps, i))->kernel->lib;
+    for (int j = i - 1; j >= 0; j--) {
+        Step *st = vec_at(steps, j);
+        if (st->kind == P_KERNEL && st->kernel->nests.len == 1 && !st->sync_before.len && !st->kernel->dev_in.len &&
+            lib_fold_init(f->a, f->r, lc, st->kernel)) {
+            st->kernel->folded_into = ((Step *)vec_at(steps, i))->kernel;
+            return;
+        }
+        /* what lies between must leave the outputs alone */
+        for (int k = 0; k < lc->ops.len; k++)
+            if (step_touches(st, ((LibOp *)vec_at(&lc->ops, k))->c))
+                return;
+    }
+}
+
 /* A matrix product followed by a kernel that only applies bias and/or ReLU
  * to its result: one cuBLASLt call does both (the kernel stays for when
- * the library cannot be used). */
+ * the library cannot be used).  Before library calls, a kernel that only
+ * clears or scales their output. */
 static void fold_epilogues(F *f, Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
         if (st->kind == P_LOOP)
             fold_epilogues(f, &st->body);
+        if (st->kind == P_KERNEL && st->kernel->lib)
+            fold_init(f, steps, i);
         if (st->kind != P_KERNEL || !st->kernel->lib || i + 1 >= steps->len)
             continue;
         Step *nx = vec_at(steps, i + 1);
@@ -866,12 +908,17 @@ static void note_libs(F *f)
         if (!k->lib)
             continue;
         Stmt *nest = vec_at(&k->nests, 0);
-        vec_push(f->a, &f->plan->notes, arena_printf(f->a, "line %d: kernel %s is a matrix product: %s%s", nest->loc.line,
-                                                     k->name, lib_describe(f->a, k->lib),
-                                                     k->lib->epilogue ? arena_printf(f->a, "; kernel %s (line %d) is its epilogue",
-                                                                                     k->lib->epilogue->name,
-                                                                                     k->lib->epilogue->first_line)
-                                                                      : ""));
+        LibCall *lc = k->lib;
+        const char *more = "";
+        if (lc->epilogue)
+            more = arena_printf(f->a, "; kernel %s (line %d) is its epilogue", lc->epilogue->name, lc->epilogue->first_line);
+        if (lc->init)
+            more = arena_printf(f->a, "%s; kernel %s (line %d) is its beta", more, lc->init->name, lc->init->first_line);
+        vec_push(f->a, &f->plan->notes,
+                 arena_printf(f->a, "line %d: kernel %s (lines %d-%d) is %s: %s%s", nest->loc.line, k->name,
+                              lc->first_line, lc->last_line,
+                              lc->ops.len == 1 ? "a library call" : arena_printf(f->a, "%d library calls", lc->ops.len),
+                              lib_describe(f->a, lc), more));
     }
 }
 

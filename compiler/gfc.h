@@ -488,6 +488,14 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
  * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to
  * kids[b]; carried[a*n+b]: one of them is carried by `loop`. */
 void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried);
+/* Library calls (libcall.c): whether every instance of statement a runs
+ * before every instance of statement b that touches the same element of v
+ * (the order a nest updates each output element in). */
+bool deps_before_on(Region *r, Stmt *a, Stmt *b, Var *v);
+/* Whether every element of v that statement s reads, other than the one each
+ * instance writes, still holds its value from before `nest` (no statement of
+ * the nest wrote it earlier): an in-place update reading the old values. */
+bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
@@ -537,23 +545,54 @@ typedef struct Kernel {
     Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
-    LibCall *lib;                /* the nest is a matrix product: cuBLAS computes it */
-    struct Kernel *folded_into;  /* this kernel is that one's cuBLASLt epilogue */
+    LibCall *lib;                /* library calls compute the nest (cuBLAS): the kernel is their fallback */
+    struct Kernel *folded_into;  /* this kernel is that one's cuBLASLt epilogue, or the
+                                    scaling its library call's beta takes in (LibCall.init) */
 } Kernel;
 
-/* A kernel whose nest is a matrix product C = alpha * op(A) op(B) (+ C):
- * the launcher calls cuBLAS (cuBLASLt with an epilogue) and keeps the
- * kernel for what the library cannot take (sizes past int, odd strides). */
+/* libcall.c: the library calls a BLAS-shaped nest becomes.  Operands are
+ * row-major (the runtime turns them into cuBLAS's column-major calls). */
+typedef enum LibKind {
+    L_GEMM,                      /* C = alpha op(A) op(B) + beta C         (m x n, sum over k) */
+    L_GEMV,                      /* c = alpha op(A) b + beta c             (A m x n; c has m, or n with ta) */
+    L_GER,                       /* C = alpha a b^T + C                    (m x n) */
+    L_SYRK,                      /* C = alpha op(A) op(A)^T + beta C       (one triangle of n x n, sum over k) */
+    L_SYR2K,                     /* C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C */
+    L_SYMM,                      /* C = alpha S B + beta C (or B S): S symmetric, one triangle of A stored */
+    L_TRMM,                      /* C = alpha op(T) B (or B op(T)): T triangular in A; C may be B (in place) */
+    L_GEAM                       /* C = alpha A + beta C                   (m x n; a vector is 1 x n) */
+} LibKind;
+
+/* A loop-invariant scale: num * f[0] * f[1] ... (scalar parameters, literals). */
+typedef struct LibCoef {
+    double num;
+    Expr *f[4];
+    int nf;
+} LibCoef;
+
+typedef struct LibOp {
+    LibKind kind;
+    Var *a, *b, *c;              /* operands as in LibKind; c is written */
+    Expr *lda, *ldb, *ldc;       /* row strides in elements (NULL for a vector) */
+    Expr *m, *n, *k;             /* sizes as C expressions (NULL when the kind has none) */
+    bool ta, tb;                 /* op(A) = A^T, op(B) = B^T (SYRK/SYR2K: ta = sum over A's rows) */
+    bool upper;                  /* SYRK/SYR2K: C's triangle j >= i; SYMM/TRMM: A's triangle read */
+    bool right;                  /* SYMM/TRMM: A multiplies from the right */
+    bool unit;                   /* TRMM: A's diagonal taken as ones (not read) */
+    LibCoef alpha, beta;
+    const char *edom;            /* the elements of c it writes, as an isl set (libcall.c) */
+} LibOp;
+
+/* A kernel whose nest library calls compute: the launcher makes them when
+ * cuBLAS can take the sizes and strides, and runs the kernel otherwise. */
 struct LibCall {
-    Stmt *rows, *cols, *inner;   /* the loops over C's rows, C's columns, and the product's sum */
-    Var *a, *b, *c;              /* row-major arrays, a and b read, c written */
-    bool ta, tb;                 /* a[p][row] rather than a[row][p]; b[col][p] rather than b[p][col] */
-    Expr *lda, *ldb, *ldc;       /* row strides in elements */
-    Expr *alpha;                 /* a loop-invariant scale, NULL = 1 */
-    int beta;                    /* 0: C is overwritten; 1: the product is added to C */
-    int epi;                     /* epilogue flags (GF_EPI_BIAS | GF_EPI_RELU) */
+    Vec ops;                     /* LibOp*, in the order they run */
+    int epi;                     /* one L_GEMM with a cuBLASLt epilogue: GF_EPI_BIAS | RELU | GELU */
     Var *bias;                   /* GF_EPI_BIAS: one value per column of C */
     Kernel *epilogue;            /* the next kernel, when it is the folded epilogue */
+    Kernel *init;                /* an earlier kernel that only scales or clears the output,
+                                    folded into the first call's beta */
+    int first_line, last_line;   /* the nest it replaces */
 };
 
 typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB } StepKind;
@@ -598,12 +637,24 @@ bool priv_region(Unit *u, Region *r);
 
 /* ---- libcall.c: nests a library computes ------------------------------------------- */
 
-/* A matrix-product nest (cuBLAS), or NULL. */
-LibCall *lib_match_matmul(Arena *a, Stmt *nest);
+/* The library calls that compute `nest` (a kernel's only nest), or NULL;
+ * *why (may be NULL) then says why a nest that looks like one (a sum of
+ * products, a rank-1 update) stays a kernel, NULL when it does not look
+ * like one. */
+LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why);
 /* Takes kernel k (the one right after lc's) into the call as a cuBLASLt
  * epilogue when it is only C = relu(C + bias[j]) or a part of that. */
 bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k);
+/* Takes kernel k (an earlier one, nothing between touches lc's output) into
+ * the first call's beta when it only sets the output to 0 or scales it by
+ * a loop-invariant value over the same elements. */
+bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k);
+/* "C = alpha * A * B^T + beta * C (double, cuBLAS GEMM)" for --report. */
+const char *lib_describe_op(Arena *a, const LibCall *lc, const LibOp *op);
+/* All of lc's calls, "; "-separated. */
 const char *lib_describe(Arena *a, const LibCall *lc);
+/* The cuBLAS routine an op calls ("GEMM", "SYRK" ...). */
+const char *lib_kind_name(LibKind k);
 
 /* Library builtins callable in a region (gf_sgemm, gf_dgemm,
  * gf_gemm_epilogue, gf_fft_c2c_n, gf_fft_r2c_n): one letter per argument,

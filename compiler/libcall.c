@@ -1,32 +1,56 @@
-/* libcall.c - loop nests that a library computes better than a generated
- * kernel: matrix products (cuBLAS) and the element-wise epilogue right after
- * one (cuBLASLt bias/ReLU epilogue).
+/* libcall.c - loop nests a library computes better than a generated
+ * kernel: BLAS-shaped nests become cuBLAS calls (GEMM, GEMV, GER, SYRK,
+ * SYR2K, SYMM, TRMM, GEAM), a product's element-wise epilogue a cuBLASLt
+ * one.  docs/libraries.md lists the forms.
  *
- * Recognised, with i over C's rows, j over its columns, p the sum (any loop
- * order with the parallel loops outside, lower bounds 0, steps 1, bounds
- * that do not depend on the other indices):
+ * A nest is read as what it computes for each element of each array it
+ * writes, not as loops in some order:
+ *   1. frames: the loops that index the element a statement writes are that
+ *      element's row r and column c; one more loop around it is the index s
+ *      it sums over; a scalar takes the frame of the statement that reads it;
+ *   2. order: per element, the statements run in the order the dependence
+ *      model gives (deps_before_on), which is the textual order when they
+ *      share the element's loops;
+ *   3. values: each element ends as beta * (its value before the nest) plus
+ *      terms with loop-invariant coefficients: a sum over s of a product of
+ *      two elements, a product of two elements, or one element;
+ *   4. forms: the terms are matched by their access functions (which of r,
+ *      c, s index each operand) and by their domains, compared as isl sets
+ *      with the library's: a sum over a box is GEMM (GEMV for a vector), over
+ *      a triangle of C with one operand read twice SYRK, with two operands
+ *      swapped SYR2K; pieces of one sum split at s = r that read one triangle
+ *      of a matrix are SYMM or TRMM; u[r] * v[c] is GER; one element GEAM.
+ * An array the nest writes may be read at the element being computed, or
+ * elsewhere only where it still holds its value from before the nest
+ * (deps_reads_initial: TRMM in place).  Everything else stays a kernel;
+ * lib_match says why when the nest looked like a product.  The kernel is
+ * always kept: the launcher runs it when cuBLAS cannot take the sizes.
  *
- *   T acc = 0; for p: acc += A[i][p] * B[p][j];  C[i][j] = E(acc);
- *   C[i][j] = 0; for p: C[i][j] += A[i][p] * B[p][j];
- *   for p: C[i][j] += A[i][p] * B[p][j];                        (C += A B)
- *
- * where E is acc, alpha * acc, C[i][j] + acc (or `C[i][j] += acc`), or for
- * float, acc + bias[j] and/or ReLU (fmaxf(x, 0), x > 0 ? x : 0) or GELU
- * (0.5 x (1 + tanhf(0.7978845608 (x + 0.044715 x^3))), factors and terms in
- * any order, x^3 as x*x*x or powf(x, 3)); A may be
- * A[p][i] and B may be B[j][p] (transposed operands); the arrays are 2-D
- * (`float A[n][k]`) or flattened with one row length (`A[i*k + p]`); T, A, B
- * and C are all float or all double.  The kernel stays as the fallback the
- * launcher runs when the library cannot (sizes past INT_MAX, a row stride
- * shorter than a row). */
+ * The C loops sum in their order, cuBLAS in its own: results differ by the
+ * reassociation of the sums (docs/libraries.md gives the tolerance). */
 #include "gfc.h"
 
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* GF_EPI_* of include/gpufuse.h */
 enum { EPI_BIAS = 1, EPI_RELU = 2, EPI_GELU = 4 };
+
+/* the roles of a statement's loops */
+enum { R_ROW, R_COL, R_SUM, R_NONE = -1 };
+static const char *const role_name[] = {"gf_r", "gf_c", "gf_s"};
+
+#define MAXL 8                   /* loops around a statement in the nest */
+#define MAXI 48                  /* statements in a nest */
+#define MAXO 8                   /* arrays a nest writes */
+#define MAXF 8                   /* factors of a GELU product */
+
+/* ---- small helpers ------------------------------------------------------------------ */
 
 static Stmt *only(Stmt *s)
 {
@@ -35,155 +59,929 @@ static Stmt *only(Stmt *s)
     return s;
 }
 
-static bool is_zero_lit(const Expr *e)
+static bool lit_value(const Expr *e, double *v)
 {
-    while (e && e->kind == E_CAST)
+    while (e->kind == E_CAST)
         e = e->kids[0];
-    if (!e || (e->kind != E_INT && e->kind != E_FLOAT))
+    if (e->kind != E_INT && e->kind != E_FLOAT)
         return false;
     char *end;
-    double v = strtod(e->text, &end);
-    return v == 0 && end != e->text;
+    *v = strtod(e->text, &end);
+    return end != e->text;
 }
 
-/* A canonical loop: from 0, step 1. */
+static bool is_zero_lit(const Expr *e)
+{
+    double v;
+    return e && lit_value(e, &v) && v == 0;
+}
+
 static bool plain_loop(const Stmt *l)
 {
-    return l && l->kind == S_FOR && l->step == 1 && !l->brk && l->lb->kind == E_INT && is_zero_lit(l->lb);
+    return l && l->kind == S_FOR && l->step == 1 && !l->brk && is_zero_lit(l->lb);
 }
 
-static bool uses_var(const Expr *e, const void *v)
+static TypeKind elem_kind(Var *v) { return type_elem(v->ty)->kind; }
+
+/* ---- the matcher's state ------------------------------------------------------------- */
+
+/* An element read or written: v[sub0][sub1] (rank 2) or v[sub0], each
+ * subscript one loop index, named by its role in the statement's frame. */
+typedef struct Fac {
+    Var *v;
+    int rank;
+    Stmt *loop[2];               /* the loops indexing it */
+    int sub[2];                  /* their roles */
+    Expr *ld;                    /* rank 2: the row stride */
+    bool old;                    /* an array the nest writes, read where it still holds
+                                    its value from before the nest */
+} Fac;
+
+struct Item;
+
+/* sum over s in dom of f * g */
+typedef struct Sum {
+    Fac f, g;
+    const char *dom;             /* isl set over [gf_r, gf_c, gf_s] */
+    struct Item *src;
+} Sum;
+
+/* k * f[0] * f[1], or k * sum */
+typedef struct Mono {
+    LibCoef k;
+    Fac f[2];
+    int nf;
+    Sum *sum;
+} Mono;
+
+typedef struct Poly {
+    Mono *m;
+    int n;
+} Poly;
+
+typedef struct Out {
+    Var *v;
+    int rank;
+    Expr *ld;
+    Poly cur;                    /* its value so far, per element */
+    int epi;                     /* a cuBLASLt epilogue applied last */
+    Var *bias;
+    Vec resets;                  /* Item*: statements writing it outside a sum */
+    Vec writers;                 /* Item* */
+    int last;                    /* position of its last writer in the order */
+    bool done;                   /* lowered */
+    LibCoef ref_k;               /* lowering: ... */
+} Out;
+
+typedef struct Item {
+    Stmt *s;
+    Stmt *loops[MAXL];           /* the nest's loops around it, outermost first */
+    int nloops;
+    int role[MAXL];
+    bool framed;
+    int ord;                     /* textual position */
+    Out *out;                    /* the array it writes; NULL: a scalar */
+    Var *scalar;                 /* the scalar it writes */
+    Fac w;                       /* the element it writes */
+    int sum;                     /* index in loops of the loop with role R_SUM, -1 if none */
+    bool acc;                    /* an update summed over that loop (arrays: it is around
+                                    the statement; scalars: inside the declaration's loops) */
+} Item;
+
+typedef struct Cx {
+    Arena *a;
+    Region *r;
+    Stmt *nest;
+    Item items[MAXI];
+    int nitems;
+    Out outs[MAXO];
+    int nouts;
+    Item *order[MAXI];           /* the array writers, per element in this order */
+    int norder;
+    const char *params;          /* isl parameters: "[n, m]" */
+    Vec cands;                   /* Expr*: loop bounds free of the nest's indices */
+    Item *at;                    /* the statement being evaluated */
+    const char *why;             /* the first reason it is not a library call */
+    LibCall *lc;
+} Cx;
+
+static bool fail(Cx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool fail(Cx *x, const char *fmt, ...)
 {
-    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+    if (!x->why) {
+        va_list ap;
+        va_start(ap, fmt);
+        char buf[512];
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        x->why = arena_strdup(x->a, buf);
+    }
+    return false;
 }
 
-static bool bound_free(const Stmt *l, Var *const *ivs, int n)
+/* ---- isl sets ----------------------------------------------------------------------- */
+
+static isl_ctx *ictx;
+
+static void free_ictx(void)
 {
-    for (int i = 0; i < n; i++)
-        if (ir_expr_any(l->ub, uses_var, ivs[i]))
-            return false;
+    isl_ctx_free(ictx);
+    ictx = NULL;
+}
+
+static isl_set *iset(const char *s)
+{
+    if (!ictx) {
+        ictx = isl_ctx_alloc();
+        isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+        atexit(free_ictx);
+    }
+    return isl_set_read_from_str(ictx, s);
+}
+
+static bool set_cmp(const char *p, const char *q, bool subset)
+{
+    isl_set *x = iset(p), *y = iset(q);
+    bool r = x && y && (subset ? isl_set_is_subset(x, y) : isl_set_is_equal(x, y)) == isl_bool_true;
+    isl_set_free(x);
+    isl_set_free(y);
+    return r;
+}
+
+static bool set_equal(const char *p, const char *q) { return set_cmp(p, q, false); }
+
+static const char *set_str(Arena *a, isl_set *s)
+{
+    char *t = s ? isl_set_to_str(s) : NULL;
+    const char *r = t ? arena_strdup(a, t) : NULL;
+    free(t);
+    isl_set_free(s);
+    return r;
+}
+
+/* A set over [gf_r, gf_c, gf_s] from constraints. */
+static const char *dom_of(Cx *x, const char *cons)
+{
+    return arena_printf(x->a, "%s -> { [gf_r, gf_c, gf_s] : %s }", x->params, cons);
+}
+
+/* The elements [r, c] a domain covers (s projected out, kept as 0). */
+static const char *elems_of(Cx *x, const char *dom)
+{
+    isl_set *s = iset(dom);
+    if (!s)
+        return NULL;
+    s = isl_set_project_out(s, isl_dim_set, 2, 1);
+    s = isl_set_insert_dims(s, isl_dim_set, 2, 1);
+    s = isl_set_fix_si(s, isl_dim_set, 2, 0);
+    return set_str(x->a, s);
+}
+
+static const char *set_union(Cx *x, const char *p, const char *q)
+{
+    if (!p)
+        return q;
+    isl_set *s = isl_set_union(iset(p), iset(q));
+    return set_str(x->a, s);
+}
+
+/* ---- frames ------------------------------------------------------------------------- */
+
+static int loop_index(const Item *it, const Var *iv)
+{
+    for (int i = 0; i < it->nloops; i++)
+        if (it->loops[i]->iv == iv)
+            return i;
+    return -1;
+}
+
+static bool in_nest(Cx *x, const Var *iv)
+{
+    for (int i = 0; i < x->nitems; i++)
+        if (loop_index(&x->items[i], iv) >= 0)
+            return true;
+    return false;
+}
+
+/* An affine form as isl text in the frame of it: its loops by role. */
+static const char *aff_text(Cx *x, const Aff *f, const Item *it)
+{
+    char *s = arena_printf(x->a, "%lld", f->c);
+    for (int i = 0; i < f->nterms; i++) {
+        const Var *v = f->terms[i].var;
+        int l = loop_index(it, v);
+        const char *n = l >= 0 ? role_name[it->role[l]] : aff_var_name(x->a, v);
+        long long k = f->terms[i].coef;
+        s = arena_printf(x->a, "%s %s %lld*%s", s, k < 0 ? "-" : "+", llabs(k), n);
+    }
+    return s;
+}
+
+/* The statement's instances as a set over [gf_r, gf_c, gf_s]. */
+static const char *item_dom(Cx *x, const Item *it)
+{
+    char *c = arena_strdup(x->a, "");
+    bool used[3] = {false, false, false};
+    for (int i = 0; i < it->nloops; i++) {
+        Stmt *l = it->loops[i];
+        const char *n = role_name[it->role[i]];
+        used[it->role[i]] = true;
+        c = arena_printf(x->a, "%s%s%s <= %s < %s", c, i ? " and " : "", aff_text(x, aff_of(x->a, l->lb), it), n,
+                         aff_text(x, aff_of(x->a, l->ub), it));
+    }
+    for (int k = 0; k < 3; k++)
+        if (!used[k])
+            c = arena_printf(x->a, "%s%s%s = 0", c, *c ? " and " : "", role_name[k]);
+    return dom_of(x, c);
+}
+
+/* ---- collecting the nest ---------------------------------------------------------------- */
+
+static bool collect(Cx *x, Stmt *s, Stmt **loops, int n)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!collect(x, vec_at(&s->list, i), loops, n))
+                return false;
+        return true;
+    case S_FOR:
+        if (s->step != 1 || s->brk)
+            return fail(x, "loop '%s' (line %d) %s", s->iv->name, s->loc.line,
+                        s->brk ? "may stop early" : "has a step other than 1");
+        if (!aff_of(x->a, s->lb) || !aff_of(x->a, s->ub))
+            return fail(x, "the bounds of loop '%s' (line %d) are not affine", s->iv->name, s->loc.line);
+        if (n == MAXL)
+            return fail(x, "too deep");
+        loops[n] = s;
+        return collect(x, s->body, loops, n + 1);
+    case S_ASSIGN:
+    case S_DECL: {
+        if (s->kind == S_DECL && s->var->is_array)
+            return fail(x, "it declares an array (line %d)", s->loc.line);
+        if (x->nitems == MAXI)
+            return fail(x, "too many statements");
+        Item *it = &x->items[x->nitems];
+        *it = (Item){.s = s, .nloops = n, .ord = x->nitems, .sum = -1};
+        memcpy(it->loops, loops, sizeof(Stmt *) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            it->role[i] = R_NONE;
+        x->nitems++;
+        return true;
+    }
+    case S_IF: return fail(x, "a condition (line %d) decides what it computes", s->loc.line);
+    case S_WHILE: return fail(x, "a while loop (line %d)", s->loc.line);
+    default: return fail(x, "line %d is not an assignment", s->loc.line);
+    }
+}
+
+static bool float_elem(Var *v)
+{
+    TypeKind k = elem_kind(v);
+    return k == TY_FLOAT || k == TY_DOUBLE;
+}
+
+/* The loop of it that e (a subscript, as an affine form) is, or NULL. */
+static Stmt *sub_loop(const Item *it, const Aff *f)
+{
+    if (!f || f->c != 0 || f->nterms != 1 || f->terms[0].coef != 1)
+        return NULL;
+    int l = loop_index(it, f->terms[0].var);
+    return l >= 0 ? it->loops[l] : NULL;
+}
+
+/* e as an element of a float or double array whose subscripts are loop
+ * indices of it (roles filled in later). */
+static bool elem_of(Cx *x, const Item *it, Expr *e, Fac *out)
+{
+    if (!e || e->kind != E_INDEX || !e->var->is_array)
+        return fail(x, "line %d: not an array element", it->s->loc.line);
+    Var *v = e->var;
+    if (!float_elem(v))
+        return fail(x, "'%s' is not an array of float or double", v->name);
+    *out = (Fac){.v = v};
+    if (e->nkids == 2 && v->ndims == 2 && v->dims[1]) {
+        for (int i = 0; i < 2; i++) {
+            Aff *f = e->aff && e->aff[i] ? e->aff[i] : aff_of(x->a, e->kids[i]);
+            if (!(out->loop[i] = sub_loop(it, f)))
+                return fail(x, "a subscript of '%s' on line %d is not a loop index of the nest", v->name,
+                            it->s->loc.line);
+        }
+        out->rank = 2;
+        out->ld = v->dims[1];
+        return true;
+    }
+    if (e->nkids != 1 || v->ndims > 1)
+        return fail(x, "'%s' has %d dimensions", v->name, v->ndims);
+    if (v->delin && !v->delin_bad) {
+        Var *P = NULL;
+        Aff *o = NULL, *in = NULL;
+        if (!deps_split_flat(x->a, e->kids[0], &P, &o, &in) || P != v->delin || !o || !in ||
+            !(out->loop[0] = sub_loop(it, o)) || !(out->loop[1] = sub_loop(it, in)))
+            return fail(x, "a subscript of '%s' on line %d is not row * %s + column with loop indices", v->name,
+                        it->s->loc.line, v->delin->name);
+        Expr *ld = arena_alloc(x->a, sizeof *ld);
+        *ld = (Expr){.kind = E_VAR, .ty = P->ty, .var = P, .loc = e->loc};
+        out->rank = 2;
+        out->ld = ld;
+        return true;
+    }
+    Aff *f = e->aff && e->aff[0] ? e->aff[0] : aff_of(x->a, e->kids[0]);
+    if (!(out->loop[0] = sub_loop(it, f)))
+        return fail(x, "the subscript of '%s' on line %d is not a loop index of the nest", v->name, it->s->loc.line);
+    out->rank = 1;
     return true;
 }
 
-static bool iv_is(const Expr *e, const Var *iv)
+static Out *out_of(Cx *x, Var *v)
 {
-    while (e && e->kind == E_CAST && type_is_integer(e->ty))
-        e = e->kids[0];
-    return e && e->kind == E_VAR && e->var == iv;
+    for (int i = 0; i < x->nouts; i++)
+        if (x->outs[i].v == v)
+            return &x->outs[i];
+    return NULL;
 }
 
-static bool aff_is(const Aff *f, const Var *iv)
+static bool declared_in_nest(Cx *x, Var *v)
 {
-    return f && f->c == 0 && f->nterms == 1 && f->terms[0].var == iv && f->terms[0].coef == 1;
-}
-
-/* An element of a row-major 2-D array (or a flattened one): its array, the
- * two index variables and the row stride. */
-typedef struct Elem {
-    Var *v;
-    Var *row, *col;
-    Expr *ld;
-} Elem;
-
-static bool elem_of(Arena *a, const Expr *e, Elem *out)
-{
-    if (!e || e->kind != E_INDEX || !e->var->is_array)
-        return false;
-    Var *v = e->var;
-    if (v->kind != V_PARAM && !v->is_temp)
-        return false;
-    Type *t = type_elem(v->ty);
-    if (t->kind != TY_FLOAT && t->kind != TY_DOUBLE)
-        return false;
-    if (e->nkids == 2 && v->ndims == 2 && v->dims[1]) {
-        const Expr *r = e->kids[0], *c = e->kids[1];
-        while (r->kind == E_CAST && type_is_integer(r->ty))
-            r = r->kids[0];
-        while (c->kind == E_CAST && type_is_integer(c->ty))
-            c = c->kids[0];
-        if (r->kind != E_VAR || c->kind != E_VAR || r->var->kind != V_IV || c->var->kind != V_IV)
-            return false;
-        *out = (Elem){v, r->var, c->var, v->dims[1]};
-        return true;
-    }
-    if (e->nkids == 1 && v->delin && !v->delin_bad) {
-        Var *P = NULL;
-        Aff *o = NULL, *in = NULL;
-        if (!deps_split_flat(a, e->kids[0], &P, &o, &in) || P != v->delin || !o || !in)
-            return false;
-        if (o->nterms != 1 || in->nterms != 1 || !aff_is(o, o->terms[0].var) || !aff_is(in, in->terms[0].var))
-            return false;
-        if (o->terms[0].var->kind != V_IV || in->terms[0].var->kind != V_IV)
-            return false;
-        Expr *ld = arena_alloc(a, sizeof *ld);
-        *ld = (Expr){.kind = E_VAR, .ty = P->ty, .var = P, .loc = e->loc};
-        *out = (Elem){v, o->terms[0].var, in->terms[0].var, ld};
-        return true;
-    }
+    for (int i = 0; i < x->nitems; i++)
+        if (x->items[i].s->kind == S_DECL && x->items[i].s->var == v)
+            return true;
     return false;
 }
 
-/* x*y with x, y elements of A and B (either order) over (i, p) and (p, j). */
-static bool product(Arena *a, const Expr *e, LibCall *lc, Var *i, Var *j, Var *p)
+/* The written element or scalar of every statement, and the outputs. */
+static bool find_targets(Cx *x)
 {
-    if (!e || e->kind != E_BINARY || e->op != OP_MUL)
-        return false;
-    for (int side = 0; side < 2; side++) {
-        Elem x, y;
-        if (!elem_of(a, e->kids[side], &x) || !elem_of(a, e->kids[1 - side], &y))
+    for (int i = 0; i < x->nitems; i++) {
+        Item *it = &x->items[i];
+        Stmt *s = it->s;
+        Var *v = s->kind == S_DECL ? s->var : s->lhs->var;
+        if (s->kind == S_DECL || s->lhs->kind == E_VAR) {
+            if (v->kind != V_LOCAL || !declared_in_nest(x, v))
+                return fail(x, "line %d assigns '%s', declared outside the nest", s->loc.line, v->name);
+            if (v->ty->kind != TY_FLOAT && v->ty->kind != TY_DOUBLE)
+                return fail(x, "'%s' is not float or double", v->name);
+            it->scalar = v;
             continue;
-        bool an = x.row == i && x.col == p, at = x.row == p && x.col == i;
-        bool bn = y.row == p && y.col == j, bt = y.row == j && y.col == p;
-        if ((!an && !at) || (!bn && !bt) || x.v == y.v)
-            continue;
-        lc->a = x.v, lc->ta = at, lc->lda = x.ld;
-        lc->b = y.v, lc->tb = bt, lc->ldb = y.ld;
-        return true;
+        }
+        if (s->lhs->kind != E_INDEX)
+            return fail(x, "line %d assigns a field", s->loc.line);
+        if (!elem_of(x, it, s->lhs, &it->w))
+            return false;
+        if (v->kind != V_PARAM && !v->is_temp)
+            return fail(x, "'%s' is not a parameter or a temporary", v->name);
+        Out *o = out_of(x, v);
+        if (!o) {
+            if (x->nouts == MAXO)
+                return fail(x, "it writes too many arrays");
+            o = &x->outs[x->nouts++];
+            *o = (Out){.v = v, .rank = it->w.rank, .ld = it->w.ld};
+        }
+        if (o->rank != it->w.rank)
+            return fail(x, "'%s' is written with different shapes", v->name);
+        it->out = o;
+        vec_push(x->a, &o->writers, it);
     }
-    return false;
+    if (!x->nouts)
+        return fail(x, "it writes no array");
+    /* one element type for everything the nest computes */
+    TypeKind t = elem_kind(x->outs[0].v);
+    for (int i = 1; i < x->nouts; i++)
+        if (elem_kind(x->outs[i].v) != t)
+            return fail(x, "it writes float and double arrays");
+    return true;
 }
 
-/* A scale the launcher can evaluate: literals and scalar parameters. */
-static bool invariant(const Expr *e)
+/* Roles from the written element: subscripts are r (and c), one more loop
+ * is the sum. */
+static bool frame_writer(Cx *x, Item *it)
 {
+    for (int k = 0; k < it->w.rank; k++) {
+        int l = loop_index(it, it->w.loop[k]->iv);
+        if (it->role[l] != R_NONE)
+            return fail(x, "line %d writes '%s' with one index twice", it->s->loc.line, it->w.v->name);
+        it->role[l] = k == 0 ? R_ROW : R_COL;
+        it->w.sub[k] = it->role[l];
+    }
+    for (int l = 0; l < it->nloops; l++) {
+        if (it->role[l] != R_NONE)
+            continue;
+        if (it->sum >= 0)
+            return fail(x, "line %d sums over two loops", it->s->loc.line);
+        it->role[l] = R_SUM;
+        it->sum = l;
+        it->acc = true;
+    }
+    it->framed = true;
+    return true;
+}
+
+static bool reads_scalar(const Expr *e, const void *v) { return e->kind == E_VAR && e->var == v; }
+
+/* A scalar's statements take the frame of the statements that read it, on
+ * the loops around its declaration (they must agree); one loop more around
+ * a statement that assigns it is a sum. */
+static bool frame_scalar(Cx *x, Item *it)
+{
+    Item *decl = NULL;
+    for (int j = 0; j < x->nitems; j++)
+        if (x->items[j].s->kind == S_DECL && x->items[j].s->var == it->scalar)
+            decl = &x->items[j];
+    Item *reader = NULL;
+    for (int j = 0; j < x->nitems; j++) {
+        Item *q = &x->items[j];
+        if (!q->framed || q == it || q->scalar == it->scalar || !ir_stmt_any(q->s, reads_scalar, it->scalar))
+            continue;
+        for (int l = 0; l < decl->nloops; l++)
+            if (reader && reader->role[l] != q->role[l])
+                return fail(x, "'%s' is read in different frames", it->scalar->name);
+        reader = q;
+    }
+    if (!reader)
+        return true;             /* not yet: a scalar read by another scalar */
+    for (int l = 0; l < it->nloops; l++) {
+        if (l < decl->nloops) {
+            it->role[l] = reader->role[l];
+        } else if (it->sum >= 0) {
+            return fail(x, "line %d sums over two loops", it->s->loc.line);
+        } else if (l < reader->nloops && reader->loops[l] == it->loops[l]) {
+            return fail(x, "'%s' is updated inside the loop that reads it (line %d)", it->scalar->name,
+                        it->s->loc.line);
+        } else {
+            it->role[l] = R_SUM;
+            it->acc = true;
+        }
+        if (it->role[l] == R_SUM) {
+            if (it->sum >= 0 && it->sum != l)
+                return fail(x, "line %d sums over two loops", it->s->loc.line);
+            it->sum = l;
+        }
+    }
+    it->framed = true;
+    return true;
+}
+
+static bool frame_scalars(Cx *x)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < x->nitems; i++) {
+            Item *it = &x->items[i];
+            if (it->framed || !it->scalar)
+                continue;
+            if (!frame_scalar(x, it))
+                return false;
+            changed |= it->framed;
+        }
+    }
+    for (int i = 0; i < x->nitems; i++)
+        if (!x->items[i].framed)
+            return fail(x, "'%s' (line %d) is not read by what the nest writes", x->items[i].scalar->name,
+                        x->items[i].s->loc.line);
+    return true;
+}
+
+/* ---- order per element -------------------------------------------------------------- */
+
+static bool touches(const Expr *e, const void *v) { return (e->kind == E_INDEX || e->kind == E_VAR) && e->var == v; }
+
+static bool accumulates(const Item *it) { return it->acc; }
+
+/* p before q (textual) on every element of o they both touch: they share
+ * the element's loops, or isl says so. */
+static int order_pair(Cx *x, Item *p, Item *q, Out *o)
+{
+    bool aligned = true;
+    for (int l = 0; l < p->nloops && l < q->nloops && p->loops[l] == q->loops[l]; l++)
+        if (p->role[l] != q->role[l] || p->role[l] == R_SUM)
+            aligned = false;
+    if (aligned || deps_before_on(x->r, p->s, q->s, o->v))
+        return 1;
+    if (deps_before_on(x->r, q->s, p->s, o->v))
+        return -1;
+    if (p->out == o && q->out == o && accumulates(p) && accumulates(q))
+        return 0;                /* sums commute */
+    return 2;
+}
+
+/* Array writers in an order that is each element's order. */
+static bool order_items(Cx *x)
+{
+    int n = 0;
+    Item *w[MAXI];
+    for (int i = 0; i < x->nitems; i++)
+        if (x->items[i].out)
+            w[n++] = &x->items[i];
+    bool after[MAXI][MAXI];      /* after[i][j]: w[i] runs after w[j] */
+    memset(after, 0, sizeof after);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            for (int k = 0; k < x->nouts; k++) {
+                Out *o = &x->outs[k];
+                if (!ir_stmt_any(w[i]->s, touches, o->v) || !ir_stmt_any(w[j]->s, touches, o->v))
+                    continue;
+                if (w[i]->out != o && w[j]->out != o)
+                    continue;
+                int d = order_pair(x, w[i], w[j], o);
+                if (d == 2)
+                    return fail(x, "lines %d and %d update '%s' in an interleaved order", w[i]->s->loc.line,
+                                w[j]->s->loc.line, o->v->name);
+                if (d == 1)
+                    after[j][i] = true;
+                if (d == -1)
+                    after[i][j] = true;
+            }
+    /* a topological order, textual among equals */
+    bool placed[MAXI] = {false};
+    for (x->norder = 0; x->norder < n;) {
+        int pick = -1;
+        for (int i = 0; i < n && pick < 0; i++) {
+            if (placed[i])
+                continue;
+            bool ready = true;
+            for (int j = 0; j < n; j++)
+                if (after[i][j] && !placed[j])
+                    ready = false;
+            if (ready)
+                pick = i;
+        }
+        if (pick < 0)
+            return fail(x, "its statements have no order per element");
+        placed[pick] = true;
+        w[pick]->out->last = x->norder;
+        x->order[x->norder++] = w[pick];
+    }
+    return true;
+}
+
+/* ---- values --------------------------------------------------------------------------- */
+
+static LibCoef coef_num(double v) { return (LibCoef){.num = v}; }
+
+static bool coef_mul(LibCoef *out, const LibCoef *p, const LibCoef *q)
+{
+    if (p->nf + q->nf > 4)
+        return false;
+    LibCoef r = {.num = p->num * q->num};
+    for (int i = 0; i < p->nf; i++)
+        r.f[r.nf++] = p->f[i];
+    for (int i = 0; i < q->nf; i++)
+        r.f[r.nf++] = q->f[i];
+    *out = r;
+    return true;
+}
+
+static bool coef_equal(const LibCoef *p, const LibCoef *q)
+{
+    if (p->num != q->num || p->nf != q->nf)
+        return false;
+    bool used[4] = {false};
+    for (int i = 0; i < p->nf; i++) {
+        int j = 0;
+        while (j < q->nf && (used[j] || !expr_equal(p->f[i], q->f[j])))
+            j++;
+        if (j == q->nf)
+            return false;
+        used[j] = true;
+    }
+    return true;
+}
+
+static bool fac_equal(const Fac *p, const Fac *q)
+{
+    return p->v == q->v && p->rank == q->rank && p->old == q->old && p->sub[0] == q->sub[0] &&
+           (p->rank == 1 || p->sub[1] == q->sub[1]);
+}
+
+static Poly poly_new(Cx *x, int n)
+{
+    return (Poly){arena_alloc(x->a, sizeof(Mono) * (size_t)(n ? n : 1)), 0};
+}
+
+static Poly poly_mono(Cx *x, Mono m)
+{
+    Poly p = poly_new(x, 1);
+    p.m[p.n++] = m;
+    return p;
+}
+
+/* Like terms merge when their coefficients are numbers times the same factors. */
+static bool mono_like(const Mono *p, const Mono *q)
+{
+    if (p->sum || q->sum || p->nf != q->nf || p->k.nf != q->k.nf)
+        return false;
+    LibCoef a = p->k, b = q->k;
+    a.num = b.num = 1;
+    if (!coef_equal(&a, &b))
+        return false;
+    if (p->nf == 0)
+        return true;
+    if (p->nf == 1)
+        return fac_equal(&p->f[0], &q->f[0]);
+    return (fac_equal(&p->f[0], &q->f[0]) && fac_equal(&p->f[1], &q->f[1])) ||
+           (fac_equal(&p->f[0], &q->f[1]) && fac_equal(&p->f[1], &q->f[0]));
+}
+
+static Poly poly_add(Cx *x, Poly p, Poly q, double s)
+{
+    Poly r = poly_new(x, p.n + q.n);
+    for (int i = 0; i < p.n; i++)
+        r.m[r.n++] = p.m[i];
+    for (int i = 0; i < q.n; i++) {
+        Mono m = q.m[i];
+        m.k.num *= s;
+        int j = 0;
+        while (j < r.n && !mono_like(&r.m[j], &m))
+            j++;
+        if (j < r.n)
+            r.m[j].k.num += m.k.num;
+        else
+            r.m[r.n++] = m;
+    }
+    /* drop what cancelled */
+    int k = 0;
+    for (int i = 0; i < r.n; i++)
+        if (r.m[i].k.num != 0)
+            r.m[k++] = r.m[i];
+    r.n = k;
+    return r;
+}
+
+static bool poly_mul(Cx *x, Poly p, Poly q, Poly *out, int line)
+{
+    Poly r = poly_new(x, p.n * q.n);
+    for (int i = 0; i < p.n; i++)
+        for (int j = 0; j < q.n; j++) {
+            const Mono *a = &p.m[i], *b = &q.m[j];
+            Mono m = {0};
+            if ((a->sum && (b->sum || b->nf)) || (b->sum && a->nf) || a->nf + b->nf > 2)
+                return fail(x, "line %d multiplies more than two array elements", line);
+            if (!coef_mul(&m.k, &a->k, &b->k))
+                return fail(x, "line %d: too many scale factors", line);
+            m.sum = a->sum ? a->sum : b->sum;
+            for (int t = 0; t < a->nf; t++)
+                m.f[m.nf++] = a->f[t];
+            for (int t = 0; t < b->nf; t++)
+                m.f[m.nf++] = b->f[t];
+            r = poly_add(x, r, poly_mono(x, m), 1);
+        }
+    *out = r;
+    return true;
+}
+
+/* A number or a product of loop-invariant scalars: the coefficient. */
+static bool poly_const(Poly p, LibCoef *k)
+{
+    if (p.n == 0) {
+        *k = coef_num(0);
+        return true;
+    }
+    if (p.n != 1 || p.m[0].nf || p.m[0].sum)
+        return false;
+    *k = p.m[0].k;
+    return true;
+}
+
+static bool invariant_scalar(const Var *v)
+{
+    return v->kind == V_PARAM && !v->is_array && !v->scalar_written && type_is_arith(v->ty);
+}
+
+static bool eval(Cx *x, Item *it, Expr *e, Poly *out);
+static bool scalar_value(Cx *x, Item *at, Var *t, Poly *out);
+
+/* The fac of e in it's frame: roles of its loops. */
+static void fac_roles(const Item *it, Fac *f)
+{
+    for (int k = 0; k < f->rank; k++)
+        f->sub[k] = it->role[loop_index(it, f->loop[k]->iv)];
+}
+
+static bool same_element(const Fac *f, const Out *o)
+{
+    return f->rank == o->rank && f->sub[0] == R_ROW && (f->rank == 1 || f->sub[1] == R_COL);
+}
+
+static bool eval_elem(Cx *x, Item *it, Expr *e, Poly *out)
+{
+    Fac f;
+    if (!elem_of(x, it, e, &f))
+        return false;
+    fac_roles(it, &f);
+    if (elem_kind(f.v) != elem_kind(x->outs[0].v))
+        return fail(x, "line %d mixes float and double arrays", it->s->loc.line);
+    Out *o = out_of(x, f.v);
+    if (o && same_element(&f, o) && it->sum < 0 && it->out) {
+        *out = o->cur;           /* the value computed so far */
+        return true;
+    }
+    if (o) {
+        if (!deps_reads_initial(x->r, x->nest, it->s, f.v))
+            return fail(x, "line %d reads elements of '%s' that the nest writes", it->s->loc.line, f.v->name);
+        f.old = true;
+    }
+    *out = poly_mono(x, (Mono){.k = coef_num(1), .f = {f}, .nf = 1});
+    return true;
+}
+
+static bool eval(Cx *x, Item *it, Expr *e, Poly *out)
+{
+    int line = it->s->loc.line;
     switch (e->kind) {
     case E_INT:
-    case E_FLOAT: return true;
-    case E_VAR: return e->var->kind == V_PARAM && !e->var->is_array && !e->var->scalar_written;
+    case E_FLOAT: {
+        double v;
+        if (!lit_value(e, &v))
+            return fail(x, "line %d: literal '%s'", line, e->text);
+        *out = v == 0 ? poly_new(x, 0) : poly_mono(x, (Mono){.k = coef_num(v)});
+        return true;
+    }
+    case E_VAR:
+        if (invariant_scalar(e->var)) {
+            Mono m = {.k = coef_num(1)};
+            m.k.f[m.k.nf++] = e;
+            *out = poly_mono(x, m);
+            return true;
+        }
+        if (e->var->kind == V_LOCAL && !e->var->is_array && declared_in_nest(x, e->var))
+            return scalar_value(x, it, e->var, out);
+        return fail(x, "line %d reads '%s', which changes in the nest or is not a number", line, e->var->name);
+    case E_INDEX: return eval_elem(x, it, e, out);
     case E_CAST:
-    case E_UNARY: return (e->kind == E_CAST || e->op == OP_NEG) && invariant(e->kids[0]);
-    case E_BINARY:
-        return (e->op == OP_MUL || e->op == OP_DIV) && invariant(e->kids[0]) && invariant(e->kids[1]);
-    default: return false;
+        if (!type_is_arith(e->ty) || (type_is_integer(e->ty) && e->kids[0]->kind == E_INDEX))
+            return fail(x, "line %d converts to %s", line, type_c_name(e->ty));
+        if (e->kids[0]->kind == E_INDEX && e->ty->kind != elem_kind(e->kids[0]->var))
+            return fail(x, "line %d converts '%s' to %s", line, e->kids[0]->var->name, type_c_name(e->ty));
+        return eval(x, it, e->kids[0], out);
+    case E_UNARY:
+        if (e->op == OP_PLUS)
+            return eval(x, it, e->kids[0], out);
+        if (e->op == OP_NEG) {
+            Poly p;
+            if (!eval(x, it, e->kids[0], &p))
+                return false;
+            *out = poly_add(x, poly_new(x, 0), p, -1);
+            return true;
+        }
+        return fail(x, "line %d: operator '%s'", line, op_spelling(e->op));
+    case E_BINARY: {
+        Poly p, q;
+        if (!eval(x, it, e->kids[0], &p) || !eval(x, it, e->kids[1], &q))
+            return false;
+        switch (e->op) {
+        case OP_ADD: *out = poly_add(x, p, q, 1); return true;
+        case OP_SUB: *out = poly_add(x, p, q, -1); return true;
+        case OP_MUL: return poly_mul(x, p, q, out, line);
+        case OP_DIV: {
+            LibCoef k;
+            if (!poly_const(q, &k) || k.nf || k.num == 0)
+                return fail(x, "line %d divides by something other than a nonzero literal", line);
+            return poly_mul(x, p, poly_mono(x, (Mono){.k = coef_num(1 / k.num)}), out, line);
+        }
+        default: return fail(x, "line %d: operator '%s'", line, op_spelling(e->op));
+        }
+    }
+    default: return fail(x, "line %d computes more than sums of products", line);
     }
 }
 
-/* What the matcher works with: the arena and the call being matched. */
-typedef struct Cx {
-    Arena *a;
-    LibCall *lc;
-    Var *row, *col;              /* C's indices in the statement being matched */
-    Var *acc;                    /* the scalar the sum runs in, if any */
-} Cx;
-
-/* C[i][j] (2-D) or C[i*ldc + j] (flattened) with the statement's indices. */
-static bool is_c(const Expr *e, const Cx *cx)
+/* Sums over the statement's sum loop: every term a product with s in it. */
+static bool make_sums(Cx *x, Item *it, Poly d, Poly *out)
 {
-    Elem x;
-    return e && e->kind == E_INDEX && e->var == cx->lc->c && elem_of(cx->a, e, &x) && x.row == cx->row &&
-           x.col == cx->col;
+    const char *dom = item_dom(x, it);
+    Poly r = poly_new(x, d.n);
+    for (int i = 0; i < d.n; i++) {
+        Mono m = d.m[i];
+        if (m.sum || m.nf != 2)
+            return fail(x, "line %d adds something other than a product of two elements in its loop", it->s->loc.line);
+        Sum *s = arena_alloc(x->a, sizeof *s);
+        *s = (Sum){m.f[0], m.f[1], dom, it};
+        r.m[r.n++] = (Mono){.k = m.k, .sum = s};
+    }
+    *out = r;
+    return true;
 }
 
-/* bias[j]: a 1-D float parameter indexed by C's column. */
-static Var *bias_of(const Expr *e, const Cx *cx)
+/* `t = e`, `t op= e`: the new value of the target, given its current cur. */
+static bool apply(Cx *x, Item *it, Poly cur, Expr *rhs, Op op, Poly *out)
 {
-    if (!e || e->kind != E_INDEX || e->nkids != 1 || !e->var->is_array || e->var->kind != V_PARAM)
-        return NULL;
-    Var *v = e->var;
-    if (type_elem(v->ty)->kind != TY_FLOAT || v == cx->lc->c || v->written || v->ndims != 1)
-        return NULL;
-    return iv_is(e->kids[0], cx->col) ? v : NULL;
+    Poly v;
+    if (!eval(x, it, rhs, &v))
+        return false;
+    int line = it->s->loc.line;
+    LibCoef k;
+    switch (op) {
+    case OP_ASSIGN: *out = v; return true;
+    case OP_ADD_ASSIGN: *out = poly_add(x, cur, v, 1); return true;
+    case OP_SUB_ASSIGN: *out = poly_add(x, cur, v, -1); return true;
+    case OP_MUL_ASSIGN: return poly_mul(x, cur, v, out, line);
+    case OP_DIV_ASSIGN:
+        if (!poly_const(v, &k) || k.nf || k.num == 0)
+            return fail(x, "line %d divides by something other than a nonzero literal", line);
+        return poly_mul(x, cur, poly_mono(x, (Mono){.k = coef_num(1 / k.num)}), out, line);
+    default: return fail(x, "line %d: operator '%s'", line, op_spelling(op));
+    }
 }
+
+static bool same_expr(const Expr *e, const void *t) { return expr_equal(e, t); }
+
+/* An update inside the sum loop: target += products (the target read only
+ * as `t = t + e` or `t += e`). */
+static bool accumulate(Cx *x, Item *it, Poly cur, Poly *out)
+{
+    Stmt *s = it->s;
+    Expr *e = s->rhs;
+    double sign = 1;
+    if (s->op == OP_ASSIGN && e->kind == E_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
+        bool self0 = expr_equal(e->kids[0], s->lhs), self1 = e->op == OP_ADD && expr_equal(e->kids[1], s->lhs);
+        if (self0 || self1) {
+            sign = e->op == OP_SUB ? -1 : 1;
+            e = self0 ? e->kids[1] : e->kids[0];
+        } else {
+            return fail(x, "line %d is not an update `x += a * b` in its loop", s->loc.line);
+        }
+    } else if (s->op == OP_SUB_ASSIGN) {
+        sign = -1;
+    } else if (s->op != OP_ADD_ASSIGN) {
+        return fail(x, "line %d is not an update `x += a * b` in its loop", s->loc.line);
+    }
+    if (ir_expr_any(e, same_expr, s->lhs))
+        return fail(x, "line %d reads what it updates", s->loc.line);
+    Poly d, sums = {0};
+    if (!eval(x, it, e, &d) || !make_sums(x, it, d, &sums))
+        return false;
+    *out = poly_add(x, cur, sums, sign);
+    return true;
+}
+
+/* The value of scalar t where `at` reads it: its declaration and the
+ * statements before `at` that assign it, in the frame of `at`. */
+static bool scalar_value(Cx *x, Item *at, Var *t, Poly *out)
+{
+    Poly cur = poly_new(x, 0);
+    for (int i = 0; i < x->nitems && x->items[i].ord < at->ord; i++) {
+        Item *w = &x->items[i];
+        if (w->scalar != t)
+            continue;
+        if (w->s->kind == S_DECL) {
+            cur = poly_new(x, 0);
+            if (w->s->rhs && !eval(x, w, w->s->rhs, &cur))
+                return false;
+            continue;
+        }
+        if (!(w->acc ? accumulate(x, w, cur, &cur) : apply(x, w, cur, w->s->rhs, w->s->op, &cur)))
+            return false;
+    }
+    if (at->acc) {
+        for (int i = 0; i < cur.n; i++)
+            if (cur.m[i].sum)
+                return fail(x, "line %d reads the sum '%s' inside another sum", at->s->loc.line, t->name);
+    }
+    *out = cur;
+    return true;
+}
+
+/* x = E(y): a cuBLASLt epilogue of y, with y one sum of products. */
+static bool epilogue_of(Cx *x, Item *it, Poly *out);
+
+/* Every array's value per element, in the order. */
+static bool evaluate(Cx *x)
+{
+    for (int i = 0; i < x->nouts; i++) {
+        Out *o = &x->outs[i];
+        Fac self = {.v = o->v, .rank = o->rank, .sub = {R_ROW, R_COL}, .ld = o->ld, .old = true};
+        o->cur = poly_mono(x, (Mono){.k = coef_num(1), .f = {self}, .nf = 1});
+    }
+    for (int i = 0; i < x->norder; i++) {
+        Item *it = x->order[i];
+        Out *o = it->out;
+        x->at = it;
+        if (o->epi)
+            return fail(x, "line %d changes '%s' after its epilogue", it->s->loc.line, o->v->name);
+        if (it->acc) {
+            if (!accumulate(x, it, o->cur, &o->cur))
+                return false;
+            continue;
+        }
+        vec_push(x->a, &o->resets, it);
+        if (apply(x, it, o->cur, it->s->rhs, it->s->op, &o->cur))
+            continue;
+        if (it->s->op != OP_ASSIGN)
+            return false;
+        const char *mine = x->why;
+        x->why = NULL;
+        if (!epilogue_of(x, it, &o->cur)) {
+            x->why = mine;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- epilogues: bias, ReLU, GELU (cuBLASLt) ------------------------------------------ */
 
 /* ReLU of x, written fmaxf(x, 0), fmaxf(0, x), x > 0 ? x : 0 or x < 0 ? 0 : x. */
 static const Expr *relu_arg(const Expr *e)
@@ -215,22 +1013,6 @@ static const Expr *relu_arg(const Expr *e)
     return NULL;
 }
 
-/* ---- GELU, tanh form: 0.5 y (1 + tanh(0.7978845608 (y + 0.044715 y^3))),
- * in any order of its factors and terms (cuBLASLt's GELU epilogue). */
-
-#define MAXF 8
-
-static bool lit_value(const Expr *e, double *v)
-{
-    while (e->kind == E_CAST)
-        e = e->kids[0];
-    if (e->kind != E_INT && e->kind != E_FLOAT)
-        return false;
-    char *end;
-    *v = strtod(e->text, &end);
-    return end != e->text;
-}
-
 /* The factors of a product (casts of floats looked through), the literals
  * multiplied into *c.  False past MAXF factors. */
 static bool factors(const Expr *e, const Expr **f, int *n, double *c)
@@ -256,7 +1038,6 @@ static bool factors(const Expr *e, const Expr **f, int *n, double *c)
     return true;
 }
 
-/* The terms of a sum (two terms). */
 static bool two_terms(const Expr *e, const Expr **a, const Expr **b)
 {
     while (e->kind == E_CAST && type_is_float(e->ty))
@@ -269,7 +1050,8 @@ static bool two_terms(const Expr *e, const Expr **a, const Expr **b)
 
 static bool near(double x, double want) { return fabs(x - want) <= 1e-6 * fabs(want); }
 
-/* y when e is GELU(y). */
+/* y when e is GELU(y): 0.5 y (1 + tanhf(0.7978845608 (y + 0.044715 y^3))),
+ * its factors and terms in any order. */
 static const Expr *gelu_arg(const Expr *e)
 {
     const Expr *f[MAXF];
@@ -311,183 +1093,837 @@ static const Expr *gelu_arg(const Expr *e)
     return NULL;
 }
 
-typedef bool (*IsX)(const Expr *e, const Cx *cx);
-
-static bool x_is_acc(const Expr *e, const Cx *cx)
+/* bias[c]: a 1-D float parameter read-only in the nest, indexed by the column. */
+static Var *bias_of(Cx *x, Item *it, const Expr *e)
 {
-    return e && e->kind == E_VAR && e->var == cx->acc;
+    if (!e || e->kind != E_INDEX || e->nkids != 1 || !e->var->is_array || e->var->kind != V_PARAM)
+        return NULL;
+    Var *v = e->var;
+    if (elem_kind(v) != TY_FLOAT || out_of(x, v) || v->ndims > 1 || v->delin)
+        return NULL;
+    Fac f;
+    const char *why = x->why;
+    bool ok = elem_of(x, it, (Expr *)e, &f);
+    x->why = why;
+    if (!ok)
+        return NULL;
+    fac_roles(it, &f);
+    return f.sub[0] == R_COL ? v : NULL;
 }
 
-/* E(x) of the forms cuBLASLt's epilogues have: x + bias[j], relu(x),
- * relu(x + bias[j]).  *flags = 0 when E is x itself. */
-static bool epilogue_expr(const Expr *e, const Cx *cx, IsX is_x, int *flags, Var **bias)
+/* y's value when it is one sum with coefficient 1. */
+static bool plain_sum(Cx *x, Item *it, const Expr *y, Poly *p)
 {
-    *flags = 0;
-    *bias = NULL;
-    const Expr *r = relu_arg(e);
-    if (r) {
-        *flags |= EPI_RELU;
-        e = r;
-    } else if ((r = gelu_arg(e))) {
-        *flags |= EPI_GELU;
-        e = r;
-    }
-    if (is_x(e, cx))
-        return true;
+    const char *why = x->why;
+    bool ok = eval(x, it, (Expr *)y, p) && p->n == 1 && p->m[0].sum && p->m[0].k.num == 1 && !p->m[0].k.nf;
+    x->why = why;
+    return ok;
+}
+
+static bool epilogue_of(Cx *x, Item *it, Poly *out)
+{
+    Out *o = it->out;
+    const Expr *e = it->s->rhs, *r;
+    int flags = 0;
+    if ((r = relu_arg(e)))
+        flags |= EPI_RELU, e = r;
+    else if ((r = gelu_arg(e)))
+        flags |= EPI_GELU, e = r;
+    Var *bias = NULL;
+    Poly p;
     if (e->kind == E_BINARY && e->op == OP_ADD) {
-        for (int side = 0; side < 2; side++) {
-            Var *b = bias_of(e->kids[side], cx);
-            if (b && is_x(e->kids[1 - side], cx)) {
-                *flags |= EPI_BIAS;
-                *bias = b;
-                return true;
-            }
+        for (int side = 0; side < 2 && !bias; side++) {
+            Var *b = bias_of(x, it, e->kids[side]);
+            if (b && plain_sum(x, it, e->kids[1 - side], &p))
+                bias = b;
         }
+        if (bias)
+            flags |= EPI_BIAS;
     }
-    *flags = 0;
+    if (!bias && (!flags || !plain_sum(x, it, e, &p)))
+        return fail(x, "line %d computes more than sums of products", it->s->loc.line);
+    if (o->rank != 2 || elem_kind(o->v) != TY_FLOAT)
+        return fail(x, "line %d: cuBLASLt's epilogues here are for float matrices", it->s->loc.line);
+    o->epi = flags;
+    o->bias = bias;
+    *out = p;
+    return true;
+}
+
+/* ---- forms ------------------------------------------------------------------------------ */
+
+/* Loop bounds free of the nest's indices: the candidate sizes. */
+static void find_cands(Cx *x, Stmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            find_cands(x, vec_at(&s->list, i));
+        return;
+    }
+    if (s->kind != S_FOR)
+        return;
+    Aff *f = aff_of(x->a, s->ub);
+    bool free = f != NULL;
+    for (int i = 0; f && i < f->nterms; i++)
+        if (f->terms[i].var->kind == V_IV && in_nest(x, f->terms[i].var))
+            free = false;
+    for (int i = 0; f && i < f->nterms; i++)
+        if (f->terms[i].var->kind == V_PARAM && f->terms[i].var->scalar_written)
+            free = false;
+    for (int i = 0; free && i < x->cands.len; i++)
+        if (expr_equal(vec_at(&x->cands, i), s->ub))
+            free = false;
+    if (free)
+        vec_push(x->a, &x->cands, s->ub);
+    find_cands(x, s->body);
+}
+
+static const char *size_text(Cx *x, Expr *e)
+{
+    Item none = {0};
+    return aff_text(x, aff_of(x->a, e), &none);
+}
+
+/* The candidate u with max(role) = u - 1 on dom, or NULL. */
+static Expr *size_of(Cx *x, const char *dom, int role)
+{
+    const char *n = role_name[role];
+    for (int i = 0; i < x->cands.len; i++) {
+        Expr *u = vec_at(&x->cands, i);
+        const char *t = size_text(x, u);
+        if (!set_cmp(dom, dom_of(x, arena_printf(x->a, "%s < %s", n, t)), true))
+            continue;
+        isl_set *d = iset(dom);
+        isl_set *top = isl_set_intersect(isl_set_copy(d), iset(dom_of(x, arena_printf(x->a, "%s = %s - 1", n, t))));
+        isl_set *pd = isl_set_params(d), *pt = isl_set_params(top);
+        isl_bool same = isl_set_is_equal(pd, pt);
+        isl_set_free(pd);
+        isl_set_free(pt);
+        if (same == isl_bool_true)
+            return u;
+    }
+    return NULL;
+}
+
+typedef enum Shape { SH_BOX, SH_LOWER, SH_UPPER } Shape;
+
+/* The elements [r, c] of an m x n box or of a triangle of an m x m matrix. */
+static const char *elems_shape(Cx *x, Shape sh, Expr *m, Expr *n, int rank)
+{
+    const char *M = size_text(x, m), *N = rank == 2 && sh == SH_BOX ? size_text(x, n) : "1";
+    const char *c = sh == SH_BOX ? arena_printf(x->a, "0 <= gf_r < %s and 0 <= gf_c < %s", M, N)
+                    : sh == SH_LOWER ? arena_printf(x->a, "0 <= gf_c <= gf_r < %s", M)
+                                     : arena_printf(x->a, "0 <= gf_r <= gf_c < %s", M);
+    return dom_of(x, arena_printf(x->a, "%s and gf_s = 0", c));
+}
+
+/* elems x { s : lo <= s < hi } (constraint text in gf_r, gf_c). */
+static const char *sum_shape(Cx *x, const char *elems, const char *range)
+{
+    isl_set *e = iset(elems);
+    e = isl_set_project_out(e, isl_dim_set, 2, 1);
+    e = isl_set_insert_dims(e, isl_dim_set, 2, 1);
+    isl_set *r = iset(dom_of(x, range));
+    return set_str(x->a, isl_set_intersect(e, r));
+}
+
+/* f has roles (p, q) in that order. */
+static bool subs(const Fac *f, int p, int q) { return f->rank == 2 && f->sub[0] == p && f->sub[1] == q; }
+
+static bool has_roles(const Fac *f, int p, int q) { return subs(f, p, q) || subs(f, q, p); }
+
+static LibOp *new_op(Cx *x, LibKind k, Out *o, LibCoef alpha, LibCoef beta)
+{
+    LibOp *op = arena_alloc(x->a, sizeof *op);
+    *op = (LibOp){.kind = k, .c = o->v, .ldc = o->ld, .alpha = alpha, .beta = beta};
+    return op;
+}
+
+/* Term kinds of one output. */
+typedef struct Terms {
+    Out *o;
+    bool has_beta;
+    LibCoef beta;
+    Mono *t[16];
+    int n;
+    bool used[16];
+    Expr *m, *n_;                /* the output's sizes */
+    const char *elems;           /* all elements any statement writes */
+} Terms;
+
+/* A sum over a box: GEMM (matrix) or GEMV (vector). */
+static LibOp *match_box_sum(Cx *x, Terms *T, Mono *mo)
+{
+    Sum *s = mo->sum;
+    Out *o = T->o;
+    const Fac *f = &s->f, *g = &s->g;
+    Expr *K = size_of(x, s->dom, R_SUM);
+    if (!K)
+        return NULL;
+    const char *box = sum_shape(x, elems_shape(x, SH_BOX, T->m, T->n_, o->rank), arena_printf(x->a, "0 <= gf_s < %s", size_text(x, K)));
+    if (!set_equal(s->dom, box))
+        return NULL;
+    if (o->rank == 1) {
+        /* y[r] += A[r][s] x[s] or A[s][r] x[s] */
+        if (f->rank == 1)
+            f = &s->g, g = &s->f;
+        if (f->rank != 2 || g->rank != 1 || g->sub[0] != R_SUM || !has_roles(f, R_ROW, R_SUM))
+            return NULL;
+        LibOp *op = new_op(x, L_GEMV, o, mo->k, coef_num(0));
+        op->a = f->v, op->lda = f->ld, op->b = g->v;
+        op->ta = subs(f, R_SUM, R_ROW);
+        op->m = op->ta ? K : T->m;
+        op->n = op->ta ? T->m : K;
+        return op;
+    }
+    if (!has_roles(f, R_ROW, R_SUM))
+        f = &s->g, g = &s->f;
+    if (!has_roles(f, R_ROW, R_SUM) || !has_roles(g, R_SUM, R_COL))
+        return NULL;
+    LibOp *op = new_op(x, L_GEMM, o, mo->k, coef_num(0));
+    op->a = f->v, op->lda = f->ld, op->ta = subs(f, R_SUM, R_ROW);
+    op->b = g->v, op->ldb = g->ld, op->tb = subs(g, R_COL, R_SUM);
+    op->m = T->m, op->n = T->n_, op->k = K;
+    return op;
+}
+
+/* A sum over a triangle of C: SYRK (one operand), or SYR2K with its mirror
+ * term (two operands swapped). */
+static LibOp *match_tri_sum(Cx *x, Terms *T, int i)
+{
+    Mono *mo = T->t[i];
+    Sum *s = mo->sum;
+    Out *o = T->o;
+    Expr *K = size_of(x, s->dom, R_SUM);
+    if (o->rank != 2 || !K)
+        return NULL;
+    Shape sh = SH_LOWER;
+    const char *range = arena_printf(x->a, "0 <= gf_s < %s", size_text(x, K));
+    if (!set_equal(s->dom, sum_shape(x, elems_shape(x, sh, T->m, NULL, 2), range)) &&
+        !set_equal(s->dom, sum_shape(x, elems_shape(x, sh = SH_UPPER, T->m, NULL, 2), range)))
+        return NULL;
+    const Fac *f = &s->f, *g = &s->g;
+    if (!has_roles(f, R_ROW, R_SUM))
+        f = &s->g, g = &s->f;
+    /* A[r][s] B[c][s] (C = A B^T), or A[s][r] B[s][c] (C = A^T B) */
+    bool tr = subs(f, R_SUM, R_ROW);
+    if (!(tr ? subs(f, R_SUM, R_ROW) && subs(g, R_SUM, R_COL) : subs(f, R_ROW, R_SUM) && subs(g, R_COL, R_SUM)))
+        return NULL;
+    LibOp *op;
+    if (f->v == g->v) {
+        op = new_op(x, L_SYRK, o, mo->k, coef_num(0));
+    } else {
+        /* the mirror: B[r][s] A[c][s] with the same coefficient and domain */
+        int j = 0;
+        for (; j < T->n; j++) {
+            Mono *m2 = T->t[j];
+            if (j == i || T->used[j] || !m2->sum || !coef_equal(&m2->k, &mo->k) || !set_equal(m2->sum->dom, s->dom))
+                continue;
+            const Fac *f2 = &m2->sum->f, *g2 = &m2->sum->g;
+            if (!has_roles(f2, R_ROW, R_SUM))
+                f2 = &m2->sum->g, g2 = &m2->sum->f;
+            if (f2->v == g->v && g2->v == f->v && subs(f2, f->sub[0], f->sub[1]) && subs(g2, g->sub[0], g->sub[1]))
+                break;
+        }
+        if (j == T->n)
+            return NULL;
+        T->used[j] = true;
+        op = new_op(x, L_SYR2K, o, mo->k, coef_num(0));
+        op->b = g->v, op->ldb = g->ld;
+    }
+    op->a = f->v, op->lda = f->ld, op->ta = tr;
+    op->upper = sh == SH_UPPER;
+    op->m = op->n = T->m;
+    op->k = K;
+    op->edom = elems_shape(x, sh, T->m, NULL, 2);
+    return op;
+}
+
+/* ---- SYMM and TRMM: one sum split at s = r (left) or s = c (right) ---------------- */
+
+/* Pieces of C = k * sum_s M[r][s] B[s][c] (left) or k * sum_s B[r][s] M[s][c]
+ * (right), split at s = i (i = r on the left, c on the right): for s < i,
+ * s = i and s > i, which triangle of A gives M (or the identity on s = i). */
+enum { TRI_LOWER, TRI_UPPER, TRI_DIAG, TRI_ONE };
+
+typedef struct Band {
+    int side;                    /* R_ROW: C = M B;  R_COL: C = B M */
+    Var *a;
+    Expr *lda;
+    LibCoef k;
+    bool have_k;
+    Fac b;                       /* the other operand */
+    bool have[3];                /* s < i, s == i, s > i */
+    int tri[3];                  /* TRI_*: what gives M on that range */
+    bool tr[3];                  /* M read transposed: op(A) = A^T */
+    bool inplace;                /* B is the output's value from before the nest */
+    int nused;
+    int used[16];
+} Band;
+
+static bool band_add(Band *bd, int range, const Fac *m, bool tr, int tri)
+{
+    if (bd->have[range] || (m && bd->a && bd->a != m->v))
+        return false;
+    bd->have[range] = true;
+    if (m)
+        bd->a = m->v, bd->lda = m->ld;
+    bd->tr[range] = tr;
+    bd->tri[range] = tri;
+    return true;
+}
+
+static bool band_coef(Band *bd, const Mono *mo)
+{
+    if (bd->have_k && !coef_equal(&bd->k, &mo->k))
+        return false;
+    bd->k = mo->k, bd->have_k = true;
+    return true;
+}
+
+static bool band_b(Band *bd, const Fac *b)
+{
+    if (bd->b.v)
+        return bd->b.v == b->v && bd->b.old == b->old;
+    bd->b = *b;
+    return true;
+}
+
+/* A sum over a range of s on one side of i. */
+static bool band_sum(Cx *x, Terms *T, Band *bd, Mono *mo)
+{
+    int i = bd->side;
+    Sum *s = mo->sum;
+    const Fac *m = &s->f, *b = &s->g;
+    if (!has_roles(m, i, R_SUM))
+        m = &s->g, b = &s->f;
+    bool bok = i == R_ROW ? subs(b, R_SUM, R_COL) : subs(b, R_ROW, R_SUM);
+    if (!has_roles(m, i, R_SUM) || !bok || m->v == b->v || m->old)
+        return false;
+    const char *Mt = size_text(x, i == R_ROW ? T->m : T->n_), *iv = role_name[i];
+    const char *box = elems_shape(x, SH_BOX, T->m, T->n_, 2);
+    const char *rs[4] = {arena_printf(x->a, "0 <= gf_s < %s", iv), arena_printf(x->a, "0 <= gf_s <= %s", iv),
+                         arena_printf(x->a, "%s < gf_s < %s", iv, Mt), arena_printf(x->a, "%s <= gf_s < %s", iv, Mt)};
+    bool row_is_s = m->sub[0] == R_SUM;
+    /* op(A) = A^T when M[r][s] is A[s][r] (left), M[s][c] is A[c][s] (right) */
+    bool tr = i == R_ROW ? row_is_s : !row_is_s;
+    for (int k = 0; k < 4; k++) {
+        if (!set_equal(s->dom, sum_shape(x, box, rs[k])))
+            continue;
+        bool below = k < 2;      /* s < i: A[i][s] is lower, A[s][i] upper */
+        int tri = below == row_is_s ? TRI_UPPER : TRI_LOWER;
+        if (!band_coef(bd, mo) || !band_b(bd, b) || !band_add(bd, below ? 0 : 2, m, tr, tri))
+            return false;
+        return k % 2 == 0 || band_add(bd, 1, m, tr, tri);
+    }
     return false;
 }
 
-/* The sum loop: from 0, step 1, a bound free of the outer indices, and one
- * statement `x += A[.][p] * B[p][.]` with x what is_x accepts. */
-static bool sum_loop(Cx *cx, Stmt *l, Var *const *outer, IsX is_x)
+/* At s = i: k * A[i][i] * B[r][c], or k * B[r][c] (the identity). */
+static bool band_diag(Band *bd, Mono *mo)
 {
-    if (!plain_loop(l) || !bound_free(l, outer, 2))
+    if (mo->sum || !bd->b.v)
         return false;
-    Stmt *s = only(l->body);
-    if (!s || s->kind != S_ASSIGN || s->op != OP_ADD_ASSIGN)
+    if (mo->nf == 1)
+        return subs(&mo->f[0], R_ROW, R_COL) && band_coef(bd, mo) && band_b(bd, &mo->f[0]) &&
+               band_add(bd, 1, NULL, false, TRI_ONE);
+    if (mo->nf != 2)
         return false;
-    cx->lc->inner = l;
-    if (!is_x(s->lhs, cx))
-        return false;
-    return product(cx->a, s->rhs, cx->lc, cx->row, cx->col, l->iv);
+    const Fac *m = &mo->f[0], *b = &mo->f[1];
+    if (!subs(m, bd->side, bd->side))
+        m = &mo->f[1], b = &mo->f[0];
+    return subs(m, bd->side, bd->side) && subs(b, R_ROW, R_COL) && band_coef(bd, mo) && band_b(bd, b) &&
+           band_add(bd, 1, m, false, TRI_DIAG);
 }
 
-static TypeKind elem_kind(Var *v) { return type_elem(v->ty)->kind; }
-
-LibCall *lib_match_matmul(Arena *a, Stmt *nest)
+/* SYMM or TRMM from the unused terms of T, with A on `side`. */
+static LibOp *match_band(Cx *x, Terms *T, int side)
 {
-    /* two parallel loops outside, perfectly nested */
-    Stmt *l0 = nest, *l1 = l0 && l0->kind == S_FOR ? only(l0->body) : NULL;
-    if (!l0 || l0->kind != S_FOR || !l0->parallel || !l1 || l1->kind != S_FOR || !l1->parallel)
+    Out *o = T->o;
+    if (o->rank != 2)
         return NULL;
-    Var *ivs[2] = {l0->iv, l1->iv};
-    if (!plain_loop(l0) || !plain_loop(l1) || !bound_free(l1, ivs, 1))
-        return NULL;
-    Stmt *body = l1->body;
-    Stmt *one[1] = {body};
-    Stmt **list = body->kind == S_BLOCK ? (Stmt **)body->list.data : one;
-    int n = body->kind == S_BLOCK ? body->list.len : 1;
-    /* the statement that names C */
-    Expr *ce = NULL;
-    if (n == 3 && list[0]->kind == S_DECL && list[1]->kind == S_FOR && list[2]->kind == S_ASSIGN)
-        ce = list[2]->lhs;
-    else if (n == 2 && list[0]->kind == S_ASSIGN && list[1]->kind == S_FOR)
-        ce = list[0]->lhs;
-    else if (n == 1 && only(body)->kind == S_FOR) {
-        Stmt *s = only(only(body)->body);
-        ce = s && s->kind == S_ASSIGN ? s->lhs : NULL;
-    }
-    Elem c;
-    if (!ce || !elem_of(a, ce, &c))
-        return NULL;
-    if (!((c.row == l0->iv && c.col == l1->iv) || (c.row == l1->iv && c.col == l0->iv)))
-        return NULL;
-    LibCall *lc = arena_alloc(a, sizeof *lc);
-    lc->c = c.v;
-    lc->ldc = c.ld;
-    lc->rows = c.row == l0->iv ? l0 : l1;
-    lc->cols = c.row == l0->iv ? l1 : l0;
-    Cx cx = {a, lc, c.row, c.col, NULL};
-    if (n == 3) {
-        /* T acc = 0; for p: acc += ...; C[i][j] = E(acc) */
-        Stmt *decl = list[0], *store = list[2];
-        Var *acc = cx.acc = decl->var;
-        if (acc->is_array || !decl->rhs || !is_zero_lit(decl->rhs) || acc->ty->kind != elem_kind(lc->c) ||
-            !sum_loop(&cx, list[1], ivs, x_is_acc))
-            return NULL;
-        const Expr *e = store->rhs;
-        if (store->op == OP_ADD_ASSIGN && x_is_acc(e, &cx)) {
-            lc->beta = 1;
-        } else if (store->op != OP_ASSIGN) {
-            return NULL;
-        } else if (e->kind == E_BINARY && e->op == OP_ADD &&
-                   ((is_c(e->kids[0], &cx) && x_is_acc(e->kids[1], &cx)) ||
-                    (is_c(e->kids[1], &cx) && x_is_acc(e->kids[0], &cx)))) {
-            lc->beta = 1;
-        } else if (e->kind == E_BINARY && e->op == OP_MUL &&
-                   ((x_is_acc(e->kids[0], &cx) && invariant(e->kids[1])) ||
-                    (x_is_acc(e->kids[1], &cx) && invariant(e->kids[0])))) {
-            lc->alpha = x_is_acc(e->kids[0], &cx) ? e->kids[1] : e->kids[0];
-        } else if (!epilogue_expr(e, &cx, x_is_acc, &lc->epi, &lc->bias)) {
-            return NULL;
+    Band bd = {.side = side};
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < T->n; t++) {
+            bool is_sum = T->t[t]->sum != NULL;
+            if (T->used[t] || is_sum != (pass == 0))
+                continue;
+            Band keep = bd;
+            if (pass ? band_diag(&bd, T->t[t]) : band_sum(x, T, &bd, T->t[t]))
+                bd.used[bd.nused++] = t;
+            else
+                bd = keep;
         }
-    } else if (n == 2) {
-        /* C[i][j] = 0; for p: C[i][j] += ... */
-        if (list[0]->op != OP_ASSIGN || !is_zero_lit(list[0]->rhs) || !sum_loop(&cx, list[1], ivs, is_c))
-            return NULL;
-    } else {
-        /* for p: C[i][j] += ...  accumulates into C */
-        if (!sum_loop(&cx, only(body), ivs, is_c))
-            return NULL;
-        lc->beta = 1;
+    if (!bd.a)
+        return NULL;
+    bool old_b = bd.b.v == o->v && bd.b.old;
+    /* in place, the identity on the diagonal is the old value's beta */
+    if (!bd.have[1] && old_b && T->has_beta && coef_equal(&T->beta, &bd.k)) {
+        bd.have[1] = true, bd.tri[1] = TRI_ONE;
+        bd.inplace = true;
     }
-    TypeKind t = elem_kind(lc->c);
-    if (elem_kind(lc->a) != t || elem_kind(lc->b) != t || lc->a == lc->c || lc->b == lc->c)
+    if (!bd.have[1] || (bd.b.v == o->v && !bd.b.old))
         return NULL;
-    /* cuBLASLt's epilogues here take untransposed float operands */
-    if (lc->epi && (t != TY_FLOAT || lc->ta || lc->tb))
-        return NULL;
-    return lc;
+    LibOp *op;
+    if (bd.have[0] && bd.have[2]) {
+        /* SYMM: both sides from one triangle, the diagonal from A */
+        if (bd.tri[0] != bd.tri[2] || bd.tri[1] == TRI_ONE || old_b)
+            return NULL;
+        op = new_op(x, L_SYMM, o, bd.k, coef_num(0));
+        op->upper = bd.tri[0] == TRI_UPPER;
+    } else {
+        /* TRMM: one side; in place only with the old value as B */
+        int r = bd.have[0] ? 0 : 2;
+        if (old_b && T->has_beta && !bd.inplace)
+            return NULL;
+        op = new_op(x, L_TRMM, o, bd.k, coef_num(0));
+        op->upper = bd.tri[r] == TRI_UPPER;
+        op->ta = bd.tr[r];
+        op->unit = bd.tri[1] == TRI_ONE;
+    }
+    op->right = side == R_COL;
+    op->a = bd.a, op->lda = bd.lda;
+    op->b = bd.b.v, op->ldb = bd.b.ld;
+    op->m = T->m, op->n = T->n_;
+    for (int t = 0; t < bd.nused; t++)
+        T->used[bd.used[t]] = true;
+    if (bd.inplace)
+        T->has_beta = false;     /* the identity took it */
+    return op;
 }
+
+/* ---- lowering one output ---------------------------------------------------------------- */
+
+static bool coef_is(const LibCoef *k, double v) { return !k->nf && k->num == v; }
+
+/* Replaces sums another output already holds by that output (tmp = A x;
+ * y = alpha * tmp: one GEMV, then y from tmp). */
+static void reuse_outputs(Cx *x, Terms *T)
+{
+    for (int t = 0; t < T->n; t++) {
+        Mono *mo = T->t[t];
+        if (!mo->sum)
+            continue;
+        for (int i = 0; i < x->nouts; i++) {
+            Out *p = &x->outs[i];
+            if (p == T->o || !p->done || p->epi || p->cur.n != 1 || p->cur.m[0].sum != mo->sum ||
+                !coef_is(&p->cur.m[0].k, 1) || p->rank != T->o->rank)
+                continue;
+            Mono *m = arena_alloc(x->a, sizeof *m);
+            Fac f = {.v = p->v, .rank = p->rank, .sub = {R_ROW, R_COL}, .ld = p->ld};
+            *m = (Mono){.k = mo->k, .f = {f}, .nf = 1};
+            T->t[t] = m;
+            break;
+        }
+    }
+}
+
+/* The calls that compute output o, appended to lc. */
+static bool lower_out(Cx *x, Out *o)
+{
+    Terms T = {.o = o};
+    Poly p = o->cur;
+    for (int i = 0; i < p.n; i++) {
+        Mono *mo = &p.m[i];
+        if (mo->nf == 1 && mo->f[0].v == o->v && mo->f[0].old && same_element(&mo->f[0], o) && !T.has_beta) {
+            T.has_beta = true;
+            T.beta = mo->k;
+            continue;
+        }
+        if (T.n == 16)
+            return fail(x, "'%s' sums too many terms", o->v->name);
+        T.t[T.n++] = mo;
+    }
+    if (!T.n)
+        return fail(x, "'%s' is only scaled or set", o->v->name);
+    reuse_outputs(x, &T);
+    /* sizes: the elements any statement writes */
+    for (int i = 0; i < o->writers.len; i++) {
+        Item *it = vec_at(&o->writers, i);
+        T.elems = set_union(x, T.elems, elems_of(x, item_dom(x, it)));
+    }
+    if (!T.elems || !(T.m = size_of(x, T.elems, R_ROW)) || (o->rank == 2 && !(T.n_ = size_of(x, T.elems, R_COL))))
+        return fail(x, "the sizes of '%s' are not bounds of the loops", o->v->name);
+    const char *box = elems_shape(x, SH_BOX, T.m, T.n_, o->rank);
+    Vec ops = {0};
+    /* SYMM / TRMM take several terms at once */
+    for (int side = R_ROW; side <= R_COL; side++) {
+        LibOp *op = match_band(x, &T, side);
+        if (op) {
+            op->edom = box;
+            vec_push(x->a, &ops, op);
+        }
+    }
+    for (int t = 0; t < T.n; t++) {
+        if (T.used[t])
+            continue;
+        Mono *mo = T.t[t];
+        LibOp *op = NULL;
+        if (mo->sum) {
+            if ((op = match_box_sum(x, &T, mo)))
+                op->edom = box;
+            else
+                op = match_tri_sum(x, &T, t);
+        } else if (mo->nf == 2 && o->rank == 2) {
+            /* u[r] v[c]: GER */
+            const Fac *f = &mo->f[0], *g = &mo->f[1];
+            if (f->rank == 1 && f->sub[0] == R_COL)
+                f = &mo->f[1], g = &mo->f[0];
+            if (f->rank == 1 && g->rank == 1 && f->sub[0] == R_ROW && g->sub[0] == R_COL && !f->old && !g->old) {
+                op = new_op(x, L_GER, o, mo->k, coef_num(1));
+                op->a = f->v, op->b = g->v, op->m = T.m, op->n = T.n_, op->edom = box;
+            }
+        } else if (mo->nf == 1 && same_element(&mo->f[0], o) && !mo->f[0].old) {
+            op = new_op(x, L_GEAM, o, mo->k, coef_num(0));
+            op->a = mo->f[0].v, op->lda = mo->f[0].ld, op->m = T.m, op->n = T.n_, op->edom = box;
+        }
+        if (!op)
+            return fail(x, "'%s' gets a term no cuBLAS call computes (line %d)", o->v->name,
+                        mo->sum ? mo->sum->src->s->loc.line : ((Item *)vec_at(&o->writers, 0))->s->loc.line);
+        T.used[t] = true;
+        vec_push(x->a, &ops, op);
+    }
+    LibCoef beta = T.has_beta ? T.beta : coef_num(0);
+    /* every call writes the same elements, and so does every reset */
+    LibOp *first = vec_at(&ops, 0);
+    bool sums = false;
+    for (int i = 0; i < ops.len; i++) {
+        LibOp *op = vec_at(&ops, i);
+        sums |= op->kind != L_GEAM;
+        if (!set_equal(op->edom, first->edom))
+            return fail(x, "the calls for '%s' would write different elements", o->v->name);
+        /* old values of the output (in place) only for TRMM, which runs alone */
+        if ((op->a == o->v || op->b == o->v) && !(op->kind == L_TRMM && ops.len == 1))
+            return fail(x, "'%s' is read at other elements while computed", o->v->name);
+    }
+    if (!sums)
+        return fail(x, "'%s' is only a sum of elements", o->v->name);
+    for (int i = 0; i < o->resets.len; i++) {
+        Item *it = vec_at(&o->resets, i);
+        if (!set_equal(elems_of(x, item_dom(x, it)), first->edom))
+            return fail(x, "line %d sets other elements of '%s' than its sums", it->s->loc.line, o->v->name);
+    }
+    /* the first call applies beta (TRMM overwrites, GER only adds); the
+     * others add to what it left */
+    int taker = -1;
+    for (int i = 0; i < ops.len; i++) {
+        LibKind k = ((LibOp *)vec_at(&ops, i))->kind;
+        if (k == L_TRMM && (taker >= 0 || !coef_is(&beta, 0)))
+            return fail(x, "'%s': a triangular product overwrites, it cannot be added to", o->v->name);
+        if (k == L_TRMM || (taker < 0 && (k != L_GER || coef_is(&beta, 1))))
+            taker = i;
+    }
+    if (taker < 0)
+        return fail(x, "'%s': no call applies its scale", o->v->name);
+    LibOp *t0 = vec_at(&ops, taker);
+    memmove(&ops.data[1], &ops.data[0], sizeof(void *) * (size_t)taker);
+    ops.data[0] = t0;
+    for (int i = 0; i < ops.len; i++) {
+        LibOp *op = vec_at(&ops, i);
+        op->beta = i ? coef_num(1) : beta;
+        vec_push(x->a, &x->lc->ops, op);
+    }
+    if (o->epi) {
+        LibOp *op = vec_at(&ops, 0);
+        if (ops.len != 1 || op->kind != L_GEMM || op->ta || op->tb || !coef_is(&op->alpha, 1) ||
+            !coef_is(&op->beta, 0))
+            return fail(x, "'%s': cuBLASLt's epilogues here take C = A B", o->v->name);
+        x->lc->epi = o->epi;
+        x->lc->bias = o->bias;
+    }
+    o->done = true;
+    return true;
+}
+
+/* The outputs in an order where what one reads is computed before it. */
+static bool lower(Cx *x)
+{
+    find_cands(x, x->nest);
+    x->lc = arena_alloc(x->a, sizeof *x->lc);
+    x->lc->first_line = x->nest->loc.line;
+    x->lc->last_line = x->nest->end_line;
+    Out *byorder[MAXO];
+    for (int i = 0; i < x->nouts; i++)
+        byorder[i] = &x->outs[i];
+    for (int i = 1; i < x->nouts; i++)
+        for (int j = i; j > 0 && byorder[j]->last < byorder[j - 1]->last; j--) {
+            Out *t = byorder[j];
+            byorder[j] = byorder[j - 1];
+            byorder[j - 1] = t;
+        }
+    for (int i = 0; i < x->nouts; i++)
+        if (!lower_out(x, byorder[i]))
+            return false;
+    /* a call must not read what an earlier one of the nest wrote, unless it
+     * is that output's own value (beta, GEAM of an output computed before) */
+    for (int i = 0; i < x->lc->ops.len; i++) {
+        LibOp *p = vec_at(&x->lc->ops, i);
+        for (int j = i + 1; j < x->lc->ops.len; j++) {
+            LibOp *q = vec_at(&x->lc->ops, j);
+            if (q->kind == L_GEAM && q->a == p->c)
+                continue;
+            if ((q->a == p->c || q->b == p->c) && q->c != p->c)
+                return fail(x, "a call would read '%s' after an earlier one wrote it", p->c->name);
+        }
+    }
+    if (x->lc->epi && x->lc->ops.len != 1)
+        return fail(x, "an epilogue with more than one call");
+    return true;
+}
+
+/* ---- entry ------------------------------------------------------------------------------ */
+
+static bool is_elem(const Expr *e, const void *unused)
+{
+    (void)unused;
+    return e->kind == E_INDEX;
+}
+
+static bool mul_of_elems(const Expr *e, const void *unused)
+{
+    (void)unused;
+    return e->kind == E_BINARY && e->op == OP_MUL && ir_expr_any(e->kids[0], is_elem, NULL) &&
+           ir_expr_any(e->kids[1], is_elem, NULL);
+}
+
+/* Whether the nest looks like a library form: a product of array elements
+ * added up in a loop its target does not depend on, or written to a matrix
+ * from two vectors. */
+static bool looks_blas(Stmt *s, Stmt **loops, int n)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (looks_blas(vec_at(&s->list, i), loops, n))
+                return true;
+        return false;
+    case S_FOR:
+        if (n == MAXL)
+            return false;
+        loops[n] = s;
+        return looks_blas(s->body, loops, n + 1);
+    case S_IF: return looks_blas(s->then, loops, n) || looks_blas(s->els, loops, n);
+    case S_ASSIGN: {
+        if (!type_is_float(s->lhs->ty) || !ir_expr_any(s->rhs, mul_of_elems, NULL))
+            return false;
+        if (s->lhs->kind == E_VAR)
+            return s->op == OP_ADD_ASSIGN || s->op == OP_SUB_ASSIGN || ir_expr_any(s->rhs, touches, s->lhs->var);
+        for (int l = 0; l < n; l++)
+            if (!ir_expr_any(s->lhs, reads_scalar, loops[l]->iv))
+                return true;
+        return s->lhs->kind == E_INDEX && s->lhs->nkids == 2;
+    }
+    default: return false;
+    }
+}
+
+static const char *isl_params(Cx *x)
+{
+    char *p = arena_strdup(x->a, "[");
+    int n = 0;
+    for (int i = 0; i < x->r->vars.len; i++) {
+        Var *v = vec_at(&x->r->vars, i);
+        bool param = v->kind == V_PARAM && !v->is_array && type_is_integer(v->ty);
+        if (param || (v->kind == V_IV && !in_nest(x, v)))
+            p = arena_printf(x->a, "%s%s%s", p, n++ ? ", " : "", aff_var_name(x->a, v));
+    }
+    return arena_printf(x->a, "%s]", p);
+}
+
+LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
+{
+    if (why)
+        *why = NULL;
+    if (!nest || nest->kind != S_FOR || !r->deps)
+        return NULL;
+    Cx *x = arena_alloc(a, sizeof *x);
+    x->a = a, x->r = r, x->nest = nest;
+    Stmt *loops[MAXL];
+    bool ok = collect(x, nest, loops, 0);
+    if (ok) {
+        x->params = isl_params(x);
+        ok = find_targets(x);
+    }
+    for (int i = 0; ok && i < x->nitems; i++)
+        if (x->items[i].out)
+            ok = frame_writer(x, &x->items[i]);
+    ok = ok && frame_scalars(x) && order_items(x) && evaluate(x) && lower(x);
+    if (ok)
+        return x->lc;
+    if (why && looks_blas(nest, loops, 0))
+        *why = x->why ? x->why : "not a form cuBLAS computes";
+    return NULL;
+}
+
+/* ---- folding neighbours ------------------------------------------------------------------ */
 
 /* The kernel right after a product, when it is only C = E(C) over the same
  * rows and columns with E a cuBLASLt epilogue: the call takes it in. */
 bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k)
 {
-    if (lc->epi || lc->beta || lc->alpha || lc->ta || lc->tb || elem_kind(lc->c) != TY_FLOAT || k->nests.len != 1 ||
-        k->pdims != 2 || k->reds.len || k->lib)
+    if (lc->epi || lc->ops.len != 1 || k->nests.len != 1 || k->pdims != 2 || k->reds.len || k->lib)
+        return false;
+    LibOp *op = vec_at(&lc->ops, 0);
+    if (op->kind != L_GEMM || op->ta || op->tb || !coef_is(&op->alpha, 1) || !coef_is(&op->beta, 0) ||
+        elem_kind(op->c) != TY_FLOAT)
         return false;
     Stmt *l0 = vec_at(&k->nests, 0), *l1 = only(l0->body);
     if (!plain_loop(l0) || !plain_loop(l1))
         return false;
     Stmt *s = only(l1->body);
-    if (!s || s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->var != lc->c)
+    if (!s || s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX || s->lhs->var != op->c)
         return false;
-    Elem e;
-    if (!elem_of(a, s->lhs, &e))
+    /* the statement in a frame of its own: C[r][c] = E(C[r][c]) */
+    Cx *x = arena_alloc(a, sizeof *x);
+    x->a = a;
+    Item *it = &x->items[0];
+    *it = (Item){.s = s, .nloops = 2, .loops = {l0, l1}, .sum = -1};
+    x->nitems = 1;
+    if (!elem_of(x, it, s->lhs, &it->w) || it->w.rank != 2)
         return false;
-    /* C's rows and columns run over the same ranges as in the product */
-    Stmt *rl = e.row == l0->iv ? l0 : e.row == l1->iv ? l1 : NULL;
-    Stmt *cl = e.col == l0->iv ? l0 : e.col == l1->iv ? l1 : NULL;
-    if (!rl || !cl || rl == cl || !expr_equal(rl->ub, lc->rows->ub) || !expr_equal(cl->ub, lc->cols->ub))
+    Stmt *rl = it->w.loop[0], *cl = it->w.loop[1];
+    if (rl == cl || !expr_equal(rl->ub, op->m) || !expr_equal(cl->ub, op->n))
         return false;
-    Cx cx = {a, lc, e.row, e.col, NULL};
-    int flags;
-    Var *bias;
-    if (!epilogue_expr(s->rhs, &cx, is_c, &flags, &bias) || !flags)
+    it->role[loop_index(it, rl->iv)] = R_ROW;
+    it->role[loop_index(it, cl->iv)] = R_COL;
+    /* E's argument must be exactly the element: evaluate it as an output
+     * whose value so far is one plain sum */
+    Out *o = &x->outs[x->nouts++];
+    *o = (Out){.v = op->c, .rank = 2, .ld = op->ldc};
+    Sum *sum = arena_alloc(a, sizeof *sum);
+    o->cur = poly_mono(x, (Mono){.k = coef_num(1), .sum = sum});
+    it->out = o;
+    Poly p;
+    if (!epilogue_of(x, it, &p) || !o->epi)
         return false;
-    lc->epi = flags;
-    lc->bias = bias;
+    lc->epi = o->epi;
+    lc->bias = o->bias;
     lc->epilogue = k;
     return true;
 }
 
-/* "C = relu(A * B^T + bias) (float, cuBLASLt epilogue)" for --report. */
-const char *lib_describe(Arena *a, const LibCall *lc)
+bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
 {
-    const char *prod = arena_printf(a, "%s%s%s * %s%s", lc->alpha ? "alpha * " : "", lc->a->name, lc->ta ? "^T" : "",
-                                    lc->b->name, lc->tb ? "^T" : "");
-    if (lc->beta)
-        prod = arena_printf(a, "%s + %s", lc->c->name, prod);
+    if (lc->init || lc->epi || k->nests.len != 1 || k->reds.len || k->lib || k->folded_into)
+        return false;
+    /* k alone: v = 0, v = s * v, v *= s */
+    Cx *x = arena_alloc(a, sizeof *x);
+    x->a = a, x->r = r, x->nest = vec_at(&k->nests, 0);
+    Stmt *loops[MAXL];
+    if (!collect(x, x->nest, loops, 0) || x->nitems != 1)
+        return false;
+    x->params = isl_params(x);
+    Item *it = &x->items[0];
+    if (!find_targets(x) || !it->out || !frame_writer(x, it) || it->acc)
+        return false;
+    /* the first call writing it applies its beta, 1 so far */
+    LibOp *op = NULL;
+    for (int i = 0; i < lc->ops.len && !op; i++)
+        if (((LibOp *)vec_at(&lc->ops, i))->c == it->out->v)
+            op = vec_at(&lc->ops, i);
+    if (!op || op->kind == L_GER || op->kind == L_TRMM || !coef_is(&op->beta, 1))
+        return false;
+    Out *o = it->out;
+    Fac self = {.v = o->v, .rank = o->rank, .sub = {R_ROW, R_COL}, .ld = o->ld, .old = true};
+    o->cur = poly_mono(x, (Mono){.k = coef_num(1), .f = {self}, .nf = 1});
+    Poly p;
+    if (!apply(x, it, o->cur, it->s->rhs, it->s->op, &p))
+        return false;
+    LibCoef s;
+    if (p.n == 0)
+        s = coef_num(0);
+    else if (p.n == 1 && p.m[0].nf == 1 && fac_equal(&p.m[0].f[0], &self) && !p.m[0].sum)
+        s = p.m[0].k;
+    else
+        return false;
+    if (!set_equal(elems_of(x, item_dom(x, it)), op->edom))
+        return false;
+    op->beta = s;
+    lc->init = k;
+    return true;
+}
+
+/* ---- descriptions ---------------------------------------------------------------------- */
+
+static const char *coef_text(Arena *a, const LibCoef *k)
+{
+    char *s = k->num == 1 && k->nf ? arena_strdup(a, "") : arena_printf(a, "%g", k->num);
+    for (int i = 0; i < k->nf; i++) {
+        const Expr *e = k->f[i];
+        s = arena_printf(a, "%s%s%s", s, *s ? " * " : "", e->kind == E_VAR ? e->var->name : "?");
+    }
+    return s;
+}
+
+/* "alpha * X" (or "X", "-X") */
+static const char *scaled(Arena *a, const LibCoef *k, const char *x)
+{
+    if (coef_is(k, 1))
+        return x;
+    if (coef_is(k, -1))
+        return arena_printf(a, "-%s", x);
+    return arena_printf(a, "%s * %s", coef_text(a, k), x);
+}
+
+const char *lib_kind_name(LibKind k)
+{
+    static const char *const n[] = {"GEMM", "GEMV", "GER", "SYRK", "SYR2K", "SYMM", "TRMM", "GEAM"};
+    return n[k];
+}
+
+const char *lib_describe_op(Arena *a, const LibCall *lc, const LibOp *op)
+{
+    const char *A = op->a ? op->a->name : "", *B = op->b ? op->b->name : "", *C = op->c->name;
+    const char *ta = op->ta ? "^T" : "", *tb = op->tb ? "^T" : "";
+    const char *prod;
+    switch (op->kind) {
+    case L_GEMM: prod = arena_printf(a, "%s%s * %s%s", A, ta, B, tb); break;
+    case L_GEMV: prod = arena_printf(a, "%s%s * %s", A, ta, B); break;
+    case L_GER: prod = arena_printf(a, "%s * %s^T", A, B); break;
+    case L_SYRK: prod = op->ta ? arena_printf(a, "%s^T * %s", A, A) : arena_printf(a, "%s * %s^T", A, A); break;
+    case L_SYR2K:
+        prod = op->ta ? arena_printf(a, "(%s^T * %s + %s^T * %s)", A, B, B, A)
+                      : arena_printf(a, "(%s * %s^T + %s * %s^T)", A, B, B, A);
+        break;
+    case L_SYMM:
+        prod = arena_printf(a, op->right ? "%s * sym(%s)" : "sym(%s) * %s", op->right ? B : A, op->right ? A : B);
+        break;
+    case L_TRMM: {
+        const char *t = arena_printf(a, "%s(%s)%s", op->unit ? "unit_tri" : "tri", A, ta);
+        prod = arena_printf(a, op->right ? "%s * %s" : "%s * %s", op->right ? B : t, op->right ? t : B);
+        break;
+    }
+    case L_GEAM: prod = A; break;
+    default: unreachable();
+    }
+    prod = scaled(a, &op->alpha, prod);
+    if (!coef_is(&op->beta, 0))
+        prod = arena_printf(a, "%s + %s", prod, scaled(a, &op->beta, C));
     if (lc->epi & EPI_BIAS)
         prod = arena_printf(a, "%s + %s", prod, lc->bias->name);
     if (lc->epi & EPI_RELU)
         prod = arena_printf(a, "relu(%s)", prod);
     if (lc->epi & EPI_GELU)
         prod = arena_printf(a, "gelu(%s)", prod);
-    return arena_printf(a, "%s = %s (%s, %s)", lc->c->name, prod, type_c_name(type_elem(lc->c->ty)),
-                        lc->epi ? "one cuBLASLt call with its epilogue" : "cuBLAS GEMM");
+    const char *tri = "";
+    if (op->kind == L_SYRK || op->kind == L_SYR2K)
+        tri = op->upper ? ", upper triangle" : ", lower triangle";
+    else if (op->kind == L_SYMM || op->kind == L_TRMM)
+        tri = op->upper ? ", A's upper triangle" : ", A's lower triangle";
+    const char *what = lc->epi ? "one cuBLASLt call with its epilogue" : arena_printf(a, "cuBLAS %s", lib_kind_name(op->kind));
+    return arena_printf(a, "%s = %s (%s, %s%s)", C, prod, type_c_name(type_elem(op->c->ty)), what, tri);
+}
+
+const char *lib_describe(Arena *a, const LibCall *lc)
+{
+    const char *s = "";
+    for (int i = 0; i < lc->ops.len; i++)
+        s = arena_printf(a, "%s%s%s", s, i ? "; " : "", lib_describe_op(a, lc, vec_at(&lc->ops, i)));
+    return s;
 }
 
 /* ---- builtins ---------------------------------------------------------------------- */

@@ -11,9 +11,11 @@
 static const char *shape(Arena *a, const Kernel *k)
 {
     if (k->lib)
-        return k->lib->epi ? "a matrix product: one cuBLASLt call with its epilogue" : "a matrix product: cuBLAS";
+        return k->lib->epi ? "a matrix product: one cuBLASLt call with its epilogue"
+                           : arena_printf(a, "library calls: %s", lib_describe(a, k->lib));
     if (k->folded_into)
-        return arena_printf(a, "the epilogue of %s's cuBLASLt call", k->folded_into->name);
+        return k->folded_into->lib->init == k ? arena_printf(a, "the beta of %s's library calls", k->folded_into->name)
+                                              : arena_printf(a, "the epilogue of %s's cuBLASLt call", k->folded_into->name);
     if (k->pdims == 0)
         return "a single thread";
     const char *threads = k->kind == K_ROW ? "a warp per row up to 512 columns, else a block of 256 threads"

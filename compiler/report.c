@@ -24,7 +24,8 @@ static const char *shape(Kernel *k)
     snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
              k->kind == K_ROW ? ", a warp per row up to 512, else a block" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
              k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
-             k->folded_into ? ", folded into the cuBLASLt call of " : "");
+             !k->folded_into ? "" : k->folded_into->lib->init == k ? ", folded into the beta of the library calls of "
+                                                                   : ", folded into the cuBLASLt call of ");
     if (k->folded_into)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", k->folded_into->name);
     return buf;

@@ -4,8 +4,11 @@
  *
  * Row-major without transposes: a row-major X (r x c, ld) is the
  * column-major X^T, so C = op(A) op(B) is computed as the column-major
- * C^T = op(B)^T op(A)^T, i.e. cuBLAS with the operands swapped. */
+ * C^T = op(B)^T op(A)^T, i.e. cuBLAS with the operands swapped.  The other
+ * forms launchers call (GEMV, GER, SYRK, SYR2K, SYMM, TRMM, GEAM) are mapped
+ * the same way by blas_map.c. */
 #include "rt.h"
+#include "blas_map.h"
 
 #include <gpufuse/launch.h>
 #include <cublasLt.h>
@@ -530,6 +533,126 @@ void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long
         snprintf(msg, sizeof msg, "cuBLAS GEMM for %s failed: %s", what ? what : "?", gf_last_error());
         gf_call_fail(c, st, msg);
     }
+}
+
+/* ---- the other BLAS forms of launchers ------------------------------------------------ */
+
+static cublasOperation_t op_of(int t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }
+static cublasFillMode_t fill_of(int upper) { return upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER; }
+static cublasSideMode_t side_of(int right) { return right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT; }
+static cublasDiagType_t diag_of(int unit) { return unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
+
+/* The column-major call of m (blas_map.c), float or double. */
+#define BLAS_CALL(T, S, D)                                                                                        \
+    static gf_status blas_##T(cublasHandle_t h, const gf_blas_cm *m, T alpha, T beta)                            \
+    {                                                                                                           \
+        const T *a = m->a, *b = m->b;                                                                           \
+        T *c = m->c;                                                                                            \
+        switch (m->kind) {                                                                                      \
+        case GF_BLAS_GEMV:                                                                                      \
+            return BLAS(S##gemv(h, op_of(m->trans), m->m, m->n, &alpha, a, m->lda, b, 1, &beta, c, 1));        \
+        case GF_BLAS_GER: return BLAS(S##ger(h, m->m, m->n, &alpha, a, 1, b, 1, c, m->ldc));                  \
+        case GF_BLAS_SYRK:                                                                                      \
+            return BLAS(S##syrk(h, fill_of(m->upper), op_of(m->trans), m->n, m->k, &alpha, a, m->lda, &beta, c,  \
+                                m->ldc));                                                                       \
+        case GF_BLAS_SYR2K:                                                                                     \
+            return BLAS(S##syr2k(h, fill_of(m->upper), op_of(m->trans), m->n, m->k, &alpha, a, m->lda, b, m->ldb, \
+                                 &beta, c, m->ldc));                                                            \
+        case GF_BLAS_SYMM:                                                                                      \
+            return BLAS(S##symm(h, side_of(m->right), fill_of(m->upper), m->m, m->n, &alpha, a, m->lda, b,       \
+                                m->ldb, &beta, c, m->ldc));                                                     \
+        case GF_BLAS_TRMM:                                                                                      \
+            return BLAS(S##trmm(h, side_of(m->right), fill_of(m->upper), op_of(m->trans), diag_of(m->unit), m->m, \
+                                m->n, &alpha, a, m->lda, b, m->ldb, c, m->ldc));                                \
+        case GF_BLAS_GEAM:                                                                                      \
+            return BLAS(S##geam(h, CUBLAS_OP_N, CUBLAS_OP_N, m->m, m->n, &alpha, a, m->lda, &beta, b, m->ldc, c, \
+                                m->ldc));                                                                       \
+        }                                                                                                       \
+        return gf_fail(GF_ERROR_INTERNAL, "blas: kind %d", (int)m->kind);                                      \
+    }
+BLAS_CALL(float, cublasS, 0)
+BLAS_CALL(double, cublasD, 0)
+#undef BLAS_CALL
+
+/* One launcher call: the mapping, the handle of the call's stream, the
+ * routine; invalid sizes do nothing (the launcher checked them: the kernel
+ * ran instead), failures are reported naming the kernel. */
+static void call_blas(gf_call *c, const gf_blas_rm *rm, double alpha, double beta, gf_dtype type, const char *what)
+{
+    static const char *const names[] = {"GEMV", "GER", "SYRK", "SYR2K", "SYMM", "TRMM", "GEAM"};
+    gf_blas_cm m;
+    gf_status st = GF_SUCCESS;
+    if (type != GF_F32 && type != GF_F64)
+        st = gf_fail(GF_ERROR_INVALID_VALUE, "type %s: GF_F32 or GF_F64", type_name(type));
+    else if (gf_blas_map(rm, &m) != 0)
+        st = gf_fail(GF_ERROR_INVALID_VALUE, "sizes or strides cuBLAS cannot take");
+    if (st != GF_SUCCESS || rm->m == 0 || (rm->kind != GF_BLAS_SYRK && rm->kind != GF_BLAS_SYR2K && rm->n == 0))
+        return;
+    cublasHandle_t h = NULL;
+    st = get_handle(gf_current_device(), gf_call_stream(c), &h);
+    if (st == GF_SUCCESS)
+        st = type == GF_F32 ? blas_float(h, &m, (float)alpha, (float)beta) : blas_double(h, &m, alpha, beta);
+    if (st != GF_SUCCESS) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "cuBLAS %s for %s failed: %s", names[rm->kind], what ? what : "?", gf_last_error());
+        gf_call_fail(c, st, msg);
+    }
+}
+
+void gf_call_gemv(gf_call *c, gf_op ta, long long m, long long n, double alpha, const void *A, long long lda,
+                  const void *x, double beta, void *y, gf_dtype type, const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_GEMV, .ta = ta == GF_OP_T, .m = m, .n = n, .a = A, .b = x, .c = y, .lda = lda};
+    call_blas(c, &rm, alpha, beta, type, what);
+}
+
+void gf_call_ger(gf_call *c, long long m, long long n, double alpha, const void *x, const void *y, void *A,
+                 long long lda, gf_dtype type, const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_GER, .m = m, .n = n, .a = x, .b = y, .c = A, .ldc = lda};
+    call_blas(c, &rm, alpha, 1.0, type, what);
+}
+
+void gf_call_syrk(gf_call *c, int upper, gf_op ta, long long n, long long k, double alpha, const void *A,
+                  long long lda, double beta, void *C, long long ldc, gf_dtype type, const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_SYRK, .ta = ta == GF_OP_T, .upper = upper, .m = n, .n = n, .k = k,
+                     .a = A, .c = C, .lda = lda, .ldc = ldc};
+    call_blas(c, &rm, alpha, beta, type, what);
+}
+
+void gf_call_syr2k(gf_call *c, int upper, gf_op ta, long long n, long long k, double alpha, const void *A,
+                   long long lda, const void *B, long long ldb, double beta, void *C, long long ldc, gf_dtype type,
+                   const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_SYR2K, .ta = ta == GF_OP_T, .upper = upper, .m = n, .n = n, .k = k,
+                     .a = A, .b = B, .c = C, .lda = lda, .ldb = ldb, .ldc = ldc};
+    call_blas(c, &rm, alpha, beta, type, what);
+}
+
+void gf_call_symm(gf_call *c, int right, int upper, long long m, long long n, double alpha, const void *A,
+                  long long lda, const void *B, long long ldb, double beta, void *C, long long ldc, gf_dtype type,
+                  const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_SYMM, .right = right, .upper = upper, .m = m, .n = n, .a = A, .b = B,
+                     .c = C, .lda = lda, .ldb = ldb, .ldc = ldc};
+    call_blas(c, &rm, alpha, beta, type, what);
+}
+
+void gf_call_trmm(gf_call *c, int right, int upper, gf_op ta, int unit, long long m, long long n, double alpha,
+                  const void *A, long long lda, const void *B, long long ldb, void *C, long long ldc, gf_dtype type,
+                  const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_TRMM, .ta = ta == GF_OP_T, .upper = upper, .right = right, .unit = unit,
+                     .m = m, .n = n, .a = A, .b = B, .c = C, .lda = lda, .ldb = ldb, .ldc = ldc};
+    call_blas(c, &rm, alpha, 0.0, type, what);
+}
+
+void gf_call_geam(gf_call *c, long long m, long long n, double alpha, const void *A, long long lda, double beta,
+                  void *C, long long ldc, gf_dtype type, const char *what)
+{
+    gf_blas_rm rm = {.kind = GF_BLAS_GEAM, .m = m, .n = n, .a = A, .c = C, .lda = lda, .ldc = ldc};
+    call_blas(c, &rm, alpha, beta, type, what);
 }
 
 /* ---- cuBLASLt epilogues ------------------------------------------------------------ */

@@ -139,6 +139,46 @@ void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long
 void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, const float *A, const float *B,
                            const float *bias, float *C, int flags, const char *what);
 
+/* The other BLAS forms a launcher calls for a nest (compiler/libcall.c),
+ * row-major operands with their row strides, device pointers, the call's
+ * stream, type GF_F32 or GF_F64; invalid sizes do nothing (the launcher
+ * checks gf_blas_fits first and runs the kernel instead), failures as for
+ * gf_call_gemm:
+ *   gemv   y = alpha op(A) x + beta y          A is m x n
+ *   ger    A = alpha x y^T + A                 A is m x n
+ *   syrk   C = alpha op(A) op(A)^T + beta C    the triangle of the n x n C that `upper`
+ *                                              names (j >= i), op(A) n x k (A^T with ta)
+ *   syr2k  C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C
+ *   symm   C = alpha S B + beta C, or B S (right): S symmetric, its `upper` (or lower)
+ *          triangle in A; C and B m x n
+ *   trmm   C = alpha op(T) B, or B op(T) (right): T triangular, A's `upper` (or lower)
+ *          triangle, ones on the diagonal with unit; C may be B (in place)
+ *   geam   C = alpha A + beta C                C is m x n */
+void gf_call_gemv(gf_call *c, gf_op ta, long long m, long long n, double alpha, const void *A, long long lda,
+                  const void *x, double beta, void *y, gf_dtype type, const char *what);
+void gf_call_ger(gf_call *c, long long m, long long n, double alpha, const void *x, const void *y, void *A,
+                 long long lda, gf_dtype type, const char *what);
+void gf_call_syrk(gf_call *c, int upper, gf_op ta, long long n, long long k, double alpha, const void *A,
+                  long long lda, double beta, void *C, long long ldc, gf_dtype type, const char *what);
+void gf_call_syr2k(gf_call *c, int upper, gf_op ta, long long n, long long k, double alpha, const void *A,
+                   long long lda, const void *B, long long ldb, double beta, void *C, long long ldc, gf_dtype type,
+                   const char *what);
+void gf_call_symm(gf_call *c, int right, int upper, long long m, long long n, double alpha, const void *A,
+                  long long lda, const void *B, long long ldb, double beta, void *C, long long ldc, gf_dtype type,
+                  const char *what);
+void gf_call_trmm(gf_call *c, int right, int upper, gf_op ta, int unit, long long m, long long n, double alpha,
+                  const void *A, long long lda, const void *B, long long ldb, void *C, long long ldc, gf_dtype type,
+                  const char *what);
+void gf_call_geam(gf_call *c, long long m, long long n, double alpha, const void *A, long long lda, double beta,
+                  void *C, long long ldc, gf_dtype type, const char *what);
+
+/* Whether cuBLAS takes a row-major r x c operand whose rows are ld elements
+ * apart (a vector: 1 x c, ld = c): r, c, ld in [1, INT_MAX], ld >= c. */
+static inline int gf_blas_fits(long long r, long long c, long long ld)
+{
+    return r > 0 && c > 0 && ld >= c && r <= 2147483647LL && c <= 2147483647LL && ld <= 2147483647LL;
+}
+
 /* An FFT inside a launcher: gf_fft_c2c (kind 0) or gf_fft_r2c (kind 1)
  * semantics with device pointers, on the call's stream through the plan
  * cache; invalid arguments and failures as for gf_call_gemm. */
