@@ -1825,7 +1825,9 @@ static void lib_call(Buf *b, CudaCx *c, Kernel *k, LibOp *op)
     const char *lda = op->lda ? lib_ll(c, op->lda) : "0LL", *ldb = op->ldb ? lib_ll(c, op->ldb) : "0LL";
     const char *ldc = op->ldc ? lib_ll(c, op->ldc) : "0LL";
     const char *ta = op->ta ? "GF_OP_T" : "GF_OP_N", *tb = op->tb ? "GF_OP_T" : "GF_OP_N";
-    buf_line(b, "/* %s */", lib_describe_op(A(c), k->lib, op));
+    LibCall plain = *k->lib;
+    plain.epi = 0;               /* the epilogue, if any, is the kernel's then */
+    buf_line(b, "/* %s */", lib_describe_op(A(c), &plain, op));
     switch (op->kind) {
     case L_GEMM:
         buf_line(b, "gf_call_gemm(gf_c, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, \"%s\");", ta, tb, m, n,
@@ -1880,8 +1882,12 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
         /* cuBLASLt takes packed, untransposed operands */
         LibOp *op = vec_at(&lc->ops, 0);
         const char *m = lib_ll(c, op->m), *n = lib_ll(c, op->n), *kk = lib_ll(c, op->k);
-        buf_line(b, "if (gf_lib_%s && %s == %s && %s == %s && %s == %s) {", k->name, lib_ll(c, op->lda), kk,
-                 lib_ll(c, op->ldb), n, lib_ll(c, op->ldc), n);
+        Expr *dims[3] = {op->k, op->n, op->n}, *lds[3] = {op->lda, op->ldb, op->ldc};
+        const char *packed = "";
+        for (int i = 0; i < 3; i++)
+            if (!expr_equal(lds[i], dims[i]))
+                packed = arena_printf(A(c), "%s && %s == %s", packed, lib_ll(c, lds[i]), lib_ll(c, dims[i]));
+        buf_line(b, "if (gf_lib_%s%s) {", k->name, packed);
         b->indent++;
         buf_line(b, "gf_call_gemm_epilogue(gf_c, %s, %s, %s, gf_d_%s, gf_d_%s, %s%s, gf_d_%s, %s%s, \"%s\");", m, n, kk,
                  op->a->cname, op->b->cname, lc->bias ? "gf_d_" : "NULL", lc->bias ? lc->bias->cname : "", op->c->cname,

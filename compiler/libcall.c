@@ -1496,6 +1496,33 @@ static LibOp *match_band(Cx *x, Terms *T, int side)
 
 /* ---- lowering one output ---------------------------------------------------------------- */
 
+/* "A[i][k]" with the loop indices of its statement */
+static const char *fac_text(Cx *x, const Fac *f)
+{
+    if (!f->loop[0])
+        return arena_printf(x->a, "%s's element", f->v->name);
+    if (f->rank == 1)
+        return arena_printf(x->a, "%s[%s]", f->v->name, f->loop[0]->iv->name);
+    return arena_printf(x->a, "%s[%s][%s]", f->v->name, f->loop[0]->iv->name, f->loop[1]->iv->name);
+}
+
+/* "the sum over k of A[i][k] * B[k][i]" */
+static const char *term_text(Cx *x, const Mono *mo)
+{
+    if (mo->sum)
+        return arena_printf(x->a, "the sum over '%s' of %s * %s",
+                            mo->sum->src->loops[mo->sum->src->sum]->iv->name, fac_text(x, &mo->sum->f),
+                            fac_text(x, &mo->sum->g));
+    if (mo->nf == 2)
+        return arena_printf(x->a, "%s * %s", fac_text(x, &mo->f[0]), fac_text(x, &mo->f[1]));
+    return mo->nf == 1 ? fac_text(x, &mo->f[0]) : "a constant";
+}
+
+static int term_line(const Out *o, const Mono *mo)
+{
+    return mo->sum ? mo->sum->src->s->loc.line : ((Item *)vec_at(&o->writers, o->writers.len - 1))->s->loc.line;
+}
+
 static bool coef_is(const LibCoef *k, double v) { return !k->nf && k->num == v; }
 
 /* Replaces sums another output already holds by that output (tmp = A x;
@@ -1580,8 +1607,7 @@ static bool lower_out(Cx *x, Out *o)
             op->a = mo->f[0].v, op->lda = mo->f[0].ld, op->m = T.m, op->n = T.n_, op->edom = box;
         }
         if (!op)
-            return fail(x, "'%s' gets a term no cuBLAS call computes (line %d)", o->v->name,
-                        mo->sum ? mo->sum->src->s->loc.line : ((Item *)vec_at(&o->writers, 0))->s->loc.line);
+            return fail(x, "line %d: %s is no form cuBLAS computes", term_line(o, mo), term_text(x, mo));
         T.used[t] = true;
         vec_push(x->a, &ops, op);
     }
@@ -1605,16 +1631,19 @@ static bool lower_out(Cx *x, Out *o)
         if (!set_equal(elems_of(x, item_dom(x, it)), first->edom))
             return fail(x, "line %d sets other elements of '%s' than its sums", it->s->loc.line, o->v->name);
     }
-    /* the first call applies beta (TRMM overwrites, GER only adds); the
-     * others add to what it left */
+    /* the first call applies beta (TRMM overwrites, GER only adds, GEAM
+     * last: a sum reads nothing of C with beta 0); the others add to it */
     int taker = -1;
-    for (int i = 0; i < ops.len; i++) {
-        LibKind k = ((LibOp *)vec_at(&ops, i))->kind;
-        if (k == L_TRMM && (taker >= 0 || !coef_is(&beta, 0)))
-            return fail(x, "'%s': a triangular product overwrites, it cannot be added to", o->v->name);
-        if (k == L_TRMM || (taker < 0 && (k != L_GER || coef_is(&beta, 1))))
+    for (int pass = 0; pass < 2 && taker < 0; pass++)
+        for (int i = 0; i < ops.len; i++) {
+            LibKind k = ((LibOp *)vec_at(&ops, i))->kind;
+            if (k == L_TRMM && (ops.len > 1 || !coef_is(&beta, 0)))
+                return fail(x, "'%s': a triangular product overwrites, it cannot be added to", o->v->name);
+            if ((k == L_GEAM) != (pass == 1) || (k == L_GER && !coef_is(&beta, 1)))
+                continue;
             taker = i;
-    }
+            break;
+        }
     if (taker < 0)
         return fail(x, "'%s': no call applies its scale", o->v->name);
     LibOp *t0 = vec_at(&ops, taker);

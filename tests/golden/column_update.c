@@ -1,7 +1,7 @@
 // y[j] += A[i][j]*t[i] in a row loop: i carries the dependence, j is
 // parallel, and every dependence keeps j equal, so gpufuse interchanges the
 // loops: one kernel over j, each thread summing its column over i in the
-// written order.  A time loop around a single element-wise update is
+// written order (the fallback of the GEMV it is: y = A^T t + y).  A time loop around a single element-wise update is
 // interchanged the same way; a sweep whose dependence moves along j is not.
 #include <gpufuse.h>
 
@@ -38,8 +38,9 @@ GPUFUSE void sweep(int n, int m, float A[n][m + 1])
 // CHECK: for i in [1, n) step 1 ; line 24, sequential
 // CHECK-NEXT: for j in [0, m) step 1 ; line 25, parallel
 // REPORT-LABEL: region atx
-// REPORT: kernel atx_k0 [map, 1-D]: lines 10-12
+// REPORT: kernel atx_k0 [map, 1-D, cuBLAS]: lines 10-12
 // REPORT: line 10: loops interchanged: 'j' runs outside (parallel), 'i' inside it (sequential, per element, in the original order)
+// REPORT: line 10: kernel atx_k0 (lines 10-12) is a library call: y = A^T * t + y (float, cuBLAS GEMV)
 // REPORT-LABEL: region decay
 // REPORT: kernel decay_k0 [map, 1-D]: lines 17-19
 // REPORT: line 17: loops interchanged: 'i' runs outside (parallel), 's' inside it

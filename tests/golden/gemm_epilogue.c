@@ -57,31 +57,33 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // REPORT-LABEL: region dense
 // REPORT: kernel dense_k0 [map, 2-D, cuBLASLt]: lines 9-15
 // REPORT-NEXT: kernel dense_k1 [map, 2-D, folded into the cuBLASLt call of dense_k0]: lines 16-18
-// REPORT: line 9: kernel dense_k0 is a matrix product: y = relu(x * w + b) (float, one cuBLASLt call with its epilogue); kernel dense_k1 (line 16) is its epilogue
+// REPORT: line 9: kernel dense_k0 (lines 9-15) is a library call: y = relu(x * w + b) (float, one cuBLASLt call with its epilogue); kernel dense_k1 (line 16) is its epilogue
 // REPORT-LABEL: region relu_inline
 // REPORT: kernel relu_inline_k0 [map, 2-D, cuBLASLt]: lines 23-29
-// REPORT: line 23: kernel relu_inline_k0 is a matrix product: y = relu(x * w) (float, one cuBLASLt call with its epilogue)
+// REPORT: line 23: kernel relu_inline_k0 (lines 23-29) is a library call: y = relu(x * w) (float, one cuBLASLt call with its epilogue)
 // REPORT-LABEL: region acc_t
 // REPORT: kernel acc_t_k0 [map, 2-D, cuBLAS]: lines 34-37
-// REPORT: line 34: kernel acc_t_k0 is a matrix product: C = C + A^T * B^T (double, cuBLAS GEMM)
+// REPORT: line 34: kernel acc_t_k0 (lines 34-37) is a library call: C = A^T * B^T + C (double, cuBLAS GEMM)
 // REPORT-LABEL: region not_product
 // REPORT: kernel not_product_k0 [map, 2-D]: lines 42-48
-// REPORT-NOT: matrix product
+// REPORT: line 42: not a library call: line 46: the sum over 'k' of A[i][k] * B[k][i] is no form cuBLAS computes
+// REPORT-NOT: is a library call
 // DIFF-SIZE: x = n * p
 // DIFF-SIZE: w = p * m
 // DIFF-SIZE: y = n * m
 // CU-LABEL: extern "C" void dense(
 // CU: bool gf_epi_dense_k0 = false; /* dense_k1 is done by the cuBLASLt call */
-// CU: const bool gf_lib = gf_gemm_fits(gf_gm, gf_gn, gf_gk, gf_ld[0], gf_ld[1], gf_ld[2], 0, 0);
-// CU-NEXT: if (gf_lib && gf_ld[0] == gf_gk && gf_ld[1] == gf_gn && gf_ld[2] == gf_gn) {
-// CU-NEXT: gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
+// CU: const bool gf_lib_dense_k0 = gf_blas_fits((long long)(n), (long long)(p), (long long)(p)) && gf_blas_fits((long long)(p), (long long)(m), (long long)(m)) && gf_blas_fits((long long)(n), (long long)(m), (long long)(m));
+// CU: if (gf_lib_dense_k0) {
+// CU-NEXT: gf_call_gemm_epilogue(gf_c, (long long)(n), (long long)(m), (long long)(p), gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
 // CU-NEXT: gf_epi_dense_k0 = true;
-// CU-NEXT: } else if (gf_lib) {
-// CU-NEXT: gf_call_gemm(gf_c, GF_OP_N, GF_OP_N, gf_gm, gf_gn, gf_gk, 1.0, gf_d_x, gf_ld[0], gf_d_w, gf_ld[1], 0.0, gf_d_y, gf_ld[2], GF_F32, "dense_k0");
+// CU-NEXT: } else if (gf_lib_dense_k0) {
+// CU-NEXT: /* y = x * w (float, cuBLAS GEMM) */
+// CU-NEXT: gf_call_gemm(gf_c, GF_OP_N, GF_OP_N, (long long)(n), (long long)(m), (long long)(p), (double)1, gf_d_x, (long long)(p), gf_d_w, (long long)(m), (double)0, gf_d_y, (long long)(m), GF_F32, "dense_k0");
 // CU-NEXT: } else {
 // CU: if (!gf_epi_dense_k0) /* the matrix product did not take its epilogue */
 // CU-LABEL: extern "C" void acc_t(
-// CU: gf_call_gemm(gf_c, GF_OP_T, GF_OP_T, gf_gm, gf_gn, gf_gk, 1.0, gf_d_A, gf_ld[0], gf_d_B, gf_ld[1], 1.0, gf_d_C, gf_ld[2], GF_F64, "acc_t_k0");
+// CU: gf_call_gemm(gf_c, GF_OP_T, GF_OP_T, (long long)(n), (long long)(m), (long long)(p), (double)1, gf_d_A, (long long)(n), gf_d_B, (long long)(p), (double)1, gf_d_C, (long long)(m), GF_F64, "acc_t_k0");
 
 GPUFUSE void gelu_t(int n, int m, int p, const float x[n][p], const float w[p][m], float y[n][m])
 {
@@ -95,6 +97,6 @@ GPUFUSE void gelu_t(int n, int m, int p, const float x[n][p], const float w[p][m
 }
 
 // REPORT-LABEL: region gelu_t
-// REPORT: line 88: kernel gelu_t_k0 is a matrix product: y = gelu(x * w) (float, one cuBLASLt call with its epilogue)
+// REPORT: line 90: kernel gelu_t_k0 (lines 90-96) is a library call: y = gelu(x * w) (float, one cuBLASLt call with its epilogue)
 // CU-LABEL: extern "C" void gelu_t(
-// CU: gf_call_gemm_epilogue(gf_c, gf_gm, gf_gn, gf_gk, gf_d_x, gf_d_w, NULL, gf_d_y, 0 | GF_EPI_GELU, "gelu_t_k0");
+// CU: gf_call_gemm_epilogue(gf_c, (long long)(n), (long long)(m), (long long)(p), gf_d_x, gf_d_w, NULL, gf_d_y, 0 | GF_EPI_GELU, "gelu_t_k0");

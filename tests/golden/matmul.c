@@ -21,4 +21,4 @@ GPUFUSE void matmul(int n, int m, int p, const float A[n][p], const float B[p][m
 // CHECK-NEXT: S1: acc += (A[i][k] * B[k][j]) ; reduction + on acc
 // CHECK-NEXT: S2: C[i][j] = acc
 // REPORT: kernel matmul_k0 [map, 2-D, cuBLAS]: lines 6-12
-// REPORT-NEXT: line 6: kernel matmul_k0 is a matrix product: C = A * B (float, cuBLAS GEMM)
+// REPORT-NEXT: line 6: kernel matmul_k0 (lines 6-12) is a library call: C = A * B (float, cuBLAS GEMM)
