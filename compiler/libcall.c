@@ -1880,10 +1880,11 @@ bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
 
 static const char *coef_text(Arena *a, const LibCoef *k)
 {
-    char *s = k->num == 1 && k->nf ? arena_strdup(a, "") : arena_printf(a, "%g", k->num);
+    char *s = k->num == 1 && k->nf ? arena_strdup(a, "") : k->num == -1 && k->nf ? arena_strdup(a, "-")
+                                                                                 : arena_printf(a, "%g", k->num);
     for (int i = 0; i < k->nf; i++) {
         const Expr *e = k->f[i];
-        s = arena_printf(a, "%s%s%s", s, *s ? " * " : "", e->kind == E_VAR ? e->var->name : "?");
+        s = arena_printf(a, "%s%s%s", s, *s && strcmp(s, "-") ? " * " : "", e->kind == E_VAR ? e->var->name : "?");
     }
     return s;
 }

@@ -1,10 +1,11 @@
 /* test_blas_map.c - runtime/blas_map.c without a GPU: every row-major call a
- * launcher makes (its meaning as gpufuse/launch.h states it, computed here
- * directly on row-major arrays) against the column-major call blas_map.c
+ * launcher makes (its meaning as gpufuse/launch.h states it, computed
+ * directly on row-major arrays by rowmajor.h) against the column-major call blas_map.c
  * turns it into, computed by reference routines written from cuBLAS's
  * documentation.  Every kind, every flag, odd sizes, row strides longer than
  * the rows, TRMM in place.  Exit 1 on any difference. */
 #include "blas_map.h"
+#include "rowmajor.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -123,94 +124,6 @@ static void cm_run(const gf_blas_cm *c, double al, double be)
     }
 }
 
-/* ---- the row-major meaning (gpufuse/launch.h) ----------------------------------- */
-
-static double rm_opa(const gf_blas_rm *r, const double *X, long long ld, int i, int p)
-{
-    return r->ta ? RM(X, ld, p, i) : RM(X, ld, i, p);
-}
-
-static double rm_sym(const gf_blas_rm *r, int i, int j)
-{
-    const double *A = r->a;
-    int lo = i < j ? i : j, hi = i < j ? j : i;
-    return r->upper ? RM(A, r->lda, lo, hi) : RM(A, r->lda, hi, lo);
-}
-
-static double rm_tri(const gf_blas_rm *r, int i, int j)
-{
-    const double *A = r->a;
-    if (r->upper ? j < i : j > i)
-        return 0;
-    return i == j && r->unit ? 1 : RM(A, r->lda, i, j);
-}
-
-static void rm_run(const gf_blas_rm *r, double al, double be)
-{
-    const double *A = r->a, *B = r->b;
-    double *C = r->c;
-    int m = (int)r->m, n = (int)r->n, k = (int)r->k;
-    switch (r->kind) {
-    case GF_BLAS_GEMV: {
-        int ylen = r->ta ? n : m, xlen = r->ta ? m : n;
-        for (int i = 0; i < ylen; i++) {
-            double s = 0;
-            for (int j = 0; j < xlen; j++)
-                s += (r->ta ? RM(A, r->lda, j, i) : RM(A, r->lda, i, j)) * B[j];
-            C[i] = al * s + be * C[i];
-        }
-        break;
-    }
-    case GF_BLAS_GER:
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                RM(C, r->ldc, i, j) += al * A[i] * B[j];
-        break;
-    case GF_BLAS_SYRK:
-    case GF_BLAS_SYR2K:
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) {
-                if (r->upper ? j < i : j > i)
-                    continue;
-                double s = 0;
-                for (int p = 0; p < k; p++)
-                    s += r->kind == GF_BLAS_SYRK ? rm_opa(r, A, r->lda, i, p) * rm_opa(r, A, r->lda, j, p)
-                                                 : rm_opa(r, A, r->lda, i, p) * rm_opa(r, B, r->ldb, j, p) +
-                                                       rm_opa(r, B, r->ldb, i, p) * rm_opa(r, A, r->lda, j, p);
-                RM(C, r->ldc, i, j) = al * s + be * RM(C, r->ldc, i, j);
-            }
-        break;
-    case GF_BLAS_SYMM:
-    case GF_BLAS_TRMM: {
-        int symm = r->kind == GF_BLAS_SYMM, s = r->right ? n : m;
-        double *out = malloc(sizeof(double) * (size_t)m * (size_t)n + 8);
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++) {
-                double acc = 0;
-                for (int p = 0; p < s; p++) {
-                    double mv;
-                    if (r->right)
-                        mv = symm ? rm_sym(r, p, j) : r->ta ? rm_tri(r, j, p) : rm_tri(r, p, j);
-                    else
-                        mv = symm ? rm_sym(r, i, p) : r->ta ? rm_tri(r, p, i) : rm_tri(r, i, p);
-                    acc += r->right ? RM(B, r->ldb, i, p) * mv : mv * RM(B, r->ldb, p, j);
-                }
-                out[(size_t)i * n + j] = al * acc + (symm ? be * RM(C, r->ldc, i, j) : 0);
-            }
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                RM(C, r->ldc, i, j) = out[(size_t)i * n + j];
-        free(out);
-        break;
-    }
-    case GF_BLAS_GEAM:
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                RM(C, r->ldc, i, j) = al * RM(A, r->lda, i, j) + be * RM(C, r->ldc, i, j);
-        break;
-    }
-}
-
 /* ---- the check -------------------------------------------------------------------- */
 
 static unsigned seed = 12345;
@@ -244,7 +157,7 @@ static void check(gf_blas_rm rm, int inplace)
     r2.a = a, r2.b = inplace ? c2 : b, r2.c = c2;
     if (rm.kind == GF_BLAS_GER)
         r1.a = r2.a = a, r1.b = r2.b = b;
-    rm_run(&r1, al, be);
+    rm_run(&r1, al, be, 0);
     gf_blas_cm cm;
     checks++;
     if (gf_blas_map(&r2, &cm) != 0) {
