@@ -1995,7 +1995,6 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
             nargs++;
     buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    emit_isl_aliases(b, r);
     buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
     int idx = 0;
     for (int i = 0; i < r->params.len; i++) {

@@ -140,9 +140,10 @@ struct Var {
     bool scalar_written;         /* scalar param assigned in the body */
     Expr **dims;                 /* array shape, outermost first (ndims) */
     int ndims;
-    /* launcher facts (driver.c): the box of elements a call touches, per
-     * dimension, as C expressions; NULL when untouched */
-    char **ext_lo, **ext_hi;
+    /* launcher facts (args.c): the box of elements a call touches, per
+     * dimension, first and last index: expressions in the integer
+     * parameters computed in long long (deps_extent); NULL when untouched */
+    Expr **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
@@ -337,10 +338,6 @@ struct Aff {
 
 /* The affine form of e, or NULL if it is not affine in ivs and integer params. */
 Aff *aff_of(Arena *a, Expr *e);
-/* Affine text for isl ("2*i + n - 1"). */
-char *aff_isl(Arena *a, const Aff *f);
-/* The name isl knows a variable by (C names that are isl keywords get a _). */
-const char *aff_var_name(Arena *a, const Var *v);
 bool aff_uses(const Aff *f, const Var *v);
 /* x + s*y */
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
@@ -415,10 +412,16 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * true if any was swapped: the caller analyses the region again. */
 bool deps_interchange(Region *r);
 /* The bounding box of the elements of `v` that the region touches: per
- * dimension, the first and last index as C expressions in the parameters
- * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when
- * v is not touched; false if isl cannot bound it. */
-bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi);
+ * dimension, the first and last index as expressions in the integer
+ * parameters, typed long long (parameters cast to it); isl's floor
+ * division, min and max are E_CALLs of gf_floord, gf_min and gf_max
+ * (templates/common.h, host and device).  *lo = NULL when v is not
+ * touched; false if isl cannot bound it. */
+bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi);
+/* Tests: a limit on isl's operations per model (0: none), to make isl
+ * fail; a failed model answers every question with the worst case and
+ * deps_check refuses the region. */
+extern unsigned long deps_isl_max_operations;
 /* e = P*outer + inner with P an integer parameter (outer NULL when e is
  * plain affine); false if not that shape (flattened 2-D subscripts). */
 bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner);
@@ -582,7 +585,6 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
-void emit_isl_aliases(Buf *b, Region *r);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 
