@@ -186,7 +186,6 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
     buf_line(b, "gf_entry *gf_e = gf_entry_begin(&gf_esite_, %d);", nargs);
     buf_line(b, "if (!gf_e)");
     buf_line(b, "    return %s;", call);
-    emit_isl_aliases(b, r);
     emit_verify_args(b, r);
     buf_line(b, "if (!gf_entry_snapshot(gf_e)) { /* only timed (or the copies failed: reported) */");
     buf_line(b, "    %s%s;", is_void ? "" : arena_printf(a, "%s gf_r = ", ret), call);
