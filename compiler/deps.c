@@ -1163,21 +1163,66 @@ static bool any_parallel(Stmt *s)
     }
 }
 
-/* Names the array (or scalar) whose dependence a loop carries. */
-static Var *carried_var(Model *m, Stmt *loop)
+/* The arrays and scalars whose dependences `loop` carries, at most max of
+ * them (in the order of Region.vars): how many. */
+static int carried_vars(Model *m, Stmt *loop, Var **out, int max)
 {
-    for (int i = 0; i < m->r->vars.len; i++) {
+    int n = 0;
+    for (int i = 0; i < m->r->vars.len && n < max; i++) {
         Var *v = vec_at(&m->r->vars, i);
         if (v->kind == V_IV || (!v->is_array && v->kind == V_PARAM))
             continue;
-        isl_union_map *d = compute_deps(m, v);
-        isl_union_map *dt = to_time(m, d);
-        bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
+        isl_union_map *dt = to_time(m, compute_deps(m, v));
+        if (carries(m, dt, loop_ord(loop), 2 * loop->depth + 1))
+            out[n++] = v;
         isl_union_map_free(dt);
-        if (c)
-            return v;
     }
-    return NULL;
+    return n;
+}
+
+/* The loop under s that comes closest to being parallel: the fewest
+ * variables carried, the outermost on a tie (*nbest: how many). */
+static void closest_loop(Model *m, Stmt *s, Stmt **best, int *nbest)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            closest_loop(m, vec_at(&s->list, i), best, nbest);
+        return;
+    case S_IF:
+        closest_loop(m, s->then, best, nbest);
+        closest_loop(m, s->els, best, nbest);
+        return;
+    case S_FOR: {
+        Var *vs[64];
+        int n = carried_vars(m, s, vs, *best ? *nbest : 64);
+        if (!*best || n < *nbest) {
+            *best = s;
+            *nbest = n;
+        }
+        closest_loop(m, s->body, best, nbest);
+        return;
+    }
+    default: return;
+    }
+}
+
+/* Names what keeps the nest `t` sequential: its loop that comes closest to
+ * being parallel (*at), and one variable that loop carries, preferably one
+ * that could not be private to each iteration (it says why). */
+static Var *carried_var(Model *m, Stmt *t, Stmt **at)
+{
+    int n = 0;
+    *at = NULL;
+    closest_loop(m, t, at, &n);
+    Var *vs[64];
+    n = carried_vars(m, *at, vs, 64);
+    for (int i = 0; i < n; i++)
+        if (vs[i]->priv_why)
+            return vs[i];
+    return n ? vs[0] : NULL;
 }
 
 /* A loop that breaks (Stmt.brk) stops early on data, so it must run per
@@ -1238,7 +1283,8 @@ static bool check_nests(Model *m, Stmt *s)
         Stmt *t = vec_at(&s->list, i);
         if (t->kind != S_FOR || any_parallel(t))
             continue;
-        Var *v = carried_var(m, t);
+        Stmt *at;
+        Var *v = carried_var(m, t, &at);
         bool indirect = false;   /* some write to v has a computed subscript */
         for (int j = 0; v && v->is_array && j < m->ps.len; j++) {
             PStmt *ps = vec_at(&m->ps, j);
@@ -1249,8 +1295,10 @@ static bool check_nests(Model *m, Stmt *s)
             }
         }
         const char *why = v ? m->not_atomic[v->id] : NULL;
+        const char *cannot = v && v->priv_why ? arena_printf(m->a, "; '%s' cannot be private to each iteration: %s",
+                                                              v->name, v->priv_why) : "";
         if (indirect)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "writes to '%s' use a subscript that is not affine in the loop indices (indirect like "
                         "'%s[idx[i]]', or flattened with a variable row length like '%s[i*m + j]'), so different "
                         "iterations may write the same element%s%s%s; '%s' keeps its CPU body",
@@ -1259,19 +1307,16 @@ static bool check_nests(Model *m, Stmt *s)
                         "updates and min/max updates like '%s[k] = fmaxf(%s[k], v)' can be atomic)", v->name, v->name),
                         m->r->name);
         else if (v && !v->is_array && v->kind == V_LOCAL)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
-                        "that is not a reduction); no iteration can run in parallel, so '%s' keeps its CPU body",
-                        v->name, m->r->name);
+                        "that is not a reduction)%s; no iteration can run in parallel, so '%s' keeps its CPU body",
+                        v->name, cannot, m->r->name);
         else if (v)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
-                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s%s%s%s; "
-                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name,
-                        v->priv_why ? "; '" : "", v->priv_why ? v->name : "",
-                        v->priv_why ? "' cannot be private to each iteration: " : "",
-                        v->priv_why ? v->priv_why : "", m->r->name);
+            diag_reject(at->loc, "-Wgpufuse-dependence",
+                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s; "
+                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name, cannot, m->r->name);
         else
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "no loop of this nest is free of loop-carried dependences; '%s' keeps its CPU body",
                         m->r->name);
         return false;
@@ -1830,7 +1875,9 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
             Access *ac = vec_at(&ps->acc, j);
             if (ac->var != t)
                 continue;
-            if (!under(ps, loop)) {
+            /* its initial value: a source outside the loop like any other */
+            bool init = ps->s->kind == S_DECL && ps->s->var == t;
+            if (!under(ps, loop) && !init) {
                 why = arena_printf(m->a, "line %d uses it outside the loop", ps->s->loc.line);
                 break;
             }

@@ -3,16 +3,19 @@
  * only when it makes a loop parallel.  They run between deps_model and
  * deps_check (driver.c); after each one the model is rebuilt.
  *
- * Privatisation.  A temporary (a VLA or malloc'd array of the function)
+ * Privatisation.  A temporary (a VLA or malloc'd array of the function),
+ * or a scalar local declared outside the loop (PolyBench symm's `temp2`),
  * that each iteration of a loop overwrites before reading it serialises the
  * loop through its anti and output dependences only.  When every value read
  * from it inside the loop was written earlier in the same iteration (isl's
  * value-based flow analysis, deps_private_flow), it is not used outside the
  * loop (not live-in, not live-out), and the loop carries no other
  * dependence (deps_parallel_without), each iteration gets its own copy:
- *   - a small constant-size array (at most GF_PRIVATE_MAX elements) moves
- *     into the loop body: an array private to each iteration, a per-thread
- *     array in the kernel (like `float t[64];` written inside the loop);
+ *   - a scalar, or a small constant-size array (at most GF_PRIVATE_MAX
+ *     elements), moves into the loop body: a register, or an array private
+ *     to each iteration, a per-thread array in the kernel (like
+ *     `float t[64];` written inside the loop); a scalar's initial value is
+ *     dropped (never read, by the flow analysis);
  *   - any other one is expanded by the loop's trip count: t[m] becomes
  *     t[n][m] indexed by the loop index, device scratch reserved by the
  *     launcher like every temporary.
@@ -323,7 +326,7 @@ static const char *priv_legal(Pv *pv, Var *t, Stmt *loop)
                                 out->loc.line);
         return arena_printf(pv->a, "line %d uses it before the loop", out->loc.line);
     }
-    if (ir_stmt_any(loop, is_bare, t))
+    if (t->is_array && ir_stmt_any(loop, is_bare, t))
         return "it is passed whole to a library call";
     Sub sub = {t, NULL, pv->a};
     const Stmt *bad = find_non_affine(loop, &sub);
@@ -475,19 +478,69 @@ static Stmt *take_decl(Stmt *s, const Var *t)
     return found;
 }
 
+/* The loop under s (through blocks and ifs, not other loops) that holds
+ * every use of v under s, or NULL. */
+static Stmt *only_loop_using(Stmt *s, const Var *v)
+{
+    if (!s || !stmt_uses(s, v))
+        return NULL;
+    switch (s->kind) {
+    case S_FOR: return s;
+    case S_BLOCK: {
+        Stmt *found = NULL;
+        for (int i = 0; i < s->list.len; i++) {
+            Stmt *c = vec_at(&s->list, i);
+            if (!stmt_uses(c, v))
+                continue;
+            if (found)
+                return NULL;
+            found = only_loop_using(c, v);
+            if (!found)
+                return NULL;
+        }
+        return found;
+    }
+    case S_IF:
+        if (ir_expr_any(s->cond, is_use, v) || (stmt_uses(s->then, v) && stmt_uses(s->els, v)))
+            return NULL;
+        return only_loop_using(stmt_uses(s->then, v) ? s->then : s->els, v);
+    default: return NULL;
+    }
+}
+
+/* A scalar private to each iteration of `loop` goes as deep as it stays
+ * private: into the loop inside that holds all its uses, and so on. */
+static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
+{
+    for (;;) {
+        Stmt *in = only_loop_using(loop->body, t);
+        if (!in || ir_expr_any(in->lb, is_use, t) || ir_expr_any(in->ub, is_use, t) ||
+            deps_private_flow(pv->r, t, in))
+            return loop;
+        loop = in;
+    }
+}
+
 static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
 {
     Arena *a = pv->a;
     long long n = const_elems(t);
     int decl_line = t->loc.line;
+    if (!t->is_array)
+        loop = scalar_home(pv, t, loop);
     snapshot(pv);
     if (n >= 0 && n <= GF_PRIVATE_MAX) {
-        /* a small constant size: declared inside the loop, one per thread */
+        /* a scalar, or a small constant size: declared inside the loop, one
+         * per thread */
         Stmt *decl = take_decl(pv->r->body, t);
         gfc_assert(decl);
-        t->is_temp = false;
-        t->is_private = true;
-        t->priv_elems = n;
+        if (t->is_array) {
+            t->is_temp = false;
+            t->is_private = true;
+            t->priv_elems = n;
+        } else {
+            decl->rhs = NULL;    /* its initial value is never read (flow) */
+        }
         t->depth = loop->depth + 1;
         decl->is_malloc = false;
         decl->depth = loop->depth + 1;
@@ -509,11 +562,17 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
             body->list.data[i] = body->list.data[i - 1];
         body->list.data[0] = decl;
         decl->parent = body;
-        vec_push(a, &pv->r->notes,
-                 arena_printf(a, "line %d: temporary '%s' is private to each iteration of loop '%s' (line %d; isl: "
-                              "every element read is written earlier in the same iteration): declared inside the "
-                              "loop, %lld element%s per iteration (a per-thread array on the GPU)",
-                              decl_line, t->name, loop->iv->name, loop->loc.line, n, n == 1 ? "" : "s"));
+        if (!t->is_array)
+            vec_push(a, &pv->r->notes,
+                     arena_printf(a, "line %d: scalar '%s' is private to each iteration of loop '%s' (line %d; isl: "
+                                  "every value read is written earlier in the same iteration): declared inside the "
+                                  "loop", decl_line, t->name, loop->iv->name, loop->loc.line));
+        else
+            vec_push(a, &pv->r->notes,
+                     arena_printf(a, "line %d: temporary '%s' is private to each iteration of loop '%s' (line %d; "
+                                  "isl: every element read is written earlier in the same iteration): declared "
+                                  "inside the loop, %lld element%s per iteration (a per-thread array on the GPU)",
+                                  decl_line, t->name, loop->iv->name, loop->loc.line, n, n == 1 ? "" : "s"));
         return;
     }
     /* expanded: one copy per iteration, t[iv - lb][...] */
@@ -565,7 +624,9 @@ static bool try_privatise(Pv *pv, Stmt *loop)
     int n = 0;
     for (int i = 0; i < r->vars.len && n < MAX_PRIV; i++) {
         Var *t = vec_at(&r->vars, i);
-        if (!t->is_temp || !t->decl || in_set(&pv->done, t) || !stmt_uses(loop->body, t))
+        /* a scalar local declared outside the loop (symm's temp2) */
+        bool scalar = t->kind == V_LOCAL && !t->is_array && t->depth <= loop->depth;
+        if ((!t->is_temp && !scalar) || !t->decl || in_set(&pv->done, t) || !stmt_uses(loop->body, t))
             continue;
         const char *why = priv_legal(pv, t, loop);
         if (why) {
