@@ -2016,3 +2016,25 @@ void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge
         for (int k = 0; k < n * n; k++)
             edge[k] = carried[k] = true;   /* the worst: one sequential component */
 }
+
+bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    int nids = r->stmts.len;
+    int *kid_of = arena_alloc(m->a, sizeof(int) * (size_t)(nids ? nids : 1));
+    for (int i = 0; i < nids; i++)
+        kid_of[i] = -1;
+    for (int k = 0; k < n; k++)
+        ids_under(stmts[k], kid_of, nids, k);
+    isl_union_set *mine = isl_union_set_empty(isl_space_copy(m->params));
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (ps->s->id >= 0 && ps->s->id < nids && kid_of[ps->s->id] >= 0)
+            mine = isl_union_set_add_set(mine, isl_set_universe(isl_space_copy(ps->space)));
+    }
+    isl_union_map *d = isl_union_map_intersect_domain(isl_union_map_copy(m->deps), isl_union_set_copy(mine));
+    isl_union_map *dt = to_time(m, isl_union_map_intersect_range(d, mine));
+    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
+    isl_union_map_free(dt);
+    return !c;
+}

@@ -438,6 +438,9 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
  * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to
  * kids[b]; carried[a*n+b]: one of them is carried by `loop`. */
 void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried);
+/* Whether `loop` carries no dependence between (statements inside) the n
+ * statements stmts[] (distribution: a piece holding only those). */
+bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
