@@ -58,7 +58,7 @@ GPUFUSE void back_subst(int n, const double U[n][n], const double b[n], double x
 // CHECK-LABEL: region down_step
 // CHECK: for k in [0, n) step 2 ; line 33, parallel
 // CHECK-LABEL: region back_subst
-// CHECK: for k in [0, n) step 1 ; line 41, sequential
-// CHECK: for j in [(n - k), n) step 1 ; line 43, parallel reduction
+// CHECK: for k in [0, n) step 1 ; line 42, sequential
+// CHECK: for j in [(n - k), n) step 1 ; line 44, parallel reduction
 // CHECK: deps: {{.*}}S2[k] -> S1[k', j = -1 + n - k] : k >= 0 and k < k' < n;
 // CHECK-NOT: region down_rec
