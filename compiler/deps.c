@@ -1768,11 +1768,14 @@ static bool bounded(Model *m, isl_pw_aff *pa)
     return !isl_bad(m, !pa || nan < 0) && nan == isl_bool_false;
 }
 
-/* The elements of v the region touches, or NULL (untouched); *ok = false
- * when some access or domain is not exact (or isl failed). */
+/* The elements of v the region touches, or NULL (untouched): each access
+ * applied to its statement's instances, united in program order (the
+ * result, hence the extents, do not depend on isl's hash order); *ok =
+ * false when some access or domain is not exact, the accesses disagree on
+ * the rank, or isl failed. */
 static isl_set *touched(Model *m, Var *v, bool *ok)
 {
-    isl_union_map *acc = NULL;
+    isl_set *set = NULL;
     *ok = true;
     for (int i = 0; i < m->ps.len && *ok; i++) {
         PStmt *ps = vec_at(&m->ps, i);
@@ -1781,21 +1784,24 @@ static isl_set *touched(Model *m, Var *v, bool *ok)
             if (ac->var != v)
                 continue;
             *ok = ac->exact && ps->exact_domain;
-            isl_union_map *a = isl_union_map_from_map(isl_map_copy(ac->map));
-            acc = acc ? isl_union_map_union(acc, a) : a;
+            isl_set *t = isl_set_apply(isl_set_copy(ps->dom), isl_map_copy(ac->map));
+            isl_space *st = isl_set_get_space(t), *ss = set ? isl_set_get_space(set) : NULL;
+            isl_bool same = ss ? isl_space_has_equal_tuples(ss, st) : isl_bool_true;
+            isl_space_free(st);
+            isl_space_free(ss);
+            *ok = *ok && !isl_bad(m, !t || same < 0) && same == isl_bool_true;
+            if (*ok)
+                set = set ? isl_set_union(set, t) : t;
+            else
+                isl_set_free(t);
         }
     }
-    if (!acc || !*ok) {
-        isl_union_map_free(acc);
+    if (!*ok) {
+        isl_set_free(set);
         return NULL;
     }
-    isl_union_set *t = isl_union_set_apply(isl_union_set_copy(m->domain), acc);
-    isl_set_list *sets = isl_union_set_get_set_list(t);
-    isl_union_set_free(t);
-    isl_size n = isl_set_list_n_set(sets);
-    isl_set *set = n == 1 ? isl_set_list_get_set(sets, 0) : NULL;
-    isl_set_list_free(sets);
-    *ok = !isl_bad(m, n < 0 || (n == 1 && !set)) && n == 1;
+    set = set ? isl_set_coalesce(set) : NULL;
+    *ok = !isl_bad(m, false);
     return set;
 }
 
