@@ -528,7 +528,8 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
     ps->s = s;
     ps->nloops = m->loops.len;
     ps->loops = arena_alloc(m->a, sizeof(Stmt *) * (size_t)(ps->nloops ? ps->nloops : 1));
-    memcpy(ps->loops, m->loops.data, sizeof(Stmt *) * (size_t)ps->nloops);
+    if (ps->nloops)
+        memcpy(ps->loops, m->loops.data, sizeof(Stmt *) * (size_t)ps->nloops);
     ps->space = stmt_space(m, ps);
     ps->exact_domain = true;
     ps->exact_cond = m->inexact == 0;
