@@ -218,21 +218,11 @@ static void kernel_add_nest(F *f, Kernel *k, Stmt *nest)
         k->kind = K_REDUCE;
 }
 
-/* <function>_k<id>; the bytes of a function name outside ASCII (valid C11)
- * are spelled _xHH: nvcc allows no universal character in a kernel's name. */
-static const char *kernel_name(F *f, int id)
-{
-    char *s = arena_strdup(f->a, "");
-    for (const unsigned char *p = (const unsigned char *)f->r->name; *p; p++)
-        s = *p < 0x80 ? arena_printf(f->a, "%s%c", s, *p) : arena_printf(f->a, "%s_x%02x", s, *p);
-    return arena_printf(f->a, "%s_k%d", s, id);
-}
-
 static Kernel *new_kernel(F *f, Stmt *nest)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = kernel_name(f, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     /* parallel dimensions: perfectly nested parallel loops, rectangular */
     Stmt *l = nest;
@@ -303,7 +293,7 @@ static Kernel *single_thread_kernel(F *f, Stmt *s)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = kernel_name(f, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     k->pdims = 0;
     vec_push(f->a, &k->nests, s);
