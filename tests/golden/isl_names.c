@@ -39,8 +39,8 @@ GPUFUSE void rec_s0(int n, int i0, float *s0)
 // Parameters named like isl keywords, and one named like the old renaming.
 GPUFUSE void keywords(int min, int min_, int max, float *restrict floor, const float *restrict mod)
 {
-    for (int exists = min; exists < min_; exists++)
-        floor[exists] = mod[exists - min] * (float)max;
+    for (int exists = 0; exists < min + min_; exists++)
+        floor[exists] = mod[exists] * (float)max + (float)min_;
 }
 
 GPUFUSE void rec_keywords(int domain, int params, float *infty)
@@ -49,8 +49,6 @@ GPUFUSE void rec_keywords(int domain, int params, float *infty)
         infty[rat] = infty[rat - params] * 0.5f + infty[rat];
 }
 
-// DIFF-PARAM: min = 3
-// DIFF-PARAM: min_ = 20
 // DIFF-PARAM: i0 = 2
 // DIFF-PARAM: params = 1
 
@@ -64,6 +62,6 @@ GPUFUSE void rec_keywords(int domain, int params, float *infty)
 // CHECK-NEXT: for t0 in [1, n) step 1 ; line 29, sequential
 // CHECK: deps: [n, m] -> { S0[s0, t0] -> S0[s0' = s0, t0' = 1 + t0] : {{.*}} }
 // CHECK-LABEL: region keywords
-// CHECK: for exists in [min, min_) step 1 ; line 42, parallel
-// CHECK: domain: [min, min_, max] -> { S0[exists] : min <= exists < min_ }
+// CHECK: for exists in [0, ({{(gf_u_)?}}min + min_)) step 1 ; line 42, parallel
+// CHECK: domain: [{{(gf_u_)?}}min, min_, {{(gf_u_)?}}max] -> { S0[exists] : 0 <= exists < {{(gf_u_)?}}min + min_ }
 // CHECK-NOT: region rec_

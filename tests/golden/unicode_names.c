@@ -22,12 +22,12 @@ GPUFUSE void décalage(int n, int δ, float *restrict ÿ, const float *restrict 
         ÿ[é - δ] = entrée[é] * 2.0f;
 }
 
-// DIFF-PARAM: δ = 3
 
 // WARN: unicode_names.c:15:5: warning: loop carries a dependence on 'ÿ'
 // CHECK-LABEL: region échelle
-// CHECK: for é in [0, n) step 1 ; line 9, parallel
-// CHECK: domain: [n] -> { S0[é] : 0 <= é < n }
+// (generated code may spell them in ASCII: gf_x__u0000e9 for é)
+// CHECK: for [[E:é|gf_x__u0000e9]] in [0, n) step 1 ; line 9, parallel
+// CHECK: domain: [n] -> { S0[[[E]]] : 0 <= [[E]] < n }
 // CHECK-LABEL: region décalage
-// CHECK: for é in [δ, n) step 1 ; line 21, parallel
+// CHECK: for [[E]] in [[[D:δ|gf_x__u0003b4]], n) step 1 ; line 21, parallel
 // CHECK-NOT: region récurrence
