@@ -64,6 +64,32 @@ static void names_of_the_model(void **state)
     }
 }
 
+/* 40 nested conditions (the model once kept 32 in a fixed array): every
+ * one is in the domain, and the statement inside still counts. */
+static void deep_conditions(void **state)
+{
+    (void)state;
+    for (int rec = 0; rec < 2; rec++) {
+        char body[4096], tmp[4200];
+        strcpy(body, rec ? "y[i] = y[i - 1] + x[i];" : "y[i] = x[i] * 2.0f;");
+        for (int k = 0; k < 40; k++) {
+            snprintf(tmp, sizeof tmp, "if (i != %d) { %s }", k + 100, body);
+            assert_true(strlen(tmp) < sizeof body);
+            strcpy(body, tmp);
+        }
+        char src[8192];
+        snprintf(src, sizeof src, "#include <gpufuse.h>\n"
+                                  "GPUFUSE void f(int n, float *restrict y, const float *restrict x)\n{\n"
+                                  "    for (int i = 1; i < n; i++) { %s }\n}\n", body);
+        Unit *u = parse_text("deep.c", src);
+        Region *r = model_of(u);
+        assert_int_equal(nth_loop(r, 0)->parallel, !rec);
+        Expr **lo, **hi;
+        assert_true(deps_extent(u, r, param(r, "x"), &lo, &hi));
+        unit_free(u);
+    }
+}
+
 static const char *const saxpy = "#include <gpufuse.h>\n"
                                  "GPUFUSE void f(int n, float a, const float *restrict x, float *restrict y)\n{\n"
                                  "    for (int i = 0; i < n; i++)\n"
@@ -243,6 +269,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_of_the_model),
+        cmocka_unit_test(deep_conditions),
         cmocka_unit_test(isl_failure_is_not_parallel),
         cmocka_unit_test(extents_are_expressions),
     };
