@@ -1818,6 +1818,7 @@ bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi)
     }
     /* the bounding box, per dimension; the launcher flattens it */
     isl_size nd = isl_set_dim(set, isl_dim_set);
+    isl_bad(m, nd < 0);
     Expr **los = arena_alloc(m->a, sizeof(Expr *) * (size_t)(nd > 0 ? nd : 1));
     Expr **his = arena_alloc(m->a, sizeof(Expr *) * (size_t)(nd > 0 ? nd : 1));
     bool flat = nd == 2 && v->ndims == 1 && v->delin && !v->delin_bad;
