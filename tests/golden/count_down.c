@@ -34,17 +34,15 @@ GPUFUSE void down_step(int n, float *restrict y, const float *restrict x)
         y[n - 1 - k] = x[n - 1 - k] + 1.0f;
 }
 
-// Back substitution (ludcmp): for (i = n - 1; i >= 0; i--) { w = b[i];
-// for (j = i + 1; j < n; j++) w -= U[i][j] * x[j]; x[i] = w / U[i][i]; }
-// Row i reads exactly the x[j] that the iterations before it wrote.
-GPUFUSE void back_subst(int n, const double U[n][n], const double b[n], double x[n])
+// A triangular sweep from the bottom row up (nussinov's shape):
+// for (i = n - 2; i >= 0; i--) for (j = i + 1; j < n; j++)
+//     T[i][j] = fmaxf(T[i][j], T[i + 1][j]);
+// Row i reads exactly the row the iteration before it wrote.
+GPUFUSE void tri_sweep(int n, float T[n][n])
 {
-    for (int k = 0; k < n; k++) {
-        double w = b[n - 1 - k];
-        for (int j = n - k; j < n; j++)
-            w -= U[n - 1 - k][j] * x[j];
-        x[n - 1 - k] = w / U[n - 1 - k][n - 1 - k];
-    }
+    for (int k = 0; k < n - 1; k++)
+        for (int j = n - 1 - k; j < n; j++)
+            T[n - 2 - k][j] = T[n - 2 - k][j] > T[n - 1 - k][j] ? T[n - 2 - k][j] : T[n - 1 - k][j];
 }
 
 // WARN: count_down.c:18:5: warning: loop carries a dependence on 'y'
@@ -57,8 +55,8 @@ GPUFUSE void back_subst(int n, const double U[n][n], const double b[n], double x
 // CHECK: deps: [n, m] -> { S0[j, k] -> S0[j' = j, k' = 1 + k] : {{.*}} }
 // CHECK-LABEL: region down_step
 // CHECK: for k in [0, n) step 2 ; line 33, parallel
-// CHECK-LABEL: region back_subst
-// CHECK: for k in [0, n) step 1 ; line 42, sequential
-// CHECK: for j in [(n - k), n) step 1 ; line 44, parallel reduction
-// CHECK: deps: {{.*}}S2[k] -> S1[k', j = -1 + n - k] : k >= 0 and k < k' < n;
+// CHECK-LABEL: region tri_sweep
+// CHECK: for k in [0, (n - 1)) step 1 ; line 43, sequential
+// CHECK-NEXT: for j in [((n - 1) - k), n) step 1 ; line 44, parallel
+// CHECK: deps: [n] -> { S0[k, j] -> S0[k' = 1 + k, j' = j] : {{.*}} }
 // CHECK-NOT: region down_rec
