@@ -2080,6 +2080,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
     buf_puts(b, "#define restrict __restrict__\n");
     buf_puts(b, "#define _Bool bool /* C's boolean type: the same ABI as C++'s bool */\n");
     emit_prelude(b, u, true);
+    emit_abi_check(b, u); /* emit_verify.c: launcher ABI, static-library anchor */
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         CudaCx c = {0};

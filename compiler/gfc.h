@@ -65,12 +65,14 @@ typedef struct Loc {
     int line, col;
 } Loc;
 
-typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
+typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_REMARK } DiagLevel;
 
 typedef struct DiagEngine {
     bool strict;                 /* -Werror / --strict: warnings become errors */
     bool no_warnings;            /* -w */
     bool verbose;                /* -v: the clang arguments are printed */
+    bool remarks;                /* -Rgpufuse: optimisation remarks */
+    bool sarif;                  /* --diagnostics-format=sarif: collected, one log at the end */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -84,6 +86,11 @@ void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
  * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
  * about, as clang does), -1 when it is not a gpufuse option. */
 int diag_option(const char *opt);
+/* --diagnostics-format=sarif: writes the collected diagnostics (and any
+ * text printed to gfc_diag.out meanwhile, clang's errors) as one SARIF
+ * 2.1.0 log on stderr.  Nothing without SARIF. */
+void diag_finish(void);
+void diag_use_sarif(void);
 /* -v: prints the arguments libclang parses `path` with. */
 void diag_clang_args(const char *path, const char *const *args, int n);
 /* Region diagnostics: a warning (error under -Werror) that makes the region
@@ -662,6 +669,13 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
  * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
  * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
 void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
+/* emit_verify.c: after the prelude, the check that <gpufuse/launch.h> and
+ * the linked runtime are of GFC_LAUNCH_ABI, and the unit's link anchor
+ * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
+void emit_abi_check(Buf *b, Unit *u);
+/* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
+void remarks_region(Region *r);
+const char *unit_symbol(Arena *a, const char *path);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);
