@@ -240,5 +240,5 @@ void emit_abi_check(Buf *b, Unit *u)
     buf_printf(b, "/* Static libraries: %s compiled with -DGPUFUSE_UNIT refers to this, so the\n"
                   " * linker takes these launchers along with its weak C bodies (gpufuse.h). */\n"
                   "extern \"C\" __attribute__((weak)) const char %s = 0;\n\n",
-               c_escape(u->arena, u->path), unit_symbol(u->arena, u->path));
+               u->gen_path, unit_symbol(u->arena, u->path));
 }
