@@ -55,8 +55,9 @@ COMMON = os.path.join(HERE, 'common')
 MANIFEST = os.path.join(HERE, 'expected.txt')
 XFAIL = os.path.join(HERE, 'xfail.txt')
 STAGES = ['plain', 'gpufuse', 'repro', 'nvcc', 'nvcc-user', 'host-gen', 'host-build', 'host-run',
-          'gpu-build', 'gpu-run']
-GPU_STAGES = ('gpu-build', 'gpu-run')
+          'gpu-build', 'gpu-run', 'gpu-verify']
+GPU_STAGES = ('gpu-build', 'gpu-run', 'gpu-verify')
+VERIFY_RE = re.compile(r'gpufuse: verify: (\d+) calls? checked against the C body, (?:all agree|(\d+) differed)')
 REJECT_RE = re.compile(r"^(\S+?):(\d+):(\d+): (?:warning|error): (.*?)'(\w+)' keeps its CPU body"
                        r"(?: \(.*?\))? \[-W(?:error,)?-?W?(gpufuse-[\w-]+)\]", re.M)
 DIAG_RE = re.compile(r"^(\S+?):(\d+):(\d+): (warning|error): (.*?) \[-W(?:error,)?-?W?(gpufuse-[\w-]+)\]$", re.M)
@@ -334,7 +335,7 @@ def host_run(res, a, gpufuse, src, host, kfiles, cflags, ref_dump):
 
 def gpu_run(res, a, src, gen, kfiles, cflags, ref_dump):
     if res.stages.get('nvcc') != 'ok':
-        res.stages['gpu-build'] = res.stages['gpu-run'] = 'skip'
+        res.stages['gpu-build'] = res.stages['gpu-run'] = res.stages['gpu-verify'] = 'skip'
         return
     gdir = os.path.join(os.path.dirname(gen), 'gpu')
     os.makedirs(gdir, exist_ok=True)
@@ -368,6 +369,16 @@ def gpu_run(res, a, src, gen, kfiles, cflags, ref_dump):
         fail(res, 'gpu-run', 'MISMATCH ' + diff)
     else:
         res.stages['gpu-run'] = 'ok'
+    # GPUFUSE_VERIFY=1: the runtime compared every call with the C body too
+    # (its own tolerances: docs/runtime.md); no summary line: not supported
+    m = VERIFY_RE.search(se + so)
+    if not m:
+        res.stages['gpu-verify'] = 'skip'
+    elif m.group(2) and int(m.group(2)):
+        lines = [ln for ln in (se + so).splitlines() if ln.startswith('gpufuse: verify:')]
+        fail(res, 'gpu-verify', '\n'.join(lines[:6]))
+    else:
+        res.stages['gpu-verify'] = 'ok'
 
 
 def record_acceptance(res, report, stderr, kf):
