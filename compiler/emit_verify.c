@@ -177,11 +177,11 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
     buf_printf(b, "/* %s() (%s:%d), replaced at link time: the launcher below, timed whole for the profile;\n"
                   " * with GPUFUSE_VERIFY set also the C body on copies of the arguments, results compared. */\n"
                   "extern \"C\" %s %s(",
-               r->name, c_escape(a, r->unit->path), r->loc.line, ret, name);
+               r->name, r->unit->gen_path, r->loc.line, ret, name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    buf_line(b, "static gf_site gf_esite_ = {\"%s\", \"%s\", %d, -1};", r->name, c_escape(a, r->unit->path),
+    buf_line(b, "static gf_site gf_esite_ = {\"%s\", \"%s\", %d, -1};", r->name, r->unit->gen_path,
              r->loc.line);
     buf_line(b, "gf_entry *gf_e = gf_entry_begin(&gf_esite_, %d);", nargs);
     buf_line(b, "if (!gf_e)");
@@ -195,7 +195,7 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
     buf_line(b, "}");
     buf_line(b, "%s%s;", is_void ? "" : arena_printf(a, "%s gf_got = ", ret), call);
     buf_line(b, "gf_entry_ran(gf_e);");
-    buf_line(b, "%sgf_seq_%s(%s);", is_void ? "" : arena_printf(a, "%s gf_ref = ", ret), r->name,
+    buf_line(b, "%sgf_seq_%s(%s);", is_void ? "" : arena_printf(a, "%s gf_ref = ", ret), r->cname,
              seq.data ? seq.data : "");
     if (!is_void)
         buf_line(b, "gf_entry_return(gf_e, %s, sizeof(%s), %s, &gf_got, &gf_ref);", vkind(r->ret), ret,

@@ -104,7 +104,7 @@ typedef struct Var Var;
 typedef struct Type Type;
 
 typedef struct Field {
-    const char *name;
+    const char *name;            /* as generated code names it (decls_cname) */
     Type *ty;
 } Field;
 
@@ -243,10 +243,13 @@ struct Expr {
     struct Func *callee;         /* E_CALL of a helper function */
 };
 
+typedef struct Decl Decl;
+
 typedef struct Func {            /* a static helper compiled as a device function */
-    const char *name;
-    const char *source;          /* its text, copied verbatim */
+    const char *name;            /* as in the source */
+    const char *cname;           /* its name in generated code (decls_cname) */
     Loc loc;
+    Decl *decl;                  /* its definition for the generated file (decls.c) */
 } Func;
 
 /* Statement kinds. */
@@ -311,7 +314,8 @@ typedef struct Region {
     Type *ret;
     Vec params;                  /* Var* */
     Vec vars;                    /* Var*: every variable, ids index this */
-    Vec helpers;                 /* Func* used by the body */
+    const char *cname;           /* the function's name in generated code (kernels, gf_host_) */
+    Vec decls;                   /* Decl*: the types and helpers its generated code names */
     Stmt *body;                  /* S_BLOCK */
     Stmt *seq_body;              /* the body before priv.c rewrote it (gf_seq_<name>,
                                     which must not depend on the dependence model); NULL
@@ -331,10 +335,11 @@ struct Unit {
     const char *source;          /* its text */
     Vec regions;                 /* Region* accepted */
     Vec rejected;                /* Region* that keep their CPU body */
-    Vec structs;                 /* const char*: struct definitions to copy */
-    Vec helpers;                 /* Func*: helper definitions to copy */
+    const char *gen_path;        /* the input as generated code names it (decls_gen_path) */
     Vec includes;                /* const char*: files the unit includes (depfile) */
-    Vec includes_direct;         /* const char*: user headers the file includes itself */
+    Vec decls;                   /* Decl*: types, constants and helpers for generated code,
+                                    each after those it names (decls.c) */
+    struct DeclState *decl_state;  /* decls.c, while the unit is parsed */
 };
 
 /* ---- affine.c: affine forms over loop indices and integer parameters ------ */
@@ -400,6 +405,41 @@ void ir_verify(struct Region *r, const char *pass);
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
 bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg);
+
+/* ---- decls.c: the declarations generated code needs, rebuilt from the AST --- */
+
+typedef enum DeclKind { D_RECORD, D_TYPEDEF, D_ENUM, D_CONST, D_HELPER } DeclKind;
+
+typedef struct DeclField {
+    const char *name;            /* in generated code */
+    long long offset;            /* bytes, as the C compiler lays it out */
+} DeclField;
+
+/* One declaration of the generated file: valid C (--target=host) and, with
+ * text_cuda where it differs, CUDA C++.  Never names a user macro or header. */
+struct Decl {
+    DeclKind kind;
+    int id;                      /* index in Unit.decls (-1 while being built) */
+    const char *usr;             /* libclang's USR: one Decl per entity */
+    const char *name;            /* what generated code calls it ("struct P", "Q", "sq") */
+    const char *where;           /* "kernels.h:4": where the source declares it */
+    const char *fwd;             /* D_RECORD with a tag: "struct P;" */
+    const char *text;            /* the definition */
+    const char *text_cuda;       /* its CUDA form when it differs (constexpr, __host__ __device__) */
+    long long size, align;       /* D_RECORD: the C compiler's layout, checked by static_asserts */
+    Vec offsets;                 /* D_RECORD: DeclField* */
+    Vec deps;                    /* Decl*: what it names, also emitted */
+    const char *why;             /* why it cannot be written (then never emitted) */
+};
+
+/* The name generated code gives the user identifier `name`: itself, or
+ * renamed when it is a C++ keyword, is declared by the generated file's
+ * headers (max, y0, dim3), starts with gf_/GF_ (gf_u_<name>), or is not
+ * ASCII (gf_x_<escaped>). */
+const char *decls_cname(Arena *a, const char *name);
+/* An input path as generated code prints it: its base name when absolute
+ * (no path of the generating machine), else as given; escaped (c_escape). */
+const char *decls_gen_path(Arena *a, const char *path);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 
