@@ -211,11 +211,15 @@ def check_host(path, gpufuse, asan, wd, base, inc, timeout):
     if rc != 0:
         return 'gcc-generated', se[-2000:]
     env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '3'), OMP_WAIT_POLICY='passive')
-    rc, so, se = sh([base], timeout=timeout, env=env)
-    if 'MISMATCH' in so:
-        return 'mismatch', so[-3000:]
-    if rc != 0 or 'runtime error' in se:
-        return 'crash', f'{sig_name(rc)}: {(so + se)[-2000:]}'
+    # GF_CHECK_RUNS: run it that many times; a race (a recurrence run in
+    # parallel by OpenMP) shows only when a thread starts before the one
+    # before it has finished
+    for _ in range(max(1, int(os.environ.get('GF_CHECK_RUNS', '1')))):
+        rc, so, se = sh([base], timeout=timeout, env=env)
+        if 'MISMATCH' in so:
+            return 'mismatch', so[-3000:]
+        if rc != 0 or 'runtime error' in se:
+            return 'crash', f'{sig_name(rc)}: {(so + se)[-2000:]}'
     return 'ok', so[-2000:]
 
 
@@ -277,6 +281,8 @@ def main():
     ap.add_argument('--fail-on-unexpected-reject', action='store_true')
     ap.add_argument('--file', help='check one generated or shrunk file (tests/random/regress/*.c): '
                                    'exit 1 unless it builds and matches (with --cuda: and its .gf.cu compiles)')
+    ap.add_argument('--runs', type=int, default=1,
+                    help='with --file: run the program N times (4 OpenMP threads); any mismatch counts')
     ap.add_argument('--crash-only', action='store_true',
                     help='with --file: exit 1 only when gpufuse itself crashes (signal or internal error)')
     a = ap.parse_args()
@@ -297,6 +303,9 @@ def main():
             print(se[-1500:])
         return 1 if crashed else 0
     if a.file:
+        if a.runs > 1:
+            os.environ['GF_CHECK_RUNS'] = str(a.runs)
+            os.environ.setdefault('OMP_NUM_THREADS', '4')
         if a.cuda:
             # the CUDA output of the file must compile too (bugs only nvcc sees)
             if not shutil.which('nvcc'):
