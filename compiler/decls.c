@@ -872,6 +872,28 @@ static void check_type(WalkCx *w, CXType t)
     }
 }
 
+/* The spelling of canonical type t without its own qualifiers (libclang
+ * before 16 has no clang_getUnqualifiedType). */
+static const char *unqualified(struct DeclState *d, CXType t)
+{
+    const char *s = type_spelling(d, clang_getCanonicalType(t));
+    static const char *const q[] = {"const", "volatile", "restrict"};
+    for (bool again = true; again;) {
+        again = false;
+        for (int i = 0; i < 3; i++) {
+            size_t n = strlen(q[i]), len = strlen(s);
+            if (!strncmp(s, q[i], n) && s[n] == ' ') {
+                s += n + 1;
+                again = true;
+            } else if (len > n && !strcmp(s + len - n, q[i]) && s[len - n - 1] == ' ') {
+                s = arena_printf(d->a, "%.*s", (int)(len - n - 1), s);
+                again = true;
+            }
+        }
+    }
+    return s;
+}
+
 /* e is one of en's constants (through parentheses and ?:): in C an int, in
  * C++ of the enumeration's type, so converting it needs no cast. */
 static bool enum_valued(WalkCx *w, CXCursor e, CXCursor en)
@@ -902,7 +924,7 @@ static void check_conversion(WalkCx *w, CXCursor c)
     if (to.kind == CXType_Pointer && from.kind == CXType_Pointer) {
         CXType tp = clang_getCanonicalType(clang_getPointeeType(to));
         CXType fp = clang_getCanonicalType(clang_getPointeeType(from));
-        bool same = clang_equalTypes(clang_getUnqualifiedType(tp), clang_getUnqualifiedType(fp));
+        bool same = !strcmp(unqualified(w->d, tp), unqualified(w->d, fp));
         bool drops = (clang_isConstQualifiedType(fp) && !clang_isConstQualifiedType(tp)) ||
                      (clang_isVolatileQualifiedType(fp) && !clang_isVolatileQualifiedType(tp));
         if ((!same && tp.kind != CXType_Void) || drops)
@@ -1266,7 +1288,10 @@ static Decl *const_decl(struct DeclState *d, CXCursor var)
     const char *why = NULL;
     const char *v = scalar_value(d, def, c, &why);
     TyCx t = {d, x, {0}, NULL};
-    char *ts = ty_text(&t, clang_getUnqualifiedType(c), cn);
+    char *ts = ty_text_q(&t, c, cn, 0);
+    /* the scalar's own const goes: `static const` / `constexpr` say it */
+    if (ts && !strncmp(ts, "const ", 6))
+        ts += 6;
     if (!v || !ts)
         return fail(x, arena_printf(d->a, "constant '%s' %s", spelling(d, def), v ? t.why : why));
     x->text = arena_printf(d->a, "GF_UNUSED static const %s = %s;", ts, v);

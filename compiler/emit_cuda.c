@@ -1995,7 +1995,6 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
             nargs++;
     buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    emit_isl_aliases(b, r);
     buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
     int idx = 0;
     for (int i = 0; i < r->params.len; i++) {
@@ -2081,6 +2080,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
     buf_puts(b, "#define restrict __restrict__\n");
     buf_puts(b, "#define _Bool bool /* C's boolean type: the same ABI as C++'s bool */\n");
     emit_prelude(b, u, true);
+    emit_abi_check(b, u); /* emit_verify.c: launcher ABI, static-library anchor */
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         CudaCx c = {0};

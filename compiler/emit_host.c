@@ -385,8 +385,12 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
                 emit_expr(&stride, &cx, v->dims[k]);
                 buf_puts(&stride, ")");
             }
-            buf_printf(&l, "%s(long long)(%s)%s", d ? " + " : "", v->ext_lo[d], stride.data ? stride.data : "");
-            buf_printf(&h, "%s(long long)(%s)%s", d ? " + " : "", v->ext_hi[d], stride.data ? stride.data : "");
+            buf_printf(&l, "%s(long long)(", d ? " + " : "");
+            emit_expr(&l, &cx, v->ext_lo[d]);
+            buf_printf(&l, ")%s", stride.data ? stride.data : "");
+            buf_printf(&h, "%s(long long)(", d ? " + " : "");
+            emit_expr(&h, &cx, v->ext_hi[d]);
+            buf_printf(&h, ")%s", stride.data ? stride.data : "");
             buf_free(&stride);
         }
         buf_puts(&h, " + 1");
@@ -398,19 +402,6 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
     buf_free(&h);
 }
 
-/* isl names that differ from the C names get an alias. */
-void emit_isl_aliases(Buf *b, Region *r)
-{
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (v->is_array || !type_is_integer(v->ty))
-            continue;
-        const char *n = aff_var_name(r->unit->arena, v);
-        if (strcmp(n, v->cname))
-            buf_line(b, "const long long %s = %s;", n, v->cname);
-    }
-}
-
 /* Host target: true when arguments overlap in a way the plan does not allow. */
 static void emit_host_hazard(Buf *b, Region *r)
 {
@@ -420,7 +411,6 @@ static void emit_host_hazard(Buf *b, Region *r)
             n++;
     if (n < 2)
         return;
-    emit_isl_aliases(b, r);
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)

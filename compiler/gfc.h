@@ -65,12 +65,14 @@ typedef struct Loc {
     int line, col;
 } Loc;
 
-typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
+typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_REMARK } DiagLevel;
 
 typedef struct DiagEngine {
     bool strict;                 /* -Werror / --strict: warnings become errors */
     bool no_warnings;            /* -w */
     bool verbose;                /* -v: the clang arguments are printed */
+    bool remarks;                /* -Rgpufuse: optimisation remarks */
+    bool sarif;                  /* --diagnostics-format=sarif: collected, one log at the end */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -84,6 +86,11 @@ void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
  * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
  * about, as clang does), -1 when it is not a gpufuse option. */
 int diag_option(const char *opt);
+/* --diagnostics-format=sarif: writes the collected diagnostics (and any
+ * text printed to gfc_diag.out meanwhile, clang's errors) as one SARIF
+ * 2.1.0 log on stderr.  Nothing without SARIF. */
+void diag_finish(void);
+void diag_use_sarif(void);
 /* -v: prints the arguments libclang parses `path` with. */
 void diag_clang_args(const char *path, const char *const *args, int n);
 /* Region diagnostics: a warning (error under -Werror) that makes the region
@@ -155,9 +162,10 @@ struct Var {
     bool scalar_written;         /* scalar param assigned in the body */
     Expr **dims;                 /* array shape, outermost first (ndims) */
     int ndims;
-    /* launcher facts (driver.c): the box of elements a call touches, per
-     * dimension, as C expressions; NULL when untouched */
-    char **ext_lo, **ext_hi;
+    /* launcher facts (args.c): the box of elements a call touches, per
+     * dimension, first and last index: expressions in the integer
+     * parameters computed in long long (deps_extent); NULL when untouched */
+    Expr **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
@@ -357,10 +365,6 @@ struct Aff {
 
 /* The affine form of e, or NULL if it is not affine in ivs and integer params. */
 Aff *aff_of(Arena *a, Expr *e);
-/* Affine text for isl ("2*i + n - 1"). */
-char *aff_isl(Arena *a, const Aff *f);
-/* The name isl knows a variable by (C names that are isl keywords get a _). */
-const char *aff_var_name(Arena *a, const Var *v);
 bool aff_uses(const Aff *f, const Var *v);
 /* x + s*y */
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
@@ -481,6 +485,9 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
  * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to
  * kids[b]; carried[a*n+b]: one of them is carried by `loop`. */
 void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge, bool *carried);
+/* Whether `loop` carries no dependence between (statements inside) the n
+ * statements stmts[] (distribution: a piece holding only those). */
+bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
@@ -491,10 +498,16 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * true if any was swapped: the caller analyses the region again. */
 bool deps_interchange(Region *r);
 /* The bounding box of the elements of `v` that the region touches: per
- * dimension, the first and last index as C expressions in the parameters
- * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when
- * v is not touched; false if isl cannot bound it. */
-bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi);
+ * dimension, the first and last index as expressions in the integer
+ * parameters, typed long long (parameters cast to it); isl's floor
+ * division, min and max are E_CALLs of gf_floord, gf_min and gf_max
+ * (templates/common.h, host and device).  *lo = NULL when v is not
+ * touched; false if isl cannot bound it. */
+bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi);
+/* Tests: a limit on isl's operations per model (0: none), to make isl
+ * fail; a failed model answers every question with the worst case and
+ * deps_check refuses the region. */
+extern unsigned long deps_isl_max_operations;
 /* e = P*outer + inner with P an integer parameter (outer NULL when e is
  * plain affine); false if not that shape (flattened 2-D subscripts). */
 bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner);
@@ -656,13 +669,19 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
  * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
  * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
 void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
+/* emit_verify.c: after the prelude, the check that <gpufuse/launch.h> and
+ * the linked runtime are of GFC_LAUNCH_ABI, and the unit's link anchor
+ * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
+void emit_abi_check(Buf *b, Unit *u);
+/* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
+void remarks_region(Region *r);
+const char *unit_symbol(Arena *a, const char *path);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
-void emit_isl_aliases(Buf *b, Region *r);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 

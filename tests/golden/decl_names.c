@@ -68,5 +68,6 @@ GPUFUSE void new(int n, float *dim3)
 // CU: __global__ void __launch_bounds__(GF_THREADS) gf_x_na_u0000efve_xsum_k0(
 // CU: extern "C" float gf_x_na_u0000efve_xsum(int n, const float *x) __asm__("naïve_sum");
 // CU: extern "C" void gf_u_new(int n, float *gf_u_dim3) __asm__("new");
-// CU-NEXT: /* The launcher: replaces new() (decl_names.c:33) at link time. */
-// CU-NEXT: extern "C" void gf_u_new(int n, float *gf_u_dim3)
+// CU: extern "C" void gf_u_new(int n, float *gf_u_dim3)
+// CU-NEXT: {
+// CU-NEXT:     static gf_site gf_esite_ = {"new", "decl_names.c", 33, -1};
