@@ -2176,8 +2176,9 @@ static void cost_aff(Cost *k, Expr *e, Buf *out)
         Var *v = f->terms[i].var;
         long long a = f->terms[i].coef;
         int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
-        gfc_assert(id != -1);
-        const char *x = id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : arena_printf(A(k->c), "(double)%s", v->cname);
+        /* an index of no loop around (cannot happen in a plan): its middle is unknown, 0 */
+        const char *x = id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
+                                : arena_printf(A(k->c), "(double)%s", v->cname);
         const char *sign = a < 0 ? (i ? " - " : "-") : i ? " + " : "";
         long long m = a < 0 ? -a : a;
         if (m == 1)

@@ -348,11 +348,13 @@ static Role role_of(const Stmt *s)
             return R_NEST;
         /* fall through */
     case S_WHILE:
-        if (needs_host(s->body))
+        /* the host evaluates the head: it must not read arrays */
+        if (needs_host(s->body) && !ir_expr_any(s->cond, is_index, NULL) && !ir_expr_any(s->lb, is_index, NULL) &&
+            !ir_expr_any(s->ub, is_index, NULL))
             return R_LOOP;
         break;
     case S_IF:
-        if (needs_host(s))
+        if (needs_host(s) && !ir_expr_any(s->cond, is_index, NULL))
             return R_IF;
         break;
     case S_LIB: return R_LIB;
@@ -540,27 +542,20 @@ static void device_candidates(F *f, Stmt *s)
 {
     if (!s)
         return;
-    switch (s->kind) {
-    case S_BLOCK:
+    if (s->kind == S_BLOCK) {
         for (int i = 0; i < s->list.len; i++)
             device_candidates(f, vec_at(&s->list, i));
         return;
-    case S_FOR:
-        if (s->parallel)
-            break;
-        /* fall through */
-    case S_WHILE:
-    case S_IF:
-        if (needs_host(s)) {
-            device_candidates(f, s->kind == S_IF ? s->then : s->body);
-            device_candidates(f, s->kind == S_IF ? s->els : NULL);
-            return;
-        }
-        break;
-    default: break;
     }
-    if (role_of(s) == R_SERIAL)
-        scalars_assigned(f, s, &f->on_device);
+    switch (role_of(s)) {
+    case R_LOOP: device_candidates(f, s->body); return;
+    case R_IF:
+        device_candidates(f, s->then);
+        device_candidates(f, s->els);
+        return;
+    case R_SERIAL: scalars_assigned(f, s, &f->on_device); return;
+    default: return;
+    }
 }
 
 /* Scalars a kernel may compute: reduction accumulators, and what the
@@ -762,8 +757,9 @@ static void count_uses(F *f, Vec *steps, TempUse *tu)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
-        if (st->kind == P_LOOP) {
+        if (st->kind == P_LOOP || st->kind == P_IF) {
             count_uses(f, &st->body, tu);
+            count_uses(f, &st->els, tu);
             continue;
         }
         if (st->kind == P_HOST || st->kind == P_LIB) {
@@ -1460,8 +1456,10 @@ static void fold_epilogues(F *f, Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
-        if (st->kind == P_LOOP)
+        if (st->kind == P_LOOP || st->kind == P_IF) {
             fold_epilogues(f, &st->body);
+            fold_epilogues(f, &st->els);
+        }
         if (st->kind != P_KERNEL || !st->kernel->lib || i + 1 >= steps->len)
             continue;
         Step *nx = vec_at(steps, i + 1);
