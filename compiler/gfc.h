@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define GFC_VERSION "0.1.0"
+/* The launcher interface the generated code is written for: the runtime's
+ * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
+#define GFC_LAUNCH_ABI 2
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -50,6 +53,10 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
+/* output.c: s as it may be printed inside a comment or a string literal of
+ * generated code (file names: quotes, backslashes, newlines, "*" "/");
+ * s itself when nothing needs escaping. */
+const char *c_escape(Arena *a, const char *s);
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
@@ -61,7 +68,9 @@ typedef struct Loc {
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 
 typedef struct DiagEngine {
-    bool strict;                 /* --strict: region warnings become errors */
+    bool strict;                 /* -Werror / --strict: warnings become errors */
+    bool no_warnings;            /* -w */
+    bool verbose;                /* -v: the clang arguments are printed */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -71,7 +80,13 @@ extern DiagEngine gfc_diag;
 /* file:line:col: level: message [-Wgpufuse-flag], then the line and a caret. */
 void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Region diagnostics: a warning (error under --strict) that makes the region
+/* A warning option: -Wgpufuse-NAME, -Wno-gpufuse-NAME, -Werror[=gpufuse-NAME],
+ * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
+ * about, as clang does), -1 when it is not a gpufuse option. */
+int diag_option(const char *opt);
+/* -v: prints the arguments libclang parses `path` with. */
+void diag_clang_args(const char *path, const char *const *args, int n);
+/* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -360,6 +375,27 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b);
  * (its result depends on the order of the updates when e can be NaN).
  * (ir.c) */
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
+/* The one traversal of the IR (ir.c).  ir_visit_stmt walks a statement and
+ * everything it owns: child statements and every expression slot (bounds,
+ * break flags, conditions, targets, values, sizes of declared arrays).
+ *   stmt: before the children; false skips them.   stmt_after: after them.
+ *   expr: before an expression's kids; returning another Expr replaces it in
+ *         its slot (a mutator), and the replacement is not walked.
+ * Set done to stop the walk. */
+typedef struct IrVisitor IrVisitor;
+struct IrVisitor {
+    bool (*stmt)(IrVisitor *v, Stmt *s);
+    void (*stmt_after)(IrVisitor *v, Stmt *s);
+    Expr *(*expr)(IrVisitor *v, Expr *e, Stmt *owner);
+    void *user;
+    bool done;
+};
+void ir_visit_stmt(IrVisitor *v, Stmt *s);
+Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner);
+/* The IR's invariants (parent links, statement ids, the variable table,
+ * every variable used where it is declared, operators and operands); a
+ * broken one is an internal error naming the pass that ran last. */
+void ir_verify(struct Region *r, const char *pass);
 /* Whether f holds for some expression of e / of statement s (ir.c). */
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
@@ -599,6 +635,10 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* emit_verify.c: the extern "C" entry point `name` of region r, which calls
+ * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
+ * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
+void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);

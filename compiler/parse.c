@@ -1057,6 +1057,7 @@ static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
         neg->nkids = 1;
         g->cond = neg;
         g->then = guard_rest(p, rest, flag, c);
+        g->then->parent = g;
         vec_push(p->a, &out, g);
         break;
     }
@@ -1950,6 +1951,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
     for (int i = 0; i < opt->nclang_args; i++)
         args[n++] = opt->clang_args[i];
 
+    diag_clang_args(path, args, n); /* -v */
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, n, NULL, 0,
