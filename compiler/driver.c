@@ -127,6 +127,8 @@ int gfc_run(const Options *o)
         VERIFY(r, "fuse_region");
         if (!args_plan(u, r))
             reject_region(u, i--);
+        else
+            remarks_region(r); /* -Rgpufuse */
     }
     if (gfc_diag.errors) {
         unit_free(u);

@@ -382,7 +382,7 @@ static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *nest = vec_at(&k->nests, i);
         if (k->nests.len > 1) {
-            buf_line(b, "{ /* %s:%d */", c_escape(c->u->arena, c->u->path), nest->loc.line);
+            buf_line(b, "{ /* %s:%d */", c->u->gen_path, nest->loc.line);
             b->indent++;
         }
         emit_iv_aliases(b, k, nest);
@@ -810,9 +810,9 @@ static void emit_serial_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *s = vec_at(&k->nests, i);
         if (s->end_line > s->loc.line)
-            buf_line(b, "/* %s:%d-%d */", c_escape(A(c), c->u->path), s->loc.line, s->end_line);
+            buf_line(b, "/* %s:%d-%d */", c->u->gen_path, s->loc.line, s->end_line);
         else
-            buf_line(b, "/* %s:%d */", c_escape(A(c), c->u->path), s->loc.line);
+            buf_line(b, "/* %s:%d */", c->u->gen_path, s->loc.line);
         emit_stmt(b, &c->base, s);
     }
     for (int i = 0; i < k->results.len; i++) {
@@ -965,7 +965,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     Vec save_red = c->red_private;
     c->coop = l;
     c->red_private = reds;
-    buf_line(b, "/* %s:%d: shared by the block */", c_escape(c->u->arena, c->u->path), l->loc.line);
+    buf_line(b, "/* %s:%d: shared by the block */", c->u->gen_path, l->loc.line);
     buf_line(b, "if (GF_ITEMS > 0) {");
     b->indent++;
     /* stores of this loop that can be gathered into 16-byte writes */
@@ -1635,7 +1635,7 @@ static void emit_serial_launch(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             buf_line(b, "GF_UNUSED %s %s; /* line %d: computed on the device by %s */", type_c_name(s->var->ty), s->var->cname,
                      s->loc.line, k->name);
     }
-    buf_line(b, "{ /* %s: %s lines %d-%d, one thread in order */", k->name, c_escape(A(c), c->u->path), k->first_line, k->last_line);
+    buf_line(b, "{ /* %s: %s lines %d-%d, one thread in order */", k->name, c->u->gen_path, k->first_line, k->last_line);
     Buf args = {0};
     kernel_args(&args, k, u);
     buf_line(b, "    if (gf_big < GF_I32_LIMIT) /* 32-bit index arithmetic when every extent allows it */");
@@ -1655,7 +1655,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         emit_serial_launch(b, c, k, &u);
         return;
     }
-    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c_escape(c->u->arena, c->u->path), k->first_line, k->last_line);
+    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->gen_path, k->first_line, k->last_line);
     b->indent++;
     const char *n0 = "gf_n0";
     for (int d = 0; d < k->pdims; d++) {
@@ -1839,7 +1839,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     LibCall *lc = k->lib;
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
-    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c_escape(c->u->arena, c->u->path), k->first_line, k->last_line,
+    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
              lib_describe(A(c), lc));
     b->indent++;
     trip_count(b, c, lc->rows, "gf_gm");
@@ -1978,10 +1978,10 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_line(b, "if (!gf_d_%s) { /* out of device memory (reported): no kernel may run */", v->cname);
             buf_line(b, "    if (gf_call_cancel(gf_c) == GF_PATH_HOST) { /* nothing ran yet */");
             if (c->r->ret->kind == TY_VOID) {
-                buf_line(b, "        gf_host_%s(%s);", c->r->name, args.data);
+                buf_line(b, "        gf_host_%s(%s);", c->r->cname, args.data);
                 buf_line(b, "        return;");
             } else {
-                buf_line(b, "        return gf_host_%s(%s);", c->r->name, args.data);
+                buf_line(b, "        return gf_host_%s(%s);", c->r->cname, args.data);
             }
             buf_line(b, "    }");
             buf_line(b, "    %s", failed_return(c->r->ret));
@@ -2344,7 +2344,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
     emit_params(&args, r, true, true);
-    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c_escape(c->u->arena, c->u->path),
+    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c->u->gen_path,
                r->loc.line, type_c_name(r->ret), name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
@@ -2353,7 +2353,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     for (int i = 0; i < r->params.len; i++)
         if (((Var *)vec_at(&r->params, i))->is_array)
             nargs++;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c_escape(c->u->arena, c->u->path), r->loc.line);
+    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
     emit_isl_aliases(b, r);
     buf_line(b, "GF_UNUSED long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
@@ -2381,12 +2381,12 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "    %s", failed_return(r->ret));
     buf_line(b, "case GF_PATH_HOST: /* no GPU, or not enough device memory: the same plan on the CPU */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
-    buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
         buf_line(b, "    return;");
     buf_line(b, "default: /* overlapping arguments, or too little work for the GPU: the original order */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
-    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
         buf_line(b, "    return;");
     buf_line(b, "}");
@@ -2427,7 +2427,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
 {
     buf_printf(b, "/* %s.gf.cu - generated by gpufuse %s from %s.  Do not edit: regenerate.\n"
                   " * Build with nvcc -arch=sm_90 (or your GPU); link with libgpufuse. */\n",
-               o->input_name, GFC_VERSION, c_escape(u->arena, u->path));
+               decls_gen_path(u->arena, o->input_name), GFC_VERSION, u->gen_path);
     if (o->fast_math)
         buf_puts(b, "/* --fast-math: expf, logf, sinf, cosf, tanf, powf, exp10f, log2f, log10f and float division\n"
                     " * use CUDA's fast intrinsics in kernels (host fallbacks stay exact). */\n");
@@ -2437,6 +2437,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
     buf_puts(b, "#define restrict __restrict__\n");
     buf_puts(b, "#define _Bool bool /* C's boolean type: the same ABI as C++'s bool */\n");
     emit_prelude(b, u, true);
+    emit_abi_check(b, u); /* emit_verify.c: launcher ABI, static-library anchor */
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         CudaCx c = {0};
@@ -2450,7 +2451,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.base.override = cuda_override;
         c.u = u;
         c.r = r;
-        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, c_escape(u->arena, u->path), r->loc.line,
+        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, u->gen_path, r->loc.line,
                    r->plan->kernels.len, r->plan->kernels.len == 1 ? "" : "s");
         for (int j = 0; j < r->plan->kernels.len; j++) {
             Kernel *k = vec_at(&r->plan->kernels, j);
@@ -2459,12 +2460,11 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             kernel_uses(&c, k, &us);
             if (k->kind == K_SERIAL)
                 buf_printf(b, "/* %s: serial kernel for %s lines %d-%d (%d statement%s, one thread in order) */\n",
-                           k->name, c_escape(u->arena, u->path), k->first_line, k->last_line, k->nests.len,
-                           k->nests.len == 1 ? "" : "s");
+                           k->name, u->gen_path, k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
             else
                 buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
-                           kernel_kind_names[k->kind], c_escape(u->arena, u->path), k->first_line, k->last_line,
-                           k->nests.len, k->nests.len == 1 ? "" : "s");
+                           kernel_kind_names[k->kind], u->gen_path, k->first_line, k->last_line, k->nests.len,
+                           k->nests.len == 1 ? "" : "s");
             if (k->kind == K_SERIAL)
                 emit_serial_kernel(b, &c, k, &us);
             else if (k->kind == K_ROW)
@@ -2478,12 +2478,20 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         }
         c.k = NULL;
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
-        emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
-        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
-        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls */
-        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->name);
-        emit_verify_entry(b, r, arena_printf(u->arena, "%s%s", o->prefix, r->name), launcher);
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
+        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls; the
+         * entry point keeps the C symbol of the function even where CUDA names it otherwise */
+        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->cname);
+        const char *entry = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
+        const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
+        if (strcmp(entry, sym)) {
+            buf_printf(b, "extern \"C\" %s %s(", type_c_name(r->ret), entry);
+            emit_params(b, r, true, false);
+            buf_printf(b, ") __asm__(\"%s\");\n", sym);
+        }
+        emit_verify_entry(b, r, entry, launcher);
         emit_launcher(b, &c, r, launcher);
     }
 }

@@ -226,7 +226,7 @@ static Kernel *new_kernel(F *f, Stmt *nest)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     /* parallel dimensions: perfectly nested parallel loops, rectangular */
     Stmt *l = nest;
@@ -452,7 +452,7 @@ static Kernel *serial_kernel(F *f)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_SERIAL;
     vec_push(f->a, &f->plan->kernels, k);
     return k;

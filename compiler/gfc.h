@@ -65,12 +65,14 @@ typedef struct Loc {
     int line, col;
 } Loc;
 
-typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
+typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_REMARK } DiagLevel;
 
 typedef struct DiagEngine {
     bool strict;                 /* -Werror / --strict: warnings become errors */
     bool no_warnings;            /* -w */
     bool verbose;                /* -v: the clang arguments are printed */
+    bool remarks;                /* -Rgpufuse: optimisation remarks */
+    bool sarif;                  /* --diagnostics-format=sarif: collected, one log at the end */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -84,6 +86,11 @@ void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
  * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
  * about, as clang does), -1 when it is not a gpufuse option. */
 int diag_option(const char *opt);
+/* --diagnostics-format=sarif: writes the collected diagnostics (and any
+ * text printed to gfc_diag.out meanwhile, clang's errors) as one SARIF
+ * 2.1.0 log on stderr.  Nothing without SARIF. */
+void diag_finish(void);
+void diag_use_sarif(void);
 /* -v: prints the arguments libclang parses `path` with. */
 void diag_clang_args(const char *path, const char *const *args, int n);
 /* Region diagnostics: a warning (error under -Werror) that makes the region
@@ -104,7 +111,7 @@ typedef struct Var Var;
 typedef struct Type Type;
 
 typedef struct Field {
-    const char *name;
+    const char *name;            /* as generated code names it (decls_cname) */
     Type *ty;
 } Field;
 
@@ -243,10 +250,13 @@ struct Expr {
     struct Func *callee;         /* E_CALL of a helper function */
 };
 
+typedef struct Decl Decl;
+
 typedef struct Func {            /* a static helper compiled as a device function */
-    const char *name;
-    const char *source;          /* its text, copied verbatim */
+    const char *name;            /* as in the source */
+    const char *cname;           /* its name in generated code (decls_cname) */
     Loc loc;
+    Decl *decl;                  /* its definition for the generated file (decls.c) */
 } Func;
 
 /* Statement kinds. */
@@ -311,7 +321,8 @@ typedef struct Region {
     Type *ret;
     Vec params;                  /* Var* */
     Vec vars;                    /* Var*: every variable, ids index this */
-    Vec helpers;                 /* Func* used by the body */
+    const char *cname;           /* the function's name in generated code (kernels, gf_host_) */
+    Vec decls;                   /* Decl*: the types and helpers its generated code names */
     Stmt *body;                  /* S_BLOCK */
     Stmt *seq_body;              /* the body before priv.c rewrote it (gf_seq_<name>,
                                     which must not depend on the dependence model); NULL
@@ -331,10 +342,11 @@ struct Unit {
     const char *source;          /* its text */
     Vec regions;                 /* Region* accepted */
     Vec rejected;                /* Region* that keep their CPU body */
-    Vec structs;                 /* const char*: struct definitions to copy */
-    Vec helpers;                 /* Func*: helper definitions to copy */
+    const char *gen_path;        /* the input as generated code names it (decls_gen_path) */
     Vec includes;                /* const char*: files the unit includes (depfile) */
-    Vec includes_direct;         /* const char*: user headers the file includes itself */
+    Vec decls;                   /* Decl*: types, constants and helpers for generated code,
+                                    each after those it names (decls.c) */
+    struct DeclState *decl_state;  /* decls.c, while the unit is parsed */
 };
 
 /* ---- affine.c: affine forms over loop indices and integer parameters ------ */
@@ -400,6 +412,41 @@ void ir_verify(struct Region *r, const char *pass);
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
 bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg);
+
+/* ---- decls.c: the declarations generated code needs, rebuilt from the AST --- */
+
+typedef enum DeclKind { D_RECORD, D_TYPEDEF, D_ENUM, D_CONST, D_HELPER } DeclKind;
+
+typedef struct DeclField {
+    const char *name;            /* in generated code */
+    long long offset;            /* bytes, as the C compiler lays it out */
+} DeclField;
+
+/* One declaration of the generated file: valid C (--target=host) and, with
+ * text_cuda where it differs, CUDA C++.  Never names a user macro or header. */
+struct Decl {
+    DeclKind kind;
+    int id;                      /* index in Unit.decls (-1 while being built) */
+    const char *usr;             /* libclang's USR: one Decl per entity */
+    const char *name;            /* what generated code calls it ("struct P", "Q", "sq") */
+    const char *where;           /* "kernels.h:4": where the source declares it */
+    const char *fwd;             /* D_RECORD with a tag: "struct P;" */
+    const char *text;            /* the definition */
+    const char *text_cuda;       /* its CUDA form when it differs (constexpr, __host__ __device__) */
+    long long size, align;       /* D_RECORD: the C compiler's layout, checked by static_asserts */
+    Vec offsets;                 /* D_RECORD: DeclField* */
+    Vec deps;                    /* Decl*: what it names, also emitted */
+    const char *why;             /* why it cannot be written (then never emitted) */
+};
+
+/* The name generated code gives the user identifier `name`: itself, or
+ * renamed when it is a C++ keyword, is declared by the generated file's
+ * headers (max, y0, dim3), starts with gf_/GF_ (gf_u_<name>), or is not
+ * ASCII (gf_x_<escaped>). */
+const char *decls_cname(Arena *a, const char *name);
+/* An input path as generated code prints it: its base name when absolute
+ * (no path of the generating machine), else as given; escaped (c_escape). */
+const char *decls_gen_path(Arena *a, const char *path);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 
@@ -639,6 +686,13 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
  * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
  * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
 void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
+/* emit_verify.c: after the prelude, the check that <gpufuse/launch.h> and
+ * the linked runtime are of GFC_LAUNCH_ABI, and the unit's link anchor
+ * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
+void emit_abi_check(Buf *b, Unit *u);
+/* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
+void remarks_region(Region *r);
+const char *unit_symbol(Arena *a, const char *path);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);

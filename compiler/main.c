@@ -82,6 +82,10 @@ static const char usage[] =
     "  -Werror, -Werror=gpufuse-NAME, -Wno-error=gpufuse-NAME\n"
     "                       warnings (functions kept on the CPU) as errors\n"
     "  -w                   no warnings\n"
+    "  -Rgpufuse            remarks: per loop nest its kernel, shape and block size;\n"
+    "                       per function what its launcher copies in and out\n"
+    "  --diagnostics-format text|sarif  diagnostics as text (default) or one SARIF\n"
+    "                       2.1.0 log on standard error\n"
     "  --strict             the same as -Werror\n"
     "  -I DIR, -D NAME[=V], -U NAME, -std=STD   passed to clang\n"
     "  --resource-dir DIR   clang's builtin headers (default " GFC_RESOURCE_DIR ")\n"
@@ -151,7 +155,7 @@ static int usage_error(const char *note, const char *fmt, ...)
 static const char *const spellings[] = {
     "--output", "--target=", "--emit=", "--report", "--report=", "--fast-math", "--atomic-reductions", "--prefix=",
     "--depfile=", "--resource-dir=", "--color", "--color=", "--strict", "--verbose", "--help", "--version",
-    "-MD", "-MF", "-MT", "-MQ", "-MP", "-Werror", "-Wno-error", "-std=",
+    "--diagnostics-format=", "-MD", "-MF", "-MT", "-MQ", "-MP", "-Werror", "-Wno-error", "-std=", "-Rgpufuse",
 };
 
 /* Levenshtein distance, for "did you mean" (short strings). */
@@ -229,7 +233,7 @@ typedef struct Cmd {
     Options o;
     StrVec clang, targets;
     Arena *arena;
-    bool emit_set, host, md, verbose;
+    bool emit_set, host, md, verbose, sarif;
     const char *compdb, *color, *mf;
 } Cmd;
 
@@ -270,11 +274,15 @@ static int gcc_flag(Cmd *c, char **argv, int i, int argc)
         strvec_push(&c->clang, a);
         return 1;
     }
+    if (!strcmp(a, "-Rgpufuse") || !strcmp(a, "-Rpass=gpufuse")) {
+        gfc_diag.remarks = true;
+        return 1;
+    }
     return 0;
 }
 
 enum { OPT_TARGET = 256, OPT_EMIT, OPT_REPORT, OPT_FAST_MATH, OPT_ATOMIC, OPT_PREFIX, OPT_DEPFILE, OPT_RESOURCE,
-       OPT_COLOR, OPT_STRICT, OPT_VERSION };
+       OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_DIAG_FORMAT };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -288,6 +296,7 @@ static const struct option longopts[] = {
     {"resource-dir", required_argument, NULL, OPT_RESOURCE},
     {"color", optional_argument, NULL, OPT_COLOR},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -344,6 +353,11 @@ static int take(Cmd *c, int opt, const char *arg, const char *spelled)
             return usage_error(NULL, "unknown --color value '%s' (auto, always or never)", c->color);
         return 0;
     case OPT_STRICT: diag_option("-Werror"); return 0;
+    case OPT_DIAG_FORMAT:
+        if (strcmp(arg, "text") && strcmp(arg, "sarif"))
+            return usage_error(NULL, "unknown diagnostics format '%s' (text or sarif)", arg);
+        c->sarif = !strcmp(arg, "sarif");
+        return 0;
     case ':': return usage_error(NULL, "'%s' needs an argument", spelled);
     default: return unknown_option(spelled);
     }
@@ -417,6 +431,8 @@ static int finish(Cmd *c, StrVec *after)
     c->o.dep_targets = c->targets.v;
     c->o.ndep_targets = c->targets.n;
     gfc_diag.color = use_color(c->color);
+    if (c->sarif)
+        diag_use_sarif();
     gfc_diag.verbose = c->verbose;
     c->o.clang_args = c->clang.v;
     c->o.nclang_args = c->clang.n;
@@ -472,8 +488,10 @@ int main(int argc, char **argv)
     }
     if (!rc)
         rc = finish(&c, &after);
-    if (!rc)
+    if (!rc) {
         rc = run_big_stack(&c.o);
+        diag_finish(); /* the SARIF log, when asked for */
+    }
     free(c.clang.v);
     free(c.targets.v);
     free(after.v);

@@ -27,6 +27,27 @@
 extern "C" {
 #endif
 
+/* Static libraries.  An archive holding kernels.o before kernels.gf.o gives
+ * the linker the weak C bodies first, and it would never pull the
+ * launchers.  A marked file compiled with -DGPUFUSE_UNIT=<its stem> (the
+ * file name without .c, other characters than letters, digits and _ made
+ * _; the CMake package does it, docs/build-integration.md shows Meson and
+ * Make) refers to gpufuse_unit_<stem>, which only its .gf.cu defines: the
+ * linker then pulls the launchers as well, and they replace the weak
+ * bodies; without the .gf.cu the link fails, naming that symbol. */
+#if defined(GPUFUSE_UNIT) && !defined(__GPUFUSE__) && !defined(__CUDACC__)
+#define GPUFUSE_UNIT_SYMBOL_(u) gpufuse_unit_##u
+#define GPUFUSE_UNIT_SYMBOL(u) GPUFUSE_UNIT_SYMBOL_(u)
+extern const char GPUFUSE_UNIT_SYMBOL(GPUFUSE_UNIT);
+__attribute__((used)) static const char *const gpufuse_unit_ref_ = &GPUFUSE_UNIT_SYMBOL(GPUFUSE_UNIT);
+#endif
+
+/* ---- version ------------------------------------------------------------ */
+
+/* The runtime's version ("0.1.0"), which may differ from the headers'
+ * GPUFUSE_VERSION_STRING the program was compiled with. */
+const char *gf_version(void);
+
 /* ---- status ------------------------------------------------------------ */
 
 typedef enum gf_status {

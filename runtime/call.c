@@ -54,6 +54,12 @@ struct gf_call {
     void *span_dev_in[INLINE_ARGS];
 };
 
+/* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
+ * written for: a libgpufuse of another ABI makes the link, or the dynamic
+ * loader, name the missing symbol instead of the program misbehaving. */
+_Static_assert(GF_LAUNCH_ABI == 2, "rename gf_launch_abi_2 with GF_LAUNCH_ABI");
+const int gf_launch_abi_2 = GF_LAUNCH_ABI;
+
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
 

@@ -19,6 +19,8 @@ struct gf_site {
 };
 
 _Thread_local const struct gf_site *gf_tl_site;
+
+const char *gf_version(void) { return GPUFUSE_VERSION_STRING; }
 static _Thread_local char last_msg[1024];
 static _Thread_local char status_msg[1200];
 

@@ -164,5 +164,36 @@ check '--color=always over NO_COLOR' grep -q "$esc" err.txt
 CLICOLOR_FORCE=1 "$GF" --color never k.c -o c.gf.cu 2> err.txt
 check '--color never over CLICOLOR_FORCE' test -z "$(grep "$esc" err.txt)"
 
+# remarks and SARIF
+run -Rgpufuse k.c -o rm.gf.cu
+check '-Rgpufuse: a remark per nest, at its loop, with kernel and block size' \
+    test -n "$(grep -F 'k.c:2:50: remark: loop nest of lines 2-2 runs in kernel scale_k0, alone: map, 1-D' err.txt | grep -F 'blocks of 256 threads')"
+check '  ... and per function what its launcher copies in and out' \
+    has "k.c:2:14: remark: 'scale': 1 loop nest in 1 kernel; for host arrays the launcher copies in x[0..n - 1] and out x[0..n - 1]"
+run k.c -o rm.gf.cu
+check '  ... only when asked for' test -z "$(grep -F remark: err.txt)"
+if command -v python3 > /dev/null; then
+    sarif_ok() { # FILE EXPECTED(python expression over results r)
+        python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['version'] == '2.1.0' and d['runs'][0]['tool']['driver']['name'] == 'gpufuse'
+r = d['runs'][0]['results']
+loc = lambda x: x['locations'][0]['physicalLocation']
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+    }
+    "$GF" --diagnostics-format=sarif -Rgpufuse k.c -o s.gf.cu 2> s.sarif
+    check '--diagnostics-format=sarif: one SARIF 2.1.0 log on stderr' \
+        sarif_ok s.sarif "[(x['ruleId'], x['level'], loc(x)['region']['startLine'], loc(x)['region']['startColumn']) for x in r] == [('gpufuse-remark', 'note', 2, 14), ('gpufuse-remark', 'note', 2, 50), ('gpufuse-dependence', 'warning', 3, 58)] and loc(r[2])['artifactLocation']['uri'] == 'k.c'"
+    "$GF" --diagnostics-format sarif -Werror k.c -o s.gf.cu 2> s.sarif; rc=$?
+        check '  ... -Werror: the warning is an error result' sarif_ok s.sarif "[x['level'] for x in r] == ['error']"
+    test $rc = 1 || bad '  ... exit status with -Werror and SARIF'
+    printf '#include "missing.h"\n' > 'm s.c'
+    "$GF" --diagnostics-format=sarif 'm s.c' -o m.gf.cu 2> m.sarif
+    check "  ... clang's own errors are results too (file name as a URI)" \
+        sarif_ok m.sarif "r[0]['ruleId'] == 'clang' and r[0]['level'] == 'error' and 'missing.h' in r[0]['message']['text'] and loc(r[0])['artifactLocation']['uri'] == 'm%20s.c'"
+fi
+
 echo "command line: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -1,0 +1,111 @@
+/* remarks.c - optimisation remarks (-Rgpufuse), in the spirit of clang's
+ * -Rpass and OpenACC's -Minfo=accel: at each loop nest, the kernel it went
+ * into, the other lines fused with it, the kernel's shape and block size;
+ * at the function, what its launcher copies in and out, with the extents. */
+#include "gfc.h"
+
+#include <string.h>
+
+#define GF_THREADS 256 /* templates/device.cuh */
+
+static const char *shape(Arena *a, const Kernel *k)
+{
+    if (k->lib)
+        return k->lib->epi ? "a matrix product: one cuBLASLt call with its epilogue" : "a matrix product: cuBLAS";
+    if (k->folded_into)
+        return arena_printf(a, "the epilogue of %s's cuBLASLt call", k->folded_into->name);
+    if (k->pdims == 0)
+        return "a single thread";
+    const char *threads = k->kind == K_ROW ? "a warp per row up to 512 columns, else a block of 256 threads"
+                                           : arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS);
+    return arena_printf(a, "%s, %d-D%s%s, %s", kernel_kind_names[k->kind], k->pdims,
+                        k->vec4 ? ", 128-bit vector loads" : "",
+                        k->kind == K_REDUCE ? (k->red_atomic ? ", finished with atomics" : ", deterministic finish") : "",
+                        threads);
+}
+
+/* "lines 12-13 and 15-16" of the kernel's nests other than `self`. */
+static const char *others(Arena *a, const Kernel *k, const Stmt *self)
+{
+    Buf b = {0};
+    int n = 0;
+    for (int i = 0; i < k->nests.len; i++) {
+        const Stmt *s = vec_at(&k->nests, i);
+        if (s != self)
+            buf_printf(&b, "%s%d-%d", n++ ? ", " : "", s->loc.line, s->end_line);
+    }
+    const char *out = n ? arena_printf(a, "fused with lines %s", b.data) : "alone";
+    buf_free(&b);
+    return out;
+}
+
+static void remark_kernels(Region *r)
+{
+    Arena *a = r->unit->arena;
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&r->plan->kernels, i);
+        for (int j = 0; j < k->nests.len; j++) {
+            Stmt *s = vec_at(&k->nests, j);
+            diag_at(DIAG_REMARK, s->loc, "-Rgpufuse", "loop nest of lines %d-%d runs in kernel %s, %s: %s",
+                    s->loc.line, s->end_line, k->name, others(a, k, s), shape(a, k));
+        }
+    }
+}
+
+/* name[lo..hi][lo..hi] over the box the call touches. */
+static const char *extent(Arena *a, const Var *v)
+{
+    if (v->ext_whole)
+        return arena_printf(a, "%s (all of it: the extent is not affine)", v->name);
+    Buf b = {0};
+    buf_puts(&b, v->name);
+    for (int d = 0; d < v->ndims && v->ext_lo; d++)
+        buf_printf(&b, "[%s..%s]", v->ext_lo[d], v->ext_hi[d]);
+    const char *out = arena_strdup(a, b.data);
+    buf_free(&b);
+    return out;
+}
+
+static void remark_copies(Region *r)
+{
+    Arena *a = r->unit->arena;
+    Buf in = {0}, out = {0};
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array || (!v->ext_lo && !v->ext_whole))
+            continue;
+        if (v->read || (v->written && !v->write_only))
+            buf_printf(&in, "%s%s", in.len ? ", " : "", extent(a, v));
+        if (v->written)
+            buf_printf(&out, "%s%s", out.len ? ", " : "", extent(a, v));
+    }
+    diag_at(DIAG_REMARK, r->loc, "-Rgpufuse",
+            "'%s': %d loop nest%s in %d kernel%s; for host arrays the launcher copies in %s and out %s "
+            "(device memory and data regions stay where they are)",
+            r->name, r->plan->nests, r->plan->nests == 1 ? "" : "s", r->plan->kernels.len,
+            r->plan->kernels.len == 1 ? "" : "s", in.len ? in.data : "nothing", out.len ? out.data : "nothing");
+    buf_free(&in);
+    buf_free(&out);
+}
+
+/* Host steps: the sequential loops and statements the launcher runs. */
+static void remark_steps(Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LOOP) {
+            diag_at(DIAG_REMARK, st->stmt->loc, "-Rgpufuse",
+                    "sequential loop: runs on the host, launching the kernels inside it each iteration");
+            remark_steps(&st->body);
+        }
+    }
+}
+
+void remarks_region(Region *r)
+{
+    if (!gfc_diag.remarks || !r->plan)
+        return;
+    remark_copies(r);
+    remark_steps(&r->plan->steps);
+    remark_kernels(r);
+}
