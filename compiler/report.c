@@ -198,8 +198,8 @@ void report_json(FILE *f, Unit *u)
             fprintf(f, "%s", j ? ", " : "");
             json_str(f, vec_at(&p->notes, j));
         }
-        fprintf(f, "], \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
-                p->bytes_unfused, p->bytes_fused);
+        fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
+                p->cost_model ? "true" : "false", p->bytes_unfused, p->bytes_fused);
     }
     for (int i = 0; i < u->rejected.len; i++) {
         Region *r = vec_at(&u->rejected, i);
