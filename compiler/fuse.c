@@ -486,7 +486,7 @@ static bool joins_run(F *f, Stmt *s, const Vec *mentioned, const Vec *assigned)
 /* The serial run starting at list[i] (a serial statement, or scalar ones
  * before one): one kernel step, after the host steps of the scalar
  * statements that do not join it.  Returns the index of its last
- * statement; scalar statements after it are not part of it. */
+ * statement. */
 static int plan_run(F *f, Stmt **list, int n, int i, Vec *steps)
 {
     Kernel *k = serial_kernel(f);
@@ -513,6 +513,11 @@ static int plan_run(F *f, Stmt **list, int n, int i, Vec *steps)
         serial_add(f, k, list[j], &mentioned, &assigned);
         last = j;
     }
+    /* scalar statements right after it that depend on it: in it too (on
+     * the host they would wait for its results) */
+    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR &&
+           joins_run(f, list[last + 1], &mentioned, &assigned))
+        serial_add(f, k, list[++last], &mentioned, &assigned);
     Step *st = new_step(f, P_KERNEL);
     st->kernel = k;
     vec_push(f->a, steps, st);
