@@ -520,7 +520,9 @@ bool args_plan(Unit *u, Region *r);
 
 /* ---- fuse.c: the fusion plan -------------------------------------------------- */
 
-typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW } KernelKind;
+/* K_SERIAL: statements outside every parallel loop, run in order by one
+ * thread (a run of them, loops with no parallel loop inside included). */
+typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW, K_SERIAL } KernelKind;
 extern const char *const kernel_kind_names[];
 
 typedef struct LibCall LibCall;
@@ -539,7 +541,14 @@ typedef struct Kernel {
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
     bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
     bool red_atomic;             /* its reductions finish with atomics (emit_cuda.c) */
-    Vec dev_in;                  /* Var*: reduction results it reads from device memory */
+    Vec dev_in;                  /* Var*: scalar results it reads from device memory */
+    Vec results;                 /* K_SERIAL: Var* scalars it assigns that are used outside
+                                    it: left in device memory (gf_out_<name>), like
+                                    reduction results */
+    Vec fresh;                   /* K_SERIAL: Var* declared outside it that it assigns
+                                    before any read: no starting value passed in */
+    Vec red_dev_init;            /* Var*: accumulators whose starting value is already
+                                    in their device slot (a result of an earlier kernel) */
     Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
@@ -562,17 +571,28 @@ struct LibCall {
     Kernel *epilogue;            /* the next kernel, when it is the folded epilogue */
 };
 
-typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB } StepKind;
+/* P_LOOP: a sequential for or while loop on the host around kernels;
+ * P_IF: an if on the host whose branches launch kernels or return. */
+typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB, P_IF } StepKind;
 
 typedef struct Step {
     StepKind kind;
     Kernel *kernel;              /* P_KERNEL */
-    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop; P_LIB: the S_LIB */
-    Vec body;                    /* P_LOOP: Step* */
-    /* reduction results left on the device and copied to the host just
-     * before this step (a host statement reads them), or at the end of
-     * each iteration of a P_LOOP */
-    Vec sync_before, sync_end;
+    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop; P_LIB: the S_LIB;
+                                    P_IF: the if */
+    Vec body;                    /* P_LOOP: Step*; P_IF: the then branch */
+    Vec els;                     /* P_IF: the else branch */
+    /* scalar results left on the device and copied to the host just before
+     * this step (a host statement reads them); at the end of each iteration
+     * of a P_LOOP (the next iteration reads them) or of a P_IF's then
+     * branch; after a P_LOOP that ran at least once (read after it); at the
+     * end of a P_IF's else branch */
+    Vec sync_before, sync_end, sync_after, sync_els;
+    /* P_LOOP: scalars every iteration finds on the device (a kernel of the
+     * body computes them, the next iteration reads them first): copied to
+     * their device slot before the loop when the host holds them, and at
+     * the end of an iteration that left them on the host */
+    Vec upload_before, upload_end;
     Vec host_prelude;            /* Stmt*: deferred scalar statements run just before */
     bool deferred;               /* P_HOST: runs in the kernels that need it instead */
 } Step;
@@ -584,6 +604,9 @@ typedef struct Plan {
     Vec dead_temps;              /* Var*: temporaries never allocated */
     int nests;                   /* parallel nests before fusion */
     bool has_lib;                /* a P_LIB step: the host code calls libgpufuse */
+    bool cost_model;             /* kernels launched per iteration of a host loop, or a
+                                    serial kernel with loops: the launcher weighs launches
+                                    against work before choosing the GPU (emit_cuda.c) */
     double bytes_unfused, bytes_fused;   /* per element-estimates for --report */
 } Plan;
 
@@ -682,6 +705,7 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
+void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 
