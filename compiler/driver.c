@@ -1,12 +1,10 @@
 /* driver.c - the pipeline, one pass per line:
  *   parse -> dependences -> fusion plan -> argument facts -> codegen,
- * and writing the output atomically (no partial file on failure). */
+ * then the output (output.c: atomically, no partial file on failure). */
 #include "driver.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void reject_region(Unit *u, int i)
 {
@@ -18,63 +16,97 @@ static void reject_region(Unit *u, int i)
     u->regions.len--;
 }
 
-/* Writes text to path through a temporary file and a rename. */
-static bool write_atomic(const char *path, const char *text, size_t len)
+void strvec_push(StrVec *s, const char *x)
 {
-    if (!strcmp(path, "-")) {
-        fwrite(text, 1, len, stdout);
-        return true;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = realloc(s->v, sizeof(char *) * (size_t)s->cap);
+        if (!s->v) {
+            fprintf(stderr, "gpufuse: out of memory\n");
+            exit(1);
+        }
     }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    snprintf(tmp, n, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    bool ok = fwrite(text, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return false;
-    }
-    free(tmp);
-    return true;
+    s->v[s->n++] = x;
 }
 
+/* A file name as Make reads it in a rule (as gcc writes depfiles): spaces
+ * and '#' escaped with a backslash (and the backslashes before them
+ * doubled), '$' as '$$'. */
+const char *make_escape(Arena *a, const char *s)
+{
+    Buf b = {0};
+    for (const char *p = s; *p; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '#') {
+            for (const char *q = p - 1; q >= s && *q == '\\'; q--)
+                buf_puts(&b, "\\");
+            buf_puts(&b, "\\");
+        }
+        if (*p == '$')
+            buf_puts(&b, "$");
+        buf_printf(&b, "%c", *p);
+    }
+    const char *out = arena_strdup(a, b.data ? b.data : "");
+    buf_free(&b);
+    return out;
+}
+
+/* target: input header...  (each file once), and with -MP "header:" for
+ * each header, so that make does not fail when one is deleted. */
 static bool write_depfile(const Options *o, Unit *u)
 {
     Buf b = {0};
-    buf_printf(&b, "%s:", o->output);
-    buf_printf(&b, " %s", u->path);
+    if (o->ndep_targets)
+        for (int i = 0; i < o->ndep_targets; i++)
+            buf_printf(&b, "%s%s", i ? " " : "", o->dep_targets[i]);
+    else
+        buf_puts(&b, make_escape(u->arena, o->output));
+    buf_printf(&b, ": %s", make_escape(u->arena, u->path));
+    Vec deps = {0};
     for (int i = 0; i < u->includes.len; i++) {
         const char *inc = vec_at(&u->includes, i);
-        if (strcmp(inc, u->path))
-            buf_printf(&b, " \\\n  %s", inc);
+        bool seen = !strcmp(inc, u->path);
+        for (int j = 0; j < deps.len && !seen; j++)
+            seen = !strcmp(vec_at(&deps, j), inc);
+        if (!seen)
+            vec_push(u->arena, &deps, (void *)inc);
     }
+    for (int i = 0; i < deps.len; i++)
+        buf_printf(&b, " \\\n  %s", make_escape(u->arena, vec_at(&deps, i)));
     buf_puts(&b, "\n");
-    bool ok = write_atomic(o->depfile, b.data, b.len);
+    for (int i = 0; o->dep_phony && i < deps.len; i++)
+        buf_printf(&b, "\n%s:\n", make_escape(u->arena, vec_at(&deps, i)));
+    bool ok = gfc_write_output(o->depfile, b.data, b.len);
     buf_free(&b);
     return ok;
 }
 
+/* The IR verifier after each pass that rewrites the IR: in builds with
+ * assertions (the default and CI's), never in release builds. */
+#ifndef NDEBUG
+#define VERIFY(r, pass) ir_verify(r, pass)
+#else
+#define VERIFY(r, pass) ((void)0)
+#endif
+
 int gfc_run(const Options *o)
 {
+    if (!gfc_check_outputs(o))
+        return 1;
     ParseOptions po = {o->clang_args, o->nclang_args, o->resource_dir};
     Unit *u = parse_unit(o->input, &po);
     if (!u)
         return 1;
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
+        VERIFY(r, "parse");
         inline_producers(u, r);
+        VERIFY(r, "inline_producers");
         deps_model(u, r);
         if (priv_region(u, r)) {
             /* privatised or distributed: pieces may recompute again */
+            VERIFY(r, "priv_region");
             inline_producers(u, r);
+            VERIFY(r, "inline_producers");
             deps_free(r);
             deps_model(u, r);
         }
@@ -84,6 +116,7 @@ int gfc_run(const Options *o)
         }
         if (deps_interchange(r)) {
             /* the parallel loop is outside now: analyse the new order */
+            VERIFY(r, "deps_interchange");
             deps_free(r);
             if (!deps_analyze(u, r)) {
                 reject_region(u, i--);
@@ -91,6 +124,7 @@ int gfc_run(const Options *o)
             }
         }
         fuse_region(u, r);
+        VERIFY(r, "fuse_region");
         if (!args_plan(u, r))
             reject_region(u, i--);
     }
@@ -98,10 +132,12 @@ int gfc_run(const Options *o)
         unit_free(u);
         return 1;
     }
+    /* the report goes to stdout, or to stderr when the output is there */
+    FILE *rep = strcmp(o->output, "-") ? stdout : stderr;
     if (o->emit != EMIT_REPORT && o->report == REPORT_TEXT)
-        report_text(stdout, u);
+        report_text(rep, u);
     else if (o->emit != EMIT_REPORT && o->report == REPORT_JSON)
-        report_json(stdout, u);
+        report_json(rep, u);
 
     Buf out = {0};
     const char *base = strrchr(o->input, '/');
@@ -110,7 +146,7 @@ int gfc_run(const Options *o)
     size_t sl = strlen(stem);
     if (sl > 2 && !strcmp(stem + sl - 2, ".c"))
         stem[sl - 2] = '\0';
-    EmitOptions eo = {.prefix = o->prefix, .input_name = stem, .openmp = true, .fast_math = o->fast_math,
+    EmitOptions eo = {.prefix = o->prefix, .input_name = c_escape(u->arena, stem), .openmp = true, .fast_math = o->fast_math,
                       .atomic_reductions = o->atomic_reductions};
     switch (o->emit) {
     case EMIT_CU: emit_cuda_unit(&out, u, &eo); break;
@@ -139,7 +175,7 @@ int gfc_run(const Options *o)
         break;
     }
     }
-    bool ok = write_atomic(o->output, out.data ? out.data : "", out.len);
+    bool ok = gfc_write_output(o->output, out.data ? out.data : "", out.len);
     if (ok && o->depfile)
         ok = write_depfile(o, u);
     buf_free(&out);

@@ -10,7 +10,10 @@ typedef enum ReportKind { REPORT_NONE, REPORT_TEXT, REPORT_JSON } ReportKind;
 typedef struct Options {
     const char *input;
     const char *output;          /* "-" = stdout */
-    const char *depfile;
+    const char *depfile;         /* -MD/-MF/--depfile: where; NULL = none */
+    const char **dep_targets;    /* -MT/-MQ, already in Make syntax; none: the output */
+    int ndep_targets;
+    bool dep_phony;              /* -MP: a phony target per header */
     const char *prefix;          /* names of the emitted definitions */
     const char *resource_dir;
     const char **clang_args;
@@ -20,6 +23,30 @@ typedef struct Options {
     bool fast_math;
     bool atomic_reductions;      /* --atomic-reductions */
 } Options;
+
+/* output.c: refuses an output or depfile that is the input (or the two the
+ * same file), with a diagnostic. */
+bool gfc_check_outputs(const Options *o);
+/* Writes text to path ("-": stdout) as gcc would, with no partial file on
+ * failure and an unchanged file left untouched; diagnoses failures. */
+bool gfc_write_output(const char *path, const char *text, size_t len);
+
+/* A growable array of strings (heap; the strings are not owned). */
+typedef struct StrVec {
+    const char **v;
+    int n, cap;
+} StrVec;
+void strvec_push(StrVec *s, const char *x);
+
+/* compdb.c: appends to `out` the flags clang needs for `input` from a
+ * compile_commands.json in `dir` or a directory above it (dir NULL: above
+ * the input, as clang-tidy looks).  `required`: a missing database or entry
+ * is an error (diagnosed; returns false); else they are silently skipped.
+ * `verbose` says which entry was used. */
+bool compdb_flags(const char *dir, const char *input, bool required, bool verbose, Arena *a, StrVec *out);
+
+/* A file name in Make's syntax (spaces, '#', '$' escaped), for depfiles. */
+const char *make_escape(Arena *a, const char *s);
 
 /* Runs the pipeline; returns the process exit status (0 ok, 1 input errors). */
 int gfc_run(const Options *o);

@@ -105,7 +105,7 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
     }
     case E_FIELD:
         emit_sub(b, cx, e->kids[0], 15);
-        buf_printf(b, ".%s", e->text);
+        buf_printf(b, ".%s", decls_cname(cx->r->unit->arena, e->text));
         return;
     case E_UNARY: {
         if (e->op == OP_POSTINC || e->op == OP_POSTDEC) {
@@ -162,7 +162,7 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
             buf_puts(b, n);
             return;
         }
-        const char *fn = e->text;
+        const char *fn = e->callee ? e->callee->cname : e->text;
         for (size_t i = 0; cx->device && cx->fast_math && !e->callee && i < sizeof fast_fns / sizeof fast_fns[0]; i++)
             if (!strcmp(fn, fast_fns[i][0]))
                 fn = fast_fns[i][1];

@@ -364,7 +364,7 @@ static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *nest = vec_at(&k->nests, i);
         if (k->nests.len > 1) {
-            buf_line(b, "{ /* %s:%d */", c->u->path, nest->loc.line);
+            buf_line(b, "{ /* %s:%d */", c->u->gen_path, nest->loc.line);
             b->indent++;
         }
         emit_iv_aliases(b, k, nest);
@@ -907,7 +907,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     Vec save_red = c->red_private;
     c->coop = l;
     c->red_private = reds;
-    buf_line(b, "/* %s:%d: shared by the block */", c->u->path, l->loc.line);
+    buf_line(b, "/* %s:%d: shared by the block */", c->u->gen_path, l->loc.line);
     buf_line(b, "if (GF_ITEMS > 0) {");
     b->indent++;
     /* stores of this loop that can be gathered into 16-byte writes */
@@ -1561,7 +1561,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
 {
     Uses u;
     kernel_uses(c, k, &u);
-    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->path, k->first_line, k->last_line);
+    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->gen_path, k->first_line, k->last_line);
     b->indent++;
     const char *n0 = "gf_n0";
     for (int d = 0; d < k->pdims; d++) {
@@ -1745,7 +1745,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     LibCall *lc = k->lib;
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
-    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->path, k->first_line, k->last_line,
+    buf_line(b, "{ /* %s: %s lines %d-%d: a matrix product, %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
              lib_describe(A(c), lc));
     b->indent++;
     trip_count(b, c, lc->rows, "gf_gm");
@@ -1884,10 +1884,10 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_line(b, "if (!gf_d_%s) { /* out of device memory (reported): no kernel may run */", v->cname);
             buf_line(b, "    if (gf_call_cancel(gf_c) == GF_PATH_HOST) { /* nothing ran yet */");
             if (c->r->ret->kind == TY_VOID) {
-                buf_line(b, "        gf_host_%s(%s);", c->r->name, args.data);
+                buf_line(b, "        gf_host_%s(%s);", c->r->cname, args.data);
                 buf_line(b, "        return;");
             } else {
-                buf_line(b, "        return gf_host_%s(%s);", c->r->name, args.data);
+                buf_line(b, "        return gf_host_%s(%s);", c->r->cname, args.data);
             }
             buf_line(b, "    }");
             buf_line(b, "    %s", failed_return(c->r->ret));
@@ -1984,7 +1984,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
     emit_params(&args, r, true, true);
-    buf_printf(b, "/* The launcher: replaces %s() (%s:%d) at link time. */\nextern \"C\" %s %s(", r->name, c->u->path,
+    buf_printf(b, "/* The launcher of %s() (%s:%d), called by the entry point above. */\nstatic %s %s(", r->name, c->u->gen_path,
                r->loc.line, type_c_name(r->ret), name);
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
@@ -1993,7 +1993,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     for (int i = 0; i < r->params.len; i++)
         if (((Var *)vec_at(&r->params, i))->is_array)
             nargs++;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->path, r->loc.line);
+    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
     emit_isl_aliases(b, r);
     buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
@@ -2020,12 +2020,12 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "    %s", failed_return(r->ret));
     buf_line(b, "case GF_PATH_HOST: /* no GPU, or not enough device memory: the same plan on the CPU */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
-    buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
         buf_line(b, "    return;");
     buf_line(b, "default: /* overlapping arguments: the original order */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
-    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
         buf_line(b, "    return;");
     buf_line(b, "}");
@@ -2071,7 +2071,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
 {
     buf_printf(b, "/* %s.gf.cu - generated by gpufuse %s from %s.  Do not edit: regenerate.\n"
                   " * Build with nvcc -arch=sm_90 (or your GPU); link with libgpufuse. */\n",
-               o->input_name, GFC_VERSION, u->path);
+               decls_gen_path(u->arena, o->input_name), GFC_VERSION, u->gen_path);
     if (o->fast_math)
         buf_puts(b, "/* --fast-math: expf, logf, sinf, cosf, tanf, powf, exp10f, log2f, log10f and float division\n"
                     " * use CUDA's fast intrinsics in kernels (host fallbacks stay exact). */\n");
@@ -2094,7 +2094,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.base.override = cuda_override;
         c.u = u;
         c.r = r;
-        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, u->path, r->loc.line,
+        buf_printf(b, "\n/* ==== %s (%s:%d): %d kernel%s ==== */\n\n", r->name, u->gen_path, r->loc.line,
                    r->plan->kernels.len, r->plan->kernels.len == 1 ? "" : "s");
         for (int j = 0; j < r->plan->kernels.len; j++) {
             Kernel *k = vec_at(&r->plan->kernels, j);
@@ -2102,7 +2102,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             Uses us;
             kernel_uses(&c, k, &us);
             buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
-                       kernel_kind_names[k->kind], u->path, k->first_line, k->last_line, k->nests.len,
+                       kernel_kind_names[k->kind], u->gen_path, k->first_line, k->last_line, k->nests.len,
                        k->nests.len == 1 ? "" : "s");
             if (k->pdims == 0)
                 emit_single_kernel(b, &c, k, &us);
@@ -2117,9 +2117,20 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         }
         c.k = NULL;
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
-        emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->name), true, true);
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
-        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
-        emit_launcher(b, &c, r, arena_printf(u->arena, "%s%s", o->prefix, r->name));
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
+        /* the entry point (emit_verify.c: GPUFUSE_VERIFY), then the launcher it calls; the
+         * entry point keeps the C symbol of the function even where CUDA names it otherwise */
+        const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->cname);
+        const char *entry = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
+        const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
+        if (strcmp(entry, sym)) {
+            buf_printf(b, "extern \"C\" %s %s(", type_c_name(r->ret), entry);
+            emit_params(b, r, true, false);
+            buf_printf(b, ") __asm__(\"%s\");\n", sym);
+        }
+        emit_verify_entry(b, r, entry, launcher);
+        emit_launcher(b, &c, r, launcher);
     }
 }

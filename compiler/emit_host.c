@@ -1,5 +1,5 @@
 /* emit_host.c - the host side of generated code: the file prelude (the
- * source's macros, types and helpers), each region's sequential body (the
+ * types, constants and helpers the regions name, from decls.c), each region's sequential body (the
  * reference semantics, used when arguments overlap), and the fused plan as
  * C with OpenMP: the CPU fallback, and the whole output of --target=host. */
 #include "gfc.h"
@@ -7,19 +7,63 @@
 
 #include <string.h>
 
-/* ---- prelude ------------------------------------------------------------------ */
+/* ---- prelude ------------------------------------------------------------------
+ * The templates, then the declarations the accepted regions name (decls.c:
+ * types, constants, helpers rebuilt from the AST), each once and in
+ * definition order; never the source's headers or macros, so the file
+ * compiles with none of the user's -I flags, as C++ as well as C. */
 
-static bool helper_used(Unit *u, Func *f)
+static void need(Unit *u, Decl *x, bool *mark)
 {
+    if (mark[x->id])
+        return;
+    mark[x->id] = true;
+    for (int i = 0; i < x->deps.len; i++)
+        need(u, vec_at(&x->deps, i), mark);
+}
+
+/* sizeof, alignof and every named field's offset as the C compiler has them */
+static void emit_layout_check(Buf *b, const Decl *x, bool cuda)
+{
+    buf_printf(b, "%s(sizeof(%s) == %lld && %s(%s) == %lld", cuda ? "static_assert" : "_Static_assert", x->name,
+               x->size, cuda ? "alignof" : "_Alignof", x->name, x->align);
+    for (int i = 0; i < x->offsets.len; i++) {
+        DeclField *f = vec_at(&x->offsets, i);
+        buf_printf(b, " &&\n              offsetof(%s, %s) == %lld", x->name, f->name, f->offset);
+    }
+    buf_printf(b, ",\n              \"gpufuse: %s (%s) is laid out differently than in the C compiler: "
+                  "regenerate for this target\");\n", x->name, x->where);
+}
+
+static void emit_decls(Buf *b, Unit *u, bool cuda)
+{
+    bool *mark = arena_alloc(u->arena, sizeof(bool) * (size_t)(u->decls.len + 1));
+    bool any = false;
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
-        for (int j = 0; j < r->helpers.len; j++) {
-            Func *h = vec_at(&r->helpers, j);
-            if (h == f || strstr(h->source, f->name))
-                return true;
-        }
+        for (int j = 0; j < r->decls.len; j++)
+            need(u, vec_at(&r->decls, j), mark);
     }
-    return false;
+    for (int i = 0; i < u->decls.len; i++)
+        any |= mark[i];
+    if (!any)
+        return;
+    buf_printf(b, "\n/* ---- types, constants and helpers of %s, from its syntax tree ---- */\n", u->gen_path);
+    for (int i = 0; i < u->decls.len; i++) {
+        Decl *x = vec_at(&u->decls, i);
+        if (mark[i] && x->fwd)
+            buf_printf(b, "%s\n", x->fwd);
+    }
+    for (int i = 0; i < u->decls.len; i++) {
+        Decl *x = vec_at(&u->decls, i);
+        if (!mark[i])
+            continue;
+        buf_printf(b, "/* %s: %s */\n%s\n", x->name, x->where, cuda && x->text_cuda ? x->text_cuda : x->text);
+        if (x->kind == D_RECORD)
+            emit_layout_check(b, x, cuda);
+        if (x->kind == D_HELPER)
+            buf_puts(b, "\n");
+    }
 }
 
 void emit_prelude(Buf *b, Unit *u, bool cuda)
@@ -32,24 +76,7 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
         lib |= ((Region *)vec_at(&u->regions, i))->plan->has_lib;
     if (lib && !cuda)
         buf_puts(b, "#include <gpufuse.h> /* library calls: link with libgpufuse */\n");
-    for (int i = 0; i < u->includes_direct.len; i++)
-        buf_printf(b, "#include \"%s\"\n", (const char *)vec_at(&u->includes_direct, i));
-    if (u->structs.len)
-        buf_puts(b, "\n/* ---- macros and types of the source file ---- */\n");
-    for (int i = 0; i < u->structs.len; i++) {
-        const char *s = vec_at(&u->structs, i);
-        buf_printf(b, "%s%s\n", s, s[0] == '#' ? "" : ";");
-    }
-    bool any = false;
-    for (int i = 0; i < u->helpers.len; i++) {
-        Func *f = vec_at(&u->helpers, i);
-        if (!helper_used(u, f))
-            continue;
-        if (!any)
-            buf_puts(b, "\n/* ---- helper functions of the source file ---- */\n");
-        any = true;
-        buf_printf(b, "/* %s:%d */\n%s%s\n\n", u->path, f->loc.line, cuda ? "__host__ __device__ " : "", f->source);
-    }
+    emit_decls(b, u, cuda);
 }
 
 /* ---- shared host emission ------------------------------------------------------------ */
@@ -196,7 +223,7 @@ static const char *omp_red_op(RedOp r)
 
 void emit_source_comment(Buf *b, Unit *u, Kernel *k)
 {
-    buf_line(b, "/* %s %s: %s lines %d-%d, %d nest%s fused */", kernel_kind_names[k->kind], k->name, u->path,
+    buf_line(b, "/* %s %s: %s lines %d-%d, %d nest%s fused */", kernel_kind_names[k->kind], k->name, u->gen_path,
              k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
 }
 
@@ -420,7 +447,7 @@ static void emit_host_hazard(Buf *b, Region *r)
         buf_line(b, "    /* the arguments overlap: the sequential body is the only right answer */");
         Buf args = {0};
         emit_params(&args, r, false, true);
-        buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->name, args.data);
+        buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
         if (r->ret->kind == TY_VOID)
             buf_line(b, "    return;");
         buf_free(&args);
@@ -433,16 +460,23 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
 {
     buf_printf(b, "/* %s.gf.c - generated by gpufuse %s from %s (--target=host): the fused\n"
                   " * plan as C with OpenMP.  Do not edit: regenerate. */\n",
-               o->input_name, GFC_VERSION, u->path);
+               decls_gen_path(u->arena, o->input_name), GFC_VERSION, u->gen_path);
     emit_prelude(b, u, false);
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
-        buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->path, r->loc.line);
+        buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->gen_path, r->loc.line);
         buf_puts(b, "/* the original body: used when arguments overlap */\nGF_UNUSED static ");
-        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->name), false, false);
+        emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
         /* the fused plan, with the hazard check first */
         Buf body = {0};
-        emit_host_region(&body, u, r, arena_printf(u->arena, "%s%s", o->prefix, r->name), true, o->openmp);
+        const char *name = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
+        const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
+        if (strcmp(name, sym)) {
+            /* renamed in generated code (decls_cname): the symbol stays the function's */
+            emit_prototype(b, r, name);
+            buf_printf(b, " __asm__(\"%s\");\n", sym);
+        }
+        emit_host_region(&body, u, r, name, true, o->openmp);
         char *brace = strstr(body.data, "\n{\n");
         gfc_assert(brace);
         buf_printf(b, "%.*s", (int)(brace - body.data + 3), body.data);

@@ -222,7 +222,7 @@ static Kernel *new_kernel(F *f, Stmt *nest)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     /* parallel dimensions: perfectly nested parallel loops, rectangular */
     Stmt *l = nest;
@@ -293,7 +293,7 @@ static Kernel *single_thread_kernel(F *f, Stmt *s)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
-    k->name = arena_printf(f->a, "%s_k%d", f->r->name, k->id);
+    k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     k->pdims = 0;
     vec_push(f->a, &k->nests, s);

@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define GFC_VERSION "0.1.0"
+/* The launcher interface the generated code is written for: the runtime's
+ * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
+#define GFC_LAUNCH_ABI 2
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -50,6 +53,10 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
+/* output.c: s as it may be printed inside a comment or a string literal of
+ * generated code (file names: quotes, backslashes, newlines, "*" "/");
+ * s itself when nothing needs escaping. */
+const char *c_escape(Arena *a, const char *s);
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
@@ -61,7 +68,9 @@ typedef struct Loc {
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;
 
 typedef struct DiagEngine {
-    bool strict;                 /* --strict: region warnings become errors */
+    bool strict;                 /* -Werror / --strict: warnings become errors */
+    bool no_warnings;            /* -w */
+    bool verbose;                /* -v: the clang arguments are printed */
     bool color;
     int warnings, errors;
     FILE *out;
@@ -71,7 +80,13 @@ extern DiagEngine gfc_diag;
 /* file:line:col: level: message [-Wgpufuse-flag], then the line and a caret. */
 void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Region diagnostics: a warning (error under --strict) that makes the region
+/* A warning option: -Wgpufuse-NAME, -Wno-gpufuse-NAME, -Werror[=gpufuse-NAME],
+ * -Wno-error[=gpufuse-NAME], -w.  0 when taken (an unknown NAME is warned
+ * about, as clang does), -1 when it is not a gpufuse option. */
+int diag_option(const char *opt);
+/* -v: prints the arguments libclang parses `path` with. */
+void diag_clang_args(const char *path, const char *const *args, int n);
+/* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -89,7 +104,7 @@ typedef struct Var Var;
 typedef struct Type Type;
 
 typedef struct Field {
-    const char *name;
+    const char *name;            /* as generated code names it (decls_cname) */
     Type *ty;
 } Field;
 
@@ -228,10 +243,13 @@ struct Expr {
     struct Func *callee;         /* E_CALL of a helper function */
 };
 
+typedef struct Decl Decl;
+
 typedef struct Func {            /* a static helper compiled as a device function */
-    const char *name;
-    const char *source;          /* its text, copied verbatim */
+    const char *name;            /* as in the source */
+    const char *cname;           /* its name in generated code (decls_cname) */
     Loc loc;
+    Decl *decl;                  /* its definition for the generated file (decls.c) */
 } Func;
 
 /* Statement kinds. */
@@ -296,7 +314,8 @@ typedef struct Region {
     Type *ret;
     Vec params;                  /* Var* */
     Vec vars;                    /* Var*: every variable, ids index this */
-    Vec helpers;                 /* Func* used by the body */
+    const char *cname;           /* the function's name in generated code (kernels, gf_host_) */
+    Vec decls;                   /* Decl*: the types and helpers its generated code names */
     Stmt *body;                  /* S_BLOCK */
     Stmt *seq_body;              /* the body before priv.c rewrote it (gf_seq_<name>,
                                     which must not depend on the dependence model); NULL
@@ -316,10 +335,11 @@ struct Unit {
     const char *source;          /* its text */
     Vec regions;                 /* Region* accepted */
     Vec rejected;                /* Region* that keep their CPU body */
-    Vec structs;                 /* const char*: struct definitions to copy */
-    Vec helpers;                 /* Func*: helper definitions to copy */
+    const char *gen_path;        /* the input as generated code names it (decls_gen_path) */
     Vec includes;                /* const char*: files the unit includes (depfile) */
-    Vec includes_direct;         /* const char*: user headers the file includes itself */
+    Vec decls;                   /* Decl*: types, constants and helpers for generated code,
+                                    each after those it names (decls.c) */
+    struct DeclState *decl_state;  /* decls.c, while the unit is parsed */
 };
 
 /* ---- affine.c: affine forms over loop indices and integer parameters ------ */
@@ -360,10 +380,66 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b);
  * (its result depends on the order of the updates when e can be NaN).
  * (ir.c) */
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
+/* The one traversal of the IR (ir.c).  ir_visit_stmt walks a statement and
+ * everything it owns: child statements and every expression slot (bounds,
+ * break flags, conditions, targets, values, sizes of declared arrays).
+ *   stmt: before the children; false skips them.   stmt_after: after them.
+ *   expr: before an expression's kids; returning another Expr replaces it in
+ *         its slot (a mutator), and the replacement is not walked.
+ * Set done to stop the walk. */
+typedef struct IrVisitor IrVisitor;
+struct IrVisitor {
+    bool (*stmt)(IrVisitor *v, Stmt *s);
+    void (*stmt_after)(IrVisitor *v, Stmt *s);
+    Expr *(*expr)(IrVisitor *v, Expr *e, Stmt *owner);
+    void *user;
+    bool done;
+};
+void ir_visit_stmt(IrVisitor *v, Stmt *s);
+Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner);
+/* The IR's invariants (parent links, statement ids, the variable table,
+ * every variable used where it is declared, operators and operands); a
+ * broken one is an internal error naming the pass that ran last. */
+void ir_verify(struct Region *r, const char *pass);
 /* Whether f holds for some expression of e / of statement s (ir.c). */
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
 bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg);
+
+/* ---- decls.c: the declarations generated code needs, rebuilt from the AST --- */
+
+typedef enum DeclKind { D_RECORD, D_TYPEDEF, D_ENUM, D_CONST, D_HELPER } DeclKind;
+
+typedef struct DeclField {
+    const char *name;            /* in generated code */
+    long long offset;            /* bytes, as the C compiler lays it out */
+} DeclField;
+
+/* One declaration of the generated file: valid C (--target=host) and, with
+ * text_cuda where it differs, CUDA C++.  Never names a user macro or header. */
+struct Decl {
+    DeclKind kind;
+    int id;                      /* index in Unit.decls (-1 while being built) */
+    const char *usr;             /* libclang's USR: one Decl per entity */
+    const char *name;            /* what generated code calls it ("struct P", "Q", "sq") */
+    const char *where;           /* "kernels.h:4": where the source declares it */
+    const char *fwd;             /* D_RECORD with a tag: "struct P;" */
+    const char *text;            /* the definition */
+    const char *text_cuda;       /* its CUDA form when it differs (constexpr, __host__ __device__) */
+    long long size, align;       /* D_RECORD: the C compiler's layout, checked by static_asserts */
+    Vec offsets;                 /* D_RECORD: DeclField* */
+    Vec deps;                    /* Decl*: what it names, also emitted */
+    const char *why;             /* why it cannot be written (then never emitted) */
+};
+
+/* The name generated code gives the user identifier `name`: itself, or
+ * renamed when it is a C++ keyword, is declared by the generated file's
+ * headers (max, y0, dim3), starts with gf_/GF_ (gf_u_<name>), or is not
+ * ASCII (gf_x_<escaped>). */
+const char *decls_cname(Arena *a, const char *name);
+/* An input path as generated code prints it: its base name when absolute
+ * (no path of the generating machine), else as given; escaped (c_escape). */
+const char *decls_gen_path(Arena *a, const char *path);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 
@@ -576,6 +652,10 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* emit_verify.c: the extern "C" entry point `name` of region r, which calls
+ * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
+ * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
+void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);
 Stmt *nest_inner_body(Stmt *nest, int pdims);

@@ -2,6 +2,8 @@
  * and the --emit=ir dump. */
 #include "gfc.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *const expr_kind_names[] = {
@@ -285,52 +287,216 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
 }
 
 /* Visits every expression of a statement tree. */
+/* ---- the one traversal ------------------------------------------------------
+ * ir_visit_stmt walks a statement and everything it owns: child statements
+ * and every expression slot (loop bounds, break flags, conditions, targets,
+ * values, the sizes of declared arrays).  A new field of Stmt is added here
+ * once and every pass built on the visitor sees it. */
+
+/* The expression slots a statement owns, in source order. */
+static int stmt_expr_slots(Stmt *s, Expr **slot[], int max)
+{
+    int n = 0;
+#define SLOT(x) do { gfc_assert(n < max); slot[n++] = &(x); } while (0)
+    switch (s->kind) {
+    case S_FOR: SLOT(s->lb); SLOT(s->ub); SLOT(s->brk); break;
+    case S_WHILE: SLOT(s->brk); SLOT(s->cond); break;
+    case S_IF: SLOT(s->cond); break;
+    case S_DECL:
+        /* array sizes may be shared with the Var: visited, not owned twice */
+        SLOT(s->rhs);
+        break;
+    case S_ASSIGN: SLOT(s->lhs); SLOT(s->rhs); break;
+    case S_RETURN:
+    case S_LIB: SLOT(s->rhs); break;
+    case S_BLOCK:
+    case S_FREE: break;
+    }
+#undef SLOT
+    return n;
+}
+
+Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    if (!e || v->done)
+        return e;
+    if (v->expr) {
+        Expr *r = v->expr(v, e, owner);
+        if (r != e || v->done)
+            return r;            /* replaced: the replacement is not walked */
+    }
+    for (int i = 0; i < e->nkids && !v->done; i++)
+        e->kids[i] = ir_visit_expr(v, e->kids[i], owner);
+    return e;
+}
+
+void ir_visit_stmt(IrVisitor *v, Stmt *s)
+{
+    if (!s || v->done)
+        return;
+    if (v->stmt && !v->stmt(v, s))
+        return;
+    if (s->kind == S_DECL && s->var->is_array && v->expr)
+        for (int i = 0; i < s->var->ndims && !v->done; i++)
+            s->var->dims[i] = ir_visit_expr(v, s->var->dims[i], s);
+    Expr **slot[4];
+    int n = stmt_expr_slots(s, slot, 4);
+    for (int i = 0; i < n && !v->done; i++)
+        *slot[i] = ir_visit_expr(v, *slot[i], s);
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len && !v->done; i++)
+            ir_visit_stmt(v, vec_at(&s->list, i));
+        break;
+    case S_FOR:
+    case S_WHILE: ir_visit_stmt(v, s->body); break;
+    case S_IF:
+        ir_visit_stmt(v, s->then);
+        ir_visit_stmt(v, s->els);
+        break;
+    default: break;
+    }
+    if (v->stmt_after && !v->done)
+        v->stmt_after(v, s);
+}
+
+typedef struct AnyCx {
+    IrVisitor v;
+    ExprPred f;
+    const void *arg;
+} AnyCx;
+
+static Expr *any_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    AnyCx *a = (AnyCx *)v;
+    if (a->f(e, a->arg))
+        v->done = true;
+    return e;
+}
+
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg)
 {
-    if (!e)
-        return false;
-    if (f(e, arg))
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (ir_expr_any(e->kids[i], f, arg))
-            return true;
-    return false;
+    AnyCx a = {{.expr = any_expr}, f, arg};
+    ir_visit_expr(&a.v, (Expr *)e, NULL);
+    return a.v.done;
 }
 
 bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (ir_stmt_any(vec_at(&s->list, i), f, arg))
-                return true;
-        return false;
-    case S_FOR:
-        return ir_expr_any(s->lb, f, arg) || ir_expr_any(s->ub, f, arg) || ir_expr_any(s->brk, f, arg) ||
-               ir_stmt_any(s->body, f, arg);
-    case S_WHILE:
-        return ir_expr_any(s->brk, f, arg) || ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->body, f, arg);
-    case S_IF:
-        return ir_expr_any(s->cond, f, arg) || ir_stmt_any(s->then, f, arg) || ir_stmt_any(s->els, f, arg);
-    case S_DECL:
-        if (s->var->is_array)
-            for (int i = 0; i < s->var->ndims; i++)
-                if (ir_expr_any(s->var->dims[i], f, arg))
-                    return true;
-        return ir_expr_any(s->rhs, f, arg);
-    case S_ASSIGN:
-        return ir_expr_any(s->lhs, f, arg) || ir_expr_any(s->rhs, f, arg);
-    case S_RETURN:
-    case S_LIB:
-        return ir_expr_any(s->rhs, f, arg);
-    case S_FREE:
-        return false;
-    }
+    AnyCx a = {{.expr = any_expr}, f, arg};
+    ir_visit_stmt(&a.v, (Stmt *)s);
+    return a.v.done;
+}
+
+/* ---- ir_verify: the IR's invariants, checked after each pass -------------- */
+
+typedef struct VerifyCx {
+    IrVisitor v;
+    Region *r;
+    Vec scope;                   /* Var*: declared and visible here */
+    Vec marks;                   /* scope lengths at each open block or loop */
+    Vec seen_ids;                /* Stmt* by polyhedral id */
+    const char *pass;
+} VerifyCx;
+
+_Noreturn static void verify_fail(VerifyCx *c, const Stmt *s, const char *what, const char *name)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "IR invariant broken after %s in '%s' (line %d): %s%s%s", c->pass, c->r->name,
+             s ? s->loc.line : 0, what, name ? " " : "", name ? name : "");
+    gfc_panic(__FILE__, __LINE__, msg);
+}
+
+static bool in_scope(VerifyCx *c, const Var *v)
+{
+    for (int i = 0; i < c->scope.len; i++)
+        if (vec_at(&c->scope, i) == v)
+            return true;
     return false;
 }
 
+static Expr *verify_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    VerifyCx *c = (VerifyCx *)v;
+    if ((unsigned)e->kind > E_SIZEOF)
+        verify_fail(c, owner, "expression of unknown kind", NULL);
+    if ((e->kind == E_BINARY && e->nkids != 2) || (e->kind == E_UNARY && e->nkids != 1) ||
+        (e->kind == E_COND && e->nkids != 3))
+        verify_fail(c, owner, "operator with the wrong number of operands", NULL);
+    if ((e->kind == E_BINARY || e->kind == E_UNARY) && (e->op <= OP_NONE || e->op >= OP_COUNT))
+        verify_fail(c, owner, "operator node without an operator", NULL);
+    if (e->kind == E_VAR || e->kind == E_INDEX) {
+        Var *x = e->var;
+        if (!x)
+            verify_fail(c, owner, "variable reference without a variable", NULL);
+        if (x->id >= 0 && (x->id >= c->r->vars.len || vec_at(&c->r->vars, x->id) != x))
+            verify_fail(c, owner, "variable missing from the region's table:", x->name);
+        if (x->id >= 0 && x->kind != V_PARAM && !in_scope(c, x))
+            verify_fail(c, owner, "variable used where it is not declared:", x->name);
+    }
+    return e;
+}
+
+static bool verify_stmt(IrVisitor *v, Stmt *s)
+{
+    VerifyCx *c = (VerifyCx *)v;
+    Arena *a = c->r->unit->arena;
+    if ((unsigned)s->kind > S_LIB)
+        verify_fail(c, s, "statement of unknown kind", NULL);
+    Stmt *kids[2] = {NULL, NULL};
+    if (s->kind == S_FOR || s->kind == S_WHILE)
+        kids[0] = s->body;
+    if (s->kind == S_IF)
+        kids[0] = s->then, kids[1] = s->els;
+    for (int i = 0; i < 2; i++)
+        if (kids[i] && kids[i]->parent != s)
+            verify_fail(c, kids[i], "a child statement's parent link is wrong", NULL);
+    if (s->kind == S_BLOCK)
+        for (int i = 0; i < s->list.len; i++)
+            if (((Stmt *)vec_at(&s->list, i))->parent != s)
+                verify_fail(c, vec_at(&s->list, i), "a block item's parent link is wrong", NULL);
+    if (s->kind == S_FOR && (!s->iv || !s->lb || !s->ub || !s->body || s->step <= 0))
+        verify_fail(c, s, "loop without index, bounds, body or a positive step", NULL);
+    if (s->kind == S_ASSIGN && (!s->lhs || !s->rhs || !op_is_assign(s->op)))
+        verify_fail(c, s, "assignment without target, value or assignment operator", NULL);
+    if (s->id >= 0) {
+        if (s->id >= c->r->nstmts || s->id >= c->r->stmts.len || vec_at(&c->r->stmts, s->id) != s)
+            verify_fail(c, s, "statement id does not index Region.stmts", NULL);
+        for (int i = 0; i < c->seen_ids.len; i++)
+            if (vec_at(&c->seen_ids, i) == s)
+                verify_fail(c, s, "statement reached twice", NULL);
+        vec_push(a, &c->seen_ids, s);
+    }
+    /* scopes: a block or a loop opens one; its declarations end with it */
+    if (s->kind == S_BLOCK || s->kind == S_FOR || s->kind == S_WHILE || s->kind == S_IF)
+        vec_push(a, &c->marks, (void *)(intptr_t)c->scope.len);
+    if (s->kind == S_FOR)
+        vec_push(a, &c->scope, s->iv);
+    if (s->kind == S_DECL) {
+        /* its own initialiser and sizes see it too (harmless); later statements must */
+        vec_push(a, &c->scope, s->var);
+    }
+    return true;
+}
+
+static void verify_after(IrVisitor *v, Stmt *s)
+{
+    VerifyCx *c = (VerifyCx *)v;
+    if (s->kind == S_BLOCK || s->kind == S_FOR || s->kind == S_WHILE || s->kind == S_IF)
+        c->scope.len = (int)(intptr_t)vec_at(&c->marks, --c->marks.len);
+}
+
+void ir_verify(Region *r, const char *pass)
+{
+    VerifyCx c = {{.stmt = verify_stmt, .stmt_after = verify_after, .expr = verify_expr}, .r = r, .pass = pass};
+    if (!r->body || r->body->kind != S_BLOCK)
+        verify_fail(&c, r->body, "the region's body is not a block", NULL);
+    for (int i = 0; i < r->vars.len; i++)
+        if (((Var *)vec_at(&r->vars, i))->id != i)
+            verify_fail(&c, NULL, "Region.vars and Var.id disagree for", ((Var *)vec_at(&r->vars, i))->name);
+    ir_visit_stmt(&c.v, r->body);
+}
 
 /* ---- --emit=ir ------------------------------------------------------------ */
 

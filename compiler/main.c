@@ -1,10 +1,15 @@
-/* main.c - the gpufuse command line: options, compile_commands.json, exit
- * codes (0 success, 1 errors in the input, 2 usage errors). */
+/* main.c - the gpufuse command line as gcc and clang users expect it:
+ * getopt_long options (--opt V and --opt=V), gcc's -W, -M and -std flags,
+ * "did you mean" for misspelt options, compile_commands.json through
+ * libclang (compdb.c), exit codes (0 success, 1 errors in the input, 2
+ * usage errors). */
 #define _DEFAULT_SOURCE
 #include "driver.h"
 
+#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,26 +58,36 @@ static const char usage[] =
     "CUDA kernels as the dependences allow, and writes file.gf.cu: the kernels and\n"
     "extern \"C\" launchers that replace the marked functions at link time.\n"
     "\n"
-    "options:\n"
+    "options (--opt=V and --opt V are the same):\n"
     "  -o FILE              output file ('-' for standard output)\n"
-    "  -p DIR               take the file's flags from DIR/compile_commands.json\n"
-    "  --target=cuda|host   CUDA kernels (default), or the same plan as C with OpenMP\n"
-    "  --emit=cu|c|ir|report  what to write (default: cu for cuda, c for host)\n"
-    "  --report[=text|json] also print the fusion report on standard output\n"
-    "  --arch=sm_90[,...]   GPU architectures the output is meant for (checked,\n"
-    "                       recorded in the output's build line)\n"
-    "  --strict             make every 'kept on the CPU' warning an error\n"
+    "  -p DIR               take the file's flags from compile_commands.json in DIR or\n"
+    "                       a directory above it (without -p and without '--': the\n"
+    "                       first one found above the input file, if it has the file)\n"
+    "  --target cuda|host   CUDA kernels (default), or the same plan as C with OpenMP\n"
+    "  --emit cu|c|ir|report  what to write (default: cu for cuda, c for host)\n"
+    "  --report[=text|json] also print the fusion report on standard output (standard\n"
+    "                       error when the output goes to standard output)\n"
     "  --fast-math          kernels use CUDA's fast float intrinsics (__expf,\n"
     "                       __sinf, __fdividef, ...): faster, a few ulp less exact\n"
     "  --atomic-reductions  grid-wide sums (and | ^) finish with atomics instead of\n"
     "                       a deterministic pass: floating-point sums may differ\n"
     "                       in the last bits from run to run\n"
-    "  --prefix=P           name the emitted definitions P<function> instead of\n"
+    "  --prefix P           name the emitted definitions P<function> instead of\n"
     "                       replacing the functions (to call both side by side)\n"
-    "  --depfile=FILE       write a Make depfile of the headers read\n"
+    "  -MD                  write a Make depfile of the headers read (FILE.d for -o FILE.x)\n"
+    "  -MF FILE             ... to FILE (implies -MD); --depfile FILE is the same\n"
+    "  -MT TARGET, -MQ TARGET  the depfile's target (-MQ escapes it for Make)\n"
+    "  -MP                  a phony target for every header\n"
+    "  -Wno-gpufuse-NAME, -Wgpufuse-NAME   hide or show warning NAME (dependence, loop, ...)\n"
+    "  -Werror, -Werror=gpufuse-NAME, -Wno-error=gpufuse-NAME\n"
+    "                       warnings (functions kept on the CPU) as errors\n"
+    "  -w                   no warnings\n"
+    "  --strict             the same as -Werror\n"
     "  -I DIR, -D NAME[=V], -U NAME, -std=STD   passed to clang\n"
-    "  --resource-dir=DIR   clang's builtin headers (default " GFC_RESOURCE_DIR ")\n"
-    "  --color=auto|always|never\n"
+    "  --resource-dir DIR   clang's builtin headers (default " GFC_RESOURCE_DIR ")\n"
+    "  --color[=auto|always|never]  colours in diagnostics (NO_COLOR and\n"
+    "                       CLICOLOR_FORCE are honoured)\n"
+    "  -v, --verbose        print the clang arguments and the database entry used\n"
     "  -h, --help           this help\n"
     "  --version            print the version\n"
     "\n"
@@ -82,6 +97,7 @@ static const char usage[] =
     "  gpufuse --target=host saxpy.c        # writes saxpy.gf.c (OpenMP)\n"
     "  gpufuse --emit=ir saxpy.c            # the region IR and isl dependences\n"
     "  gpufuse -p build src/model.c         # flags from build/compile_commands.json\n"
+    "  gpufuse src/model.c -o model.gf.cu -MD -MP -- -Iinclude -O2\n"
     "\n"
     "exit status: 0 success (warnings included), 1 errors in the input, 2 usage errors\n";
 
@@ -113,407 +129,355 @@ static int run_big_stack(const Options *o)
     return gfc_run(o);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* ---- usage errors and "did you mean" --------------------------------------- */
+
+static int usage_error(const char *note, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage_error(const char *note, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "gpufuse: error: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(try 'gpufuse --help')\n");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    if (note)
+        fprintf(stderr, "gpufuse: note: %s\n", note);
+    fprintf(stderr, "(try 'gpufuse --help')\n");
     return 2;
 }
 
-typedef struct Args {
-    const char **v;
-    int n, cap;
-} Args;
+/* The spellings a misspelt option is compared with. */
+static const char *const spellings[] = {
+    "--output", "--target=", "--emit=", "--report", "--report=", "--fast-math", "--atomic-reductions", "--prefix=",
+    "--depfile=", "--resource-dir=", "--color", "--color=", "--strict", "--verbose", "--help", "--version",
+    "-MD", "-MF", "-MT", "-MQ", "-MP", "-Werror", "-Wno-error", "-std=",
+};
 
-static void args_push(Args *a, const char *s)
+/* Levenshtein distance, for "did you mean" (short strings). */
+static int distance(const char *a, const char *b)
 {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 16;
-        a->v = realloc(a->v, sizeof(char *) * (size_t)a->cap);
-        if (!a->v) {
-            fprintf(stderr, "gpufuse: out of memory\n");
-            exit(1);
+    size_t m = strlen(a), n = strlen(b);
+    if (m > 64 || n > 64)
+        return 99;
+    int d[65][65];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++)
+        for (size_t j = 1; j <= n; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
+            d[i][j] = c < x ? (c < y ? c : y) : (x < y ? x : y);
         }
-    }
-    a->v[a->n++] = s;
+    return d[m][n];
 }
 
-/* ---- compile_commands.json: just enough JSON ---------------------------------- */
-
-typedef struct J {
-    const char *p;
-    bool bad;
-} J;
-
-static void ws(J *j)
+/* The closest of `list` to `bad` (compared up to '='), or NULL. */
+static const char *closest(const char *bad, const char *const *list, int n)
 {
-    while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
-        j->p++;
+    char key[80];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(bad, "="), bad);
+    const char *best = NULL;
+    int bd = (int)strlen(key) / 3 + 1; /* accepted distance + 1 */
+    if (bd > 3)
+        bd = 3;
+    for (int i = 0; i < n; i++) {
+        char cand[80];
+        snprintf(cand, sizeof cand, "%.*s", (int)strcspn(list[i], "="), list[i]);
+        int d = distance(key, cand);
+        if (d < bd && d > 0)
+            best = list[i], bd = d;
+    }
+    return best;
 }
 
-static char *jstring(J *j)
+/* Flags of a C compiler that belong after '--' (or to nvcc/the linker). */
+static bool compiler_flag(const char *a)
 {
-    ws(j);
-    if (*j->p != '"') {
-        j->bad = true;
-        return NULL;
-    }
-    j->p++;
-    size_t cap = 64, n = 0;
-    char *s = malloc(cap);
-    while (*j->p && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\') {
-            c = *j->p++;
-            if (c == 'n')
-                c = '\n';
-            else if (c == 't')
-                c = '\t';
-            else if (c == 'u') {
-                c = '?';
-                for (int k = 0; k < 4 && *j->p; k++)
-                    j->p++;
-            }
-        }
-        if (n + 2 > cap)
-            s = realloc(s, cap *= 2);
-        s[n++] = c;
-    }
-    if (*j->p != '"')
-        j->bad = true;
-    else
-        j->p++;
-    s[n] = '\0';
-    return s;
+    static const char *const prefixes[] = {"-O", "-f", "-m", "-g", "-W", "-x", "-c", "-S", "-E", "-l", "-L",
+                                           "-isystem", "-iquote", "-include", "-idirafter", "-pthread", "-pedantic",
+                                           "-ansi", "-nostdinc", "--std", "-arch", "-rdc", "--arch"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(a, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
 }
 
-static void jskip(J *j)
+static int unknown_option(const char *a)
 {
-    ws(j);
-    if (*j->p == '"') {
-        free(jstring(j));
-    } else if (*j->p == '{' || *j->p == '[') {
-        char open = *j->p, close = open == '{' ? '}' : ']';
-        j->p++;
-        ws(j);
-        while (*j->p && *j->p != close && !j->bad) {
-            if (open == '{') {
-                free(jstring(j));
-                ws(j);
-                if (*j->p++ != ':')
-                    j->bad = true;
-            }
-            jskip(j);
-            ws(j);
-            if (*j->p == ',')
-                j->p++;
-            ws(j);
+    if (!strncmp(a, "--arch", 6))
+        return usage_error("the output is the same for every GPU: give nvcc the architecture "
+                           "(-arch=sm_90, CMAKE_CUDA_ARCHITECTURES)",
+                           "'--arch' was removed");
+    const char *guess = closest(a, spellings, (int)(sizeof spellings / sizeof *spellings));
+    if (guess) {
+        char note[160];
+        snprintf(note, sizeof note, "did you mean '%.*s'?", (int)strcspn(guess, "="), guess);
+        return usage_error(note, "unknown option '%s'", a);
+    }
+    if (compiler_flag(a))
+        return usage_error("compiler flags go to clang after '--': gpufuse file.c -o file.gf.cu -- FLAGS",
+                           "unknown option '%s'", a);
+    return usage_error(NULL, "unknown option '%s'", a);
+}
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+typedef struct Cmd {
+    Options o;
+    StrVec clang, targets;
+    Arena *arena;
+    bool emit_set, host, md, verbose;
+    const char *compdb, *color, *mf;
+} Cmd;
+
+/* gcc's flags that getopt cannot spell: -M..., -W..., -w, -std=.  Returns
+ * the number of argv entries used (0: not one of them, -1: usage error). */
+static int gcc_flag(Cmd *c, char **argv, int i, int argc)
+{
+    const char *a = argv[i];
+    if (!strcmp(a, "-MD")) {
+        c->md = true;
+        return 1;
+    }
+    if (!strcmp(a, "-MP")) {
+        c->o.dep_phony = true;
+        return 1;
+    }
+    if (!strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
+        if (i + 1 >= argc) {
+            usage_error(NULL, "'%s' needs an argument", a);
+            return -1;
         }
-        if (*j->p == close)
-            j->p++;
+        const char *v = argv[i + 1];
+        if (a[2] == 'F')
+            c->mf = v, c->md = true;
         else
-            j->bad = true;
-    } else {
-        while (*j->p && *j->p != ',' && *j->p != '}' && *j->p != ']')
-            j->p++;
+            strvec_push(&c->targets, a[2] == 'Q' ? make_escape(c->arena, v) : v);
+        return 2;
     }
-}
-
-/* Splits a shell-like command line (quotes and backslashes). */
-static void split_command(const char *cmd, Args *out)
-{
-    const char *p = cmd;
-    while (*p) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            break;
-        size_t cap = strlen(p) + 1, n = 0;
-        char *w = malloc(cap);
-        char q = 0;
-        while (*p && (q || (*p != ' ' && *p != '\t'))) {
-            if (q && *p == q) {
-                q = 0;
-                p++;
-            } else if (!q && (*p == '"' || *p == '\'')) {
-                q = *p++;
-            } else if (*p == '\\' && p[1] && q != '\'') {
-                w[n++] = p[1];
-                p += 2;
-            } else {
-                w[n++] = *p++;
-            }
+    if (!strcmp(a, "-w") || !strncmp(a, "-W", 2)) {
+        int rc = diag_option(a);
+        if (rc < 0) {
+            unknown_option(a);
+            return -1;
         }
-        w[n] = '\0';
-        args_push(out, w);
+        return 1;
+    }
+    if (!strncmp(a, "-std=", 5)) {
+        strvec_push(&c->clang, a);
+        return 1;
+    }
+    return 0;
+}
+
+enum { OPT_TARGET = 256, OPT_EMIT, OPT_REPORT, OPT_FAST_MATH, OPT_ATOMIC, OPT_PREFIX, OPT_DEPFILE, OPT_RESOURCE,
+       OPT_COLOR, OPT_STRICT, OPT_VERSION };
+
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"emit", required_argument, NULL, OPT_EMIT},
+    {"report", optional_argument, NULL, OPT_REPORT},
+    {"fast-math", no_argument, NULL, OPT_FAST_MATH},
+    {"atomic-reductions", no_argument, NULL, OPT_ATOMIC},
+    {"prefix", required_argument, NULL, OPT_PREFIX},
+    {"depfile", required_argument, NULL, OPT_DEPFILE},
+    {"resource-dir", required_argument, NULL, OPT_RESOURCE},
+    {"color", optional_argument, NULL, OPT_COLOR},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* One option from getopt_long: 0 to go on, else the exit status. */
+static int take(Cmd *c, int opt, const char *arg, const char *spelled)
+{
+    switch (opt) {
+    case 'o': c->o.output = arg; return 0;
+    case 'p': c->compdb = arg; return 0;
+    case 'I':
+    case 'D':
+    case 'U': {
+        char *flag = arena_printf(c->arena, "-%c%s", opt, arg);
+        strvec_push(&c->clang, flag);
+        return 0;
+    }
+    case 'v': c->verbose = true; return 0;
+    case 'h': fputs(usage, stdout); return -1;
+    case OPT_VERSION: printf("gpufuse %s (libclang 16, isl; launcher ABI %d)\n", GFC_VERSION, GFC_LAUNCH_ABI); return -1;
+    case OPT_TARGET:
+        if (strcmp(arg, "cuda") && strcmp(arg, "host"))
+            return usage_error(NULL, "unknown target '%s' (cuda or host)", arg);
+        c->host = !strcmp(arg, "host");
+        return 0;
+    case OPT_EMIT: {
+        static const char *const kinds[] = {"cu", "c", "ir", "report"};
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(arg, kinds[k])) {
+                c->o.emit = (EmitKind)k;
+                c->emit_set = true;
+                return 0;
+            }
+        return usage_error(NULL, "unknown --emit kind '%s' (cu, c, ir or report)", arg);
+    }
+    case OPT_REPORT:
+        if (!arg || !strcmp(arg, "text"))
+            c->o.report = REPORT_TEXT;
+        else if (!strcmp(arg, "json"))
+            c->o.report = REPORT_JSON;
+        else
+            return usage_error(NULL, "unknown report format '%s' (text or json)", arg);
+        return 0;
+    case OPT_FAST_MATH: c->o.fast_math = true; return 0;
+    case OPT_ATOMIC: c->o.atomic_reductions = true; return 0;
+    case OPT_PREFIX: c->o.prefix = arg; return 0;
+    case OPT_DEPFILE: c->mf = arg, c->md = true; return 0;
+    case OPT_RESOURCE: c->o.resource_dir = arg; return 0;
+    case OPT_COLOR:
+        c->color = arg ? arg : "always";
+        if (strcmp(c->color, "auto") && strcmp(c->color, "always") && strcmp(c->color, "never"))
+            return usage_error(NULL, "unknown --color value '%s' (auto, always or never)", c->color);
+        return 0;
+    case OPT_STRICT: diag_option("-Werror"); return 0;
+    case ':': return usage_error(NULL, "'%s' needs an argument", spelled);
+    default: return unknown_option(spelled);
     }
 }
 
-static bool same_file(const char *dir, const char *file, const char *input)
+/* NO_COLOR (set and not empty) turns colours off, CLICOLOR_FORCE (not "0")
+ * on; --color=always|never overrides both; else colours on a terminal. */
+static bool use_color(const char *color)
 {
-    char a[4096], b[4096];
-    char path[8192];
-    if (file[0] == '/')
-        snprintf(path, sizeof path, "%s", file);
-    else
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (!realpath(path, a) || !realpath(input, b))
+    if (color && strcmp(color, "auto"))
+        return !strcmp(color, "always");
+    const char *no = getenv("NO_COLOR"), *force = getenv("CLICOLOR_FORCE");
+    if (no && *no)
         return false;
-    return !strcmp(a, b);
+    if (force && *force && strcmp(force, "0"))
+        return true;
+    return isatty(2);
 }
 
-/* Appends the flags clang needs from the entry for `input`; false if none. */
-static bool load_compdb(const char *dir, const char *input, Args *clang)
+/* The output's default name: the input's base name, .c -> .gf.cu / .gf.c. */
+static const char *default_output(Cmd *c)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/compile_commands.json", dir);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "gpufuse: error: cannot read '%s'\n", path);
-        return false;
-    }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)len + 1);
-    size_t got = fread(text, 1, (size_t)len, f);
-    text[got] = '\0';
-    fclose(f);
-    J j = {text, false};
-    ws(&j);
-    bool found = false;
-    if (*j.p++ != '[')
-        j.bad = true;
-    while (!j.bad && !found) {
-        ws(&j);
-        if (*j.p == ']' || !*j.p)
-            break;
-        if (*j.p++ != '{') {
-            j.bad = true;
-            break;
-        }
-        char *edir = NULL, *efile = NULL, *ecmd = NULL;
-        Args eargs = {0};
-        ws(&j);
-        while (!j.bad && *j.p != '}') {
-            char *key = jstring(&j);
-            ws(&j);
-            if (*j.p++ != ':')
-                j.bad = true;
-            if (j.bad) {
-                free(key);
-                break;
-            }
-            if (!strcmp(key, "directory"))
-                edir = jstring(&j);
-            else if (!strcmp(key, "file"))
-                efile = jstring(&j);
-            else if (!strcmp(key, "command"))
-                ecmd = jstring(&j);
-            else if (!strcmp(key, "arguments")) {
-                ws(&j);
-                if (*j.p++ != '[')
-                    j.bad = true;
-                ws(&j);
-                while (!j.bad && *j.p != ']') {
-                    args_push(&eargs, jstring(&j));
-                    ws(&j);
-                    if (*j.p == ',')
-                        j.p++;
-                    ws(&j);
-                }
-                j.p++;
-            } else
-                jskip(&j);
-            free(key);
-            ws(&j);
-            if (*j.p == ',')
-                j.p++;
-            ws(&j);
-        }
-        j.p++;
-        ws(&j);
-        if (*j.p == ',')
-            j.p++;
-        if (edir && efile && same_file(edir, efile, input)) {
-            found = true;
-            if (ecmd && !eargs.n)
-                split_command(ecmd, &eargs);
-            char *wd = malloc(strlen(edir) + 32);
-            sprintf(wd, "-working-directory=%s", edir);
-            args_push(clang, wd);
-            /* keep what changes how the file parses; drop gcc-only flags */
-            for (int i = 1; i < eargs.n; i++) {
-                const char *a = eargs.v[i];
-                bool two = !strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-U") || !strcmp(a, "-include") ||
-                           !strcmp(a, "-isystem") || !strcmp(a, "-iquote");
-                if (two && i + 1 < eargs.n) {
-                    args_push(clang, a);
-                    args_push(clang, eargs.v[++i]);
-                } else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
-                           !strncmp(a, "-std=", 5) || !strncmp(a, "-isystem", 8)) {
-                    args_push(clang, a);
-                }
-            }
-        }
-        free(edir);
-        free(efile);
-        free(ecmd);
-    }
-    if (j.bad)
-        fprintf(stderr, "gpufuse: error: '%s' is not valid JSON\n", path);
-    else if (!found)
-        fprintf(stderr, "gpufuse: error: '%s' has no entry for '%s'\n", path, input);
-    free(text);
-    return found && !j.bad;
+    if (c->o.emit == EMIT_IR || c->o.emit == EMIT_REPORT)
+        return "-";
+    const char *base = strrchr(c->o.input, '/');
+    base = base ? base + 1 : c->o.input;
+    char *out = arena_printf(c->arena, "%s%s", base, c->o.emit == EMIT_CU ? ".gf.cu" : ".gf.c");
+    size_t n = strlen(base);
+    if (n > 2 && !strcmp(base + n - 2, ".c"))
+        strcpy(out + n - 2, c->o.emit == EMIT_CU ? ".gf.cu" : ".gf.c");
+    return out;
 }
 
-static bool valid_arch(const char *list)
+/* -MD without -MF: the output's name with its last suffix replaced by .d. */
+static const char *depfile_name(Cmd *c)
 {
-    const char *p = list;
-    while (*p) {
-        if (strncmp(p, "sm_", 3))
-            return false;
-        p += 3;
-        int digits = 0;
-        while (*p >= '0' && *p <= '9') {
-            p++;
-            digits++;
-        }
-        if (*p == 'a')
-            p++;
-        if (digits < 2)
-            return false;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return false;
+    if (c->mf)
+        return c->mf;
+    const char *slash = strrchr(c->o.output, '/'), *dot = strrchr(c->o.output, '.');
+    size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - c->o.output) : strlen(c->o.output);
+    return arena_printf(c->arena, "%.*s.d", (int)n, c->o.output);
+}
+
+/* Everything after the options: defaults, the database, checks. */
+static int finish(Cmd *c, StrVec *after)
+{
+    if (!c->o.input)
+        return usage_error(NULL, "no input file");
+    if (access(c->o.input, R_OK) != 0) {
+        fprintf(stderr, "gpufuse: error: cannot read '%s'\n", c->o.input);
+        return 1;
     }
-    return true;
+    /* -p, or (as clang-tidy) a database found above the input unless '--' gave the flags */
+    if (c->compdb && !compdb_flags(c->compdb, c->o.input, true, c->verbose, c->arena, &c->clang))
+        return 1;
+    if (!c->compdb && !after->n)
+        compdb_flags(NULL, c->o.input, false, c->verbose, c->arena, &c->clang);
+    for (int i = 0; i < after->n; i++)
+        strvec_push(&c->clang, after->v[i]);
+    if (!c->emit_set)
+        c->o.emit = c->host ? EMIT_C : EMIT_CU;
+    if (!c->o.output)
+        c->o.output = default_output(c);
+    if (c->md) {
+        if (!strcmp(c->o.output, "-") && !c->mf)
+            return usage_error(NULL, "-MD needs an output file (-o) or a depfile name (-MF)");
+        if (!strcmp(c->o.output, "-") && !c->targets.n)
+            return usage_error(NULL, "a depfile of standard output needs its target (-MT)");
+        c->o.depfile = depfile_name(c);
+    }
+    c->o.dep_targets = c->targets.v;
+    c->o.ndep_targets = c->targets.n;
+    gfc_diag.color = use_color(c->color);
+    gfc_diag.verbose = c->verbose;
+    c->o.clang_args = c->clang.v;
+    c->o.nclang_args = c->clang.n;
+    return 0;
+}
+
+/* The argument getopt_long just read, for messages: a long option is the
+ * element before optind; a short one may be inside a cluster (-O2) that
+ * optind has not left yet. */
+static const char *spelled(const StrVec *rest, int opt)
+{
+    const char *cur = optind < rest->n - 1 ? rest->v[optind] : NULL, *prev = rest->v[optind - 1];
+    bool is_short = opt != '?' && opt != ':' ? opt < 256 : optopt > 0 && optopt < 256;
+    if (is_short && cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt ? optopt : opt))
+        return cur;
+    return prev;
 }
 
 int main(int argc, char **argv)
 {
-    Options o = {.prefix = "", .resource_dir = GFC_RESOURCE_DIR, .emit = EMIT_CU};
-    Args clang = {0};
-    bool emit_set = false, host = false;
-    const char *compdb = NULL, *color = "auto";
-    args_push(&clang, default_include_arg());
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
+    Cmd c = {.o = {.prefix = "", .resource_dir = GFC_RESOURCE_DIR, .emit = EMIT_CU}, .arena = arena_new()};
+    StrVec after = {0}, rest = {0};
+    strvec_push(&c.clang, default_include_arg());
+    /* everything after '--' is clang's; gcc's own spellings are taken out
+     * first, getopt_long reads the rest */
+    strvec_push(&rest, argv[0]);
+    int rc = 0;
+    for (int i = 1; i < argc && !rc; i++) {
+        if (!strcmp(argv[i], "--")) {
             for (i++; i < argc; i++)
-                args_push(&clang, argv[i]);
+                strvec_push(&after, argv[i]);
             break;
         }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--version")) {
-            printf("gpufuse %s (libclang 16, isl)\n", GFC_VERSION);
-            return 0;
-        }
-        if (!strcmp(a, "-o") || !strcmp(a, "-p")) {
-            if (i + 1 >= argc)
-                return usage_error("'%s' needs an argument", a);
-            if (a[1] == 'o')
-                o.output = argv[++i];
-            else
-                compdb = argv[++i];
-        } else if (!strncmp(a, "-o", 2)) {
-            o.output = a + 2;
-        } else if (!strncmp(a, "--target=", 9)) {
-            if (!strcmp(a + 9, "cuda"))
-                host = false;
-            else if (!strcmp(a + 9, "host"))
-                host = true;
-            else
-                return usage_error("unknown target '%s' (cuda or host)", a + 9);
-        } else if (!strncmp(a, "--emit=", 7)) {
-            emit_set = true;
-            if (!strcmp(a + 7, "cu"))
-                o.emit = EMIT_CU;
-            else if (!strcmp(a + 7, "c"))
-                o.emit = EMIT_C;
-            else if (!strcmp(a + 7, "ir"))
-                o.emit = EMIT_IR;
-            else if (!strcmp(a + 7, "report"))
-                o.emit = EMIT_REPORT;
-            else
-                return usage_error("unknown --emit kind '%s' (cu, c, ir or report)", a + 7);
-        } else if (!strcmp(a, "--report") || !strcmp(a, "--report=text")) {
-            o.report = REPORT_TEXT;
-        } else if (!strcmp(a, "--report=json")) {
-            o.report = REPORT_JSON;
-        } else if (!strncmp(a, "--report=", 9)) {
-            return usage_error("unknown report format '%s' (text or json)", a + 9);
-        } else if (!strncmp(a, "--arch=", 7)) {
-            if (!valid_arch(a + 7))
-                return usage_error("bad architecture list '%s' (e.g. sm_90 or sm_80,sm_90)", a + 7);
-        } else if (!strcmp(a, "--strict")) {
-            gfc_diag.strict = true;
-        } else if (!strcmp(a, "--fast-math")) {
-            o.fast_math = true;
-        } else if (!strcmp(a, "--atomic-reductions")) {
-            o.atomic_reductions = true;
-        } else if (!strncmp(a, "--prefix=", 9)) {
-            o.prefix = a + 9;
-        } else if (!strncmp(a, "--depfile=", 10)) {
-            o.depfile = a + 10;
-        } else if (!strncmp(a, "--resource-dir=", 15)) {
-            o.resource_dir = a + 15;
-        } else if (!strncmp(a, "--color=", 8)) {
-            color = a + 8;
-            if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never"))
-                return usage_error("unknown --color value '%s' (auto, always or never)", color);
-        } else if (!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-U")) {
-            if (i + 1 >= argc)
-                return usage_error("'%s' needs an argument", a);
-            args_push(&clang, a);
-            args_push(&clang, argv[++i]);
-        } else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-std=", 5)) {
-            args_push(&clang, a);
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (o.input) {
-            return usage_error("only one input file is accepted ('%s')", a);
-        } else {
-            o.input = a;
-        }
+        int used = gcc_flag(&c, argv, i, argc);
+        if (used < 0)
+            rc = 2;
+        else if (used)
+            i += used - 1;
+        else
+            strvec_push(&rest, argv[i]);
     }
-    if (!o.input)
-        return usage_error("%s", "no input file");
-    if (access(o.input, R_OK) != 0) {
-        fprintf(stderr, "gpufuse: error: cannot read '%s'\n", o.input);
-        return 1;
+    strvec_push(&rest, NULL);
+    opterr = 0; /* our messages; ':' first: a missing argument is ':' */
+    for (int opt; !rc;) {
+        if ((opt = getopt_long(rest.n - 1, (char **)rest.v, ":o:p:I:D:U:vh", longopts, NULL)) == -1)
+            break;
+        rc = take(&c, opt, optarg, spelled(&rest, opt));
     }
-    if (compdb && !load_compdb(compdb, o.input, &clang))
-        return 1;
-    if (!emit_set)
-        o.emit = host ? EMIT_C : EMIT_CU;
-    if (!o.output) {
-        if (o.emit == EMIT_IR || o.emit == EMIT_REPORT) {
-            o.output = "-";
-        } else {
-            const char *base = strrchr(o.input, '/');
-            base = base ? base + 1 : o.input;
-            size_t n = strlen(base);
-            char *out = malloc(n + 8);
-            memcpy(out, base, n + 1);
-            if (n > 2 && !strcmp(out + n - 2, ".c"))
-                out[n - 2] = '\0';
-            strcat(out, o.emit == EMIT_CU ? ".gf.cu" : ".gf.c");
-            o.output = out;
-        }
+    for (int i = optind; !rc && i < rest.n - 1; i++) {
+        if (c.o.input)
+            rc = usage_error(NULL, "only one input file is accepted ('%s')", rest.v[i]);
+        c.o.input = rest.v[i];
     }
-    if (o.depfile && !strcmp(o.output, "-"))
-        return usage_error("%s", "--depfile needs an output file (-o)");
-    gfc_diag.color = !strcmp(color, "always") || (!strcmp(color, "auto") && isatty(2));
-    o.clang_args = clang.v;
-    o.nclang_args = clang.n;
-    int rc = run_big_stack(&o);
-    free(clang.v);
-    return rc;
+    if (!rc)
+        rc = finish(&c, &after);
+    if (!rc)
+        rc = run_big_stack(&c.o);
+    free(c.clang.v);
+    free(c.targets.v);
+    free(after.v);
+    free(rest.v);
+    arena_free(c.arena);
+    return rc < 0 ? 0 : rc;
 }

@@ -3,6 +3,7 @@
  * a located diagnostic saying why, so that it keeps its CPU body. */
 #include "gfc.h"
 #include "clang_compat.h"
+#include "decls.h"
 
 #include <clang-c/Index.h>
 #include <limits.h>
@@ -239,10 +240,11 @@ static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
         return CXVisit_Break;
     }
     Field *f = arena_alloc(fc->p->a, sizeof *f);
-    f->name = cx_str(fc->p->a, clang_getCursorSpelling(c));
+    const char *name = cx_str(fc->p->a, clang_getCursorSpelling(c));
+    f->name = decls_cname(fc->p->a, name);   /* as generated code names it */
     f->ty = conv_type(fc->p, clang_getCursorType(c), fc->at, NULL, 0, NULL);
     if (!type_is_arith(f->ty))
-        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", f->name);
+        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", name);
     vec_push(fc->p->a, &fc->fields, f);
     memcpy(fc->p->fail, outer, sizeof outer);
     return CXVisit_Continue;
@@ -298,12 +300,6 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
         break;
     case CXType_Record: {
         ty = new_type(p, TY_STRUCT);
-        ty->name = cx_str(p->a, clang_getTypeSpelling(t.kind == CXType_Elaborated ? t : ct));
-        /* drop qualifiers from the spelling: they are kept in is_const */
-        const char *s = ty->name;
-        while (!strncmp(s, "const ", 6) || !strncmp(s, "volatile ", 9))
-            s = strchr(s, ' ') + 1;
-        ty->name = s;
         FieldCtx fc = {p, at, {0}, false};
         clang_Type_visitFields(ct, visit_field, &fc);
         if (fc.failed)
@@ -312,6 +308,9 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
         for (int i = 0; i < fc.fields.len; i++)
             ty->fields[i] = *(Field *)vec_at(&fc.fields, i);
         ty->nfields = fc.fields.len;
+        const char *why = NULL;
+        if (!(ty->name = decls_record(p->u, p->r, ct, &why)))
+            reject(p, at, "-Wgpufuse-type", "%s", why);
         break;
     }
     default: {
@@ -354,12 +353,14 @@ static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kin
     v->id = p->r->vars.len;
     v->loc = loc_of(p, decl);
     v->depth = p->loops.len;
-    /* a unique spelling: C allows shadowing, generated code must not */
-    v->cname = name;
+    /* a unique spelling: C allows shadowing, generated code must not; a
+     * declared name goes through decls_cname (C++ keywords, clashes) */
+    const char *base = clang_isDeclaration(clang_getCursorKind(decl)) ? decls_cname(p->a, name) : name;
+    v->cname = base;
     for (int i = 0, n = 1; i < p->r->vars.len; i++) {
         Var *o = vec_at(&p->r->vars, i);
         if (!strcmp(o->cname, v->cname)) {
-            v->cname = arena_printf(p->a, "%s_%d", name, n++);
+            v->cname = arena_printf(p->a, "%s_%d", base, n++);
             i = -1;
         }
     }
@@ -488,17 +489,7 @@ static Expr *conv_builtin(P *p, CXCursor c, const char *name, Kids ks, Type *ty)
     return e;
 }
 
-static Func *find_helper(P *p, const char *name)
-{
-    for (int i = 0; i < p->u->helpers.len; i++) {
-        Func *f = vec_at(&p->u->helpers, i);
-        if (!strcmp(f->name, name))
-            return f;
-    }
-    return NULL;
-}
-
-/* A helper is copied verbatim as a device function: it must be pure in
+/* A helper becomes a device function (decls.c prints it from the AST): it must be pure in
  * the sense a kernel needs (no recursion, no I/O or unknown calls, no
  * non-constant globals, no asm).  Checked at the call site of the region,
  * following helpers that call helpers. */
@@ -551,7 +542,7 @@ static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h)
             if (!clang_Cursor_isNull(def) && clang_equalCursors(def, h->chain[i]))
                 reject(p, h->call, "-Wgpufuse-call", "'%s' calls itself (recursion), which a GPU kernel cannot "
                        "do reliably; write it as a loop", name);
-        if (!find_helper(p, name) || clang_Cursor_isNull(def))
+        if (!decls_helper(p->u, callee) || clang_Cursor_isNull(def))
             reject(p, h->call, "-Wgpufuse-call", "helper '%s' calls '%s', which is not a math function nor a "
                    "pure static helper defined in this file", self, name);
         limit(p, h->call, h->depth + 2, MAX_HELPER_DEPTH, "nested helper calls");
@@ -565,12 +556,16 @@ static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h)
     }
     case CXCursor_DeclRefExpr: {
         CXCursor d2 = clang_getCursorReferenced(c);
+        CXType vt = clang_getCursorType(d2);
+        while (vt.kind == CXType_ConstantArray || vt.kind == CXType_IncompleteArray)
+            vt = clang_getArrayElementType(vt);   /* a const array: its elements are const */
         if (clang_getCursorKind(d2) == CXCursor_VarDecl && clang_getCursorKind(clang_getCursorSemanticParent(d2)) ==
                                                                CXCursor_TranslationUnit &&
-            !clang_isConstQualifiedType(clang_getCursorType(d2)))
+            !clang_isConstQualifiedType(vt))
             reject(p, h->call, "-Wgpufuse-global", "helper '%s' uses the global variable '%s', which is not visible "
                    "to a kernel", self, cx_str(p->a, clang_getCursorSpelling(c)));
-        if (clang_getCursorKind(d2) == CXCursor_VarDecl && clang_Cursor_getStorageClass(d2) == CX_SC_Static)
+        if (clang_getCursorKind(d2) == CXCursor_VarDecl && clang_Cursor_getStorageClass(d2) == CX_SC_Static &&
+            clang_getCursorKind(clang_getCursorSemanticParent(d2)) != CXCursor_TranslationUnit)
             reject(p, h->call, "-Wgpufuse-static", "helper '%s' keeps state in the static variable '%s'", self,
                    cx_str(p->a, clang_getCursorSpelling(c)));
         break;
@@ -922,7 +917,7 @@ static Expr *conv_expr_(P *p, CXCursor c)
         name = builtin_name(name);
         Func *h = NULL;
         if (!is_math_func(name)) {
-            h = find_helper(p, name);
+            h = decls_helper(p->u, callee);
             if (!h) {
                 static const char *const io[] = {"printf", "fprintf", "puts", "putchar", "scanf", "fopen",
                                                  "fwrite", "fread", "fputs", "fflush", "perror", NULL};
@@ -956,8 +951,9 @@ static Expr *conv_expr_(P *p, CXCursor c)
             }
             e->kids[i - 1] = conv_expr(p, ks.c[i]);
         }
-        if (h)
-            vec_push(p->a, &p->r->helpers, h);
+        const char *why = h ? decls_use_helper(p->u, p->r, h) : NULL;
+        if (why)
+            reject(p, c, "-Wgpufuse-call", "%s", why);
         return e;
     }
     case CXCursor_StmtExpr:
@@ -1274,6 +1270,7 @@ static Stmt *guard_rest(P *p, Stmt *s, Var *flag, CXCursor c)
         neg->nkids = 1;
         g->cond = neg;
         g->then = guard_rest(p, rest, flag, c);
+        g->then->parent = g;
         vec_push(p->a, &out, g);
         break;
     }
@@ -2415,6 +2412,7 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, co
     r->unit = u;
     P p = {.u = u, .a = u->arena, .tu = tu, .ops = ops, .asserts = asserts, .fn = fn, .r = r};
     r->name = cx_str(u->arena, clang_getCursorSpelling(fn));
+    r->cname = decls_cname(u->arena, r->name);
     r->loc = loc_of(&p, fn);
     r->first_line = r->loc.line;
     r->last_line = end_line_of(fn);
@@ -2464,23 +2462,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
             CXCursor *cp = arena_alloc(t->u->arena, sizeof *cp);
             *cp = c;
             vec_push(t->u->arena, &t->marked, cp);
-        } else if (clang_getCursorLinkage(c) == CXLinkage_Internal) {
-            Func *f = arena_alloc(t->u->arena, sizeof *f);
-            f->name = cx_str(t->u->arena, clang_getCursorSpelling(c));
-            f->source = extent_text(t->u, c);
-            CXFile file;
-            unsigned line, col;
-            clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, NULL);
-            f->loc = (Loc){t->u->path, (int)line, (int)col};
-            vec_push(t->u->arena, &t->u->helpers, f);
         }
-    } else if (k == CXCursor_StructDecl && clang_isCursorDefinition(c)) {
-        vec_push(t->u->arena, &t->u->structs, extent_text(t->u, c));
-    } else if (k == CXCursor_TypedefDecl) {
-        vec_push(t->u->arena, &t->u->structs, extent_text(t->u, c));
-    } else if (k == CXCursor_MacroDefinition && !clang_Cursor_isMacroBuiltin(c)) {
-        char *text = extent_text(t->u, c);
-        vec_push(t->u->arena, &t->u->structs, arena_printf(t->u->arena, "#define %s", text));
     }
     return CXChildVisit_Continue;
 }
@@ -2538,28 +2520,14 @@ static char *read_file(const char *path, Arena *a)
     return r;
 }
 
-typedef struct InclCtx {
-    Unit *u;
-    CXTranslationUnit tu;
-} InclCtx;
-
 static void inclusion_visitor(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData d)
 {
-    InclCtx *ic = d;
-    Unit *u = ic->u;
+    (void)stack;
+    (void)len;
+    Unit *u = d;
     CXString s = clang_getFileName(f);
-    const char *name = arena_strdup(u->arena, clang_getCString(s));
+    vec_push(u->arena, &u->includes, arena_strdup(u->arena, clang_getCString(s)));
     clang_disposeString(s);
-    vec_push(u->arena, &u->includes, (void *)name);
-    /* headers the file itself includes, other than system ones and ours,
-     * are included again by the generated file (their types and helpers) */
-    if (len == 1 && clang_Location_isFromMainFile(stack[0]) &&
-        !clang_Location_isInSystemHeader(clang_getLocationForOffset(ic->tu, f, 0))) {
-        const char *base = strrchr(name, '/');
-        base = base ? base + 1 : name;
-        if (strcmp(base, "gpufuse.h"))
-            vec_push(u->arena, &u->includes_direct, (void *)name);
-    }
 }
 
 Unit *parse_unit(const char *path, const ParseOptions *opt)
@@ -2568,6 +2536,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
     Unit *u = arena_alloc(a, sizeof *u);
     u->arena = a;
     u->path = arena_strdup(a, path);
+    u->gen_path = decls_gen_path(a, path);
     u->source = read_file(path, a);
     if (!u->source) {
         diag_at(DIAG_ERROR, (Loc){0}, NULL, "cannot read '%s'", path);
@@ -2588,6 +2557,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
     for (int i = 0; i < opt->nclang_args; i++)
         args[n++] = opt->clang_args[i];
 
+    diag_clang_args(path, args, n); /* -v */
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode err = clang_parseTranslationUnit2(idx, path, args, n, NULL, 0,
@@ -2621,8 +2591,8 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
         arena_free(a);
         return NULL;
     }
-    InclCtx ic = {u, tu};
-    clang_getInclusions(tu, inclusion_visitor, &ic);
+    clang_getInclusions(tu, inclusion_visitor, u);
+    decls_begin(u, tu);
 
     TopCtx t = {u, tu, {0}};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &t);
@@ -2637,6 +2607,7 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
         Region *r = parse_region(u, tu, ops, &ac.found, fns[i]);
         vec_push(a, r->rejected ? &u->rejected : &u->regions, r);
     }
+    decls_end(u);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     return u;

@@ -93,7 +93,7 @@ gf_status gf_lib_begin(gf_site *site, const gf_libarg *a, int n, gf_call **call,
         return gf_fail(GF_ERROR_INVALID_VALUE, "%s: an output overlaps another argument",
                        site->function);
     if (gf_runtime_get()->cpu)
-        return GF_SUCCESS;
+        return gf_cpu_fallback(); /* the notice, or GPUFUSE_DEVICE's error */
     gf_call *c = gf_call_begin(site, n);
     for (int i = 0; i < n; i++)
         gf_call_arg(c, i, a[i].p, 0, (ptrdiff_t)a[i].bytes, a[i].mode, 0);

@@ -34,6 +34,7 @@ struct gf_call {
     void **span_dev;
     int nspans;
     int host_involved;
+    size_t staged_in, staged_out; /* host bytes copied to / from the device */
     int broken;                  /* gf_call_begin could not hold every argument */
     int checks;                  /* gf_call_check calls: device work the launcher queued */
     void **scratch;              /* gf_call_scratch: allocated when asked */
@@ -53,6 +54,9 @@ struct gf_call {
 };
 
 static _Thread_local gf_call tl_call;
+static _Thread_local int tl_last_path = -1;
+
+int gf_call_last_path(void) { return tl_last_path; }
 static pthread_key_t call_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -164,6 +168,7 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     c->nscratch = 0;
     gf_scratch_reset(&c->res);
     c->host_involved = 0;
+    c->staged_in = c->staged_out = 0;
     c->checks = 0;
     c->timing = 0;
     gf_tl_site = (const struct gf_site *)site;
@@ -314,6 +319,7 @@ static gf_status stage_in(gf_call *c, int m)
                         : gf_stage_h2d(c->span_dev[s], sp->lo, n, (void *)c->stream);
             if (st != GF_SUCCESS)
                 return st;
+            c->staged_in += n;
         }
     }
     for (int k = 0; k < m; k++) {
@@ -330,8 +336,14 @@ gf_path gf_call_map(gf_call *c)
 {
     const gf_runtime *rt = gf_runtime_get();
     int hazard = c->broken || gf_args_hazard(c->a, c->nargs);
-    if (rt->cpu)
+    if (rt->cpu) {
+        gf_status st = gf_cpu_fallback(); /* the notice, or GPUFUSE_DEVICE's error */
+        if (st != GF_SUCCESS) {
+            report_site(c, st, gf_last_error());
+            return (gf_path)(c->path = GF_PATH_FAILED);
+        }
         return (gf_path)(c->path = hazard ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
+    }
     c->device = gf_current_device();
     c->stream = (cudaStream_t)gf_current_cuda_stream();
     if (c->broken) /* reported by gf_call_begin; the arguments are not all known */
@@ -552,6 +564,7 @@ static gf_status copy_out(gf_call *c)
                            : gf_stage_d2h((void *)sp->wlo, src, n, (void *)c->stream);
         if (st != GF_SUCCESS)
             return st;
+        c->staged_out += n;
     }
     return GF_SUCCESS;
 }
@@ -580,11 +593,14 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
                 cudaGetLastError();
         }
     }
-    if (gf_profiling && c->site)
-        gf_profile_add(c->site, c->path == GF_PATH_DEVICE && c->timing, gpu_ms, now_ms() - c->t0,
-                       bytes);
+    if (gf_profiling && c->site) {
+        gf_call_stats st = {c->path, c->path == GF_PATH_DEVICE && c->timing, gpu_ms,
+                            gf_tl_entry_timing ? -1.0 : now_ms() - c->t0, bytes, c->staged_in, c->staged_out};
+        gf_profile_add(c->site, &st);
+    }
     nvtxRangePop();
     gf_tl_site = NULL;
+    tl_last_path = c->path;
     c->path = -1;
     c->timing = 0;
 }

@@ -1,6 +1,7 @@
 /* device.c - runtime initialisation (once, thread-safe), device selection
- * and properties, and the CPU fallback when there is no usable GPU or
- * GPUFUSE_DEVICE=cpu. */
+ * and properties, and the CPU fallback when there is no usable GPU (said
+ * once on stderr) or GPUFUSE_DEVICE=cpu; GPUFUSE_DEVICE=gpu or an index
+ * without that GPU, or a value it does not know, is an error. */
 #include "rt.h"
 
 #include <cuda_runtime_api.h>
@@ -32,36 +33,73 @@ static double peak_bandwidth(int dev)
     return (double)clk_khz * 1e3 * 2.0 * (bus_bits / 8.0) / 1e9;
 }
 
+/* What GPUFUSE_DEVICE asks for. */
+enum { WANT_AUTO, WANT_CPU, WANT_GPU, WANT_INDEX };
+
+static int parse_want(const char *want, long *index)
+{
+    if (!want || !*want || !strcasecmp(want, "auto"))
+        return WANT_AUTO;
+    if (!strcasecmp(want, "cpu"))
+        return WANT_CPU;
+    if (!strcasecmp(want, "gpu"))
+        return WANT_GPU;
+    char *end;
+    *index = strtol(want, &end, 10);
+    return *end || *index < 0 ? -1 : WANT_INDEX;
+}
+
+/* The runtime cannot run as configured: every launcher call reports `s`
+ * through the error handler and does nothing, gf_init returns it. */
+static void config_error(gf_status s, const char *fmt, const char *a, const char *b)
+{
+    gf_rt.cpu = 1;
+    gf_rt.config_error = s;
+    snprintf(cpu_reason, sizeof cpu_reason, fmt, a, b);
+}
+
 static void init_once(void)
 {
     const char *want = getenv("GPUFUSE_DEVICE");
+    long index = 0;
+    int w = parse_want(want, &index);
     gf_profile_init_env();
-    if (want && !strcasecmp(want, "cpu")) {
+    const char *quiet = getenv("GPUFUSE_QUIET");
+    gf_rt.quiet = quiet && *quiet && strcmp(quiet, "0");
+    if (w < 0) {
+        config_error(GF_ERROR_INVALID_VALUE, "GPUFUSE_DEVICE=%s: expected cpu, gpu, auto or a device index%s",
+                     want, "");
+        return;
+    }
+    if (w == WANT_CPU) {
         gf_rt.cpu = 1;
-        snprintf(cpu_reason, sizeof cpu_reason, "GPUFUSE_DEVICE=cpu: using the CPU fallback");
+        gf_rt.cpu_chosen = 1;
+        snprintf(cpu_reason, sizeof cpu_reason, "GPUFUSE_DEVICE=cpu");
         return;
     }
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n <= 0) {
-        gf_rt.cpu = 1;
-        snprintf(cpu_reason, sizeof cpu_reason, "no usable GPU (%s): using the CPU fallback",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        const char *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
         cudaGetLastError();
+        if (w != WANT_AUTO) {
+            config_error(GF_ERROR_NO_DEVICE, "GPUFUSE_DEVICE=%s requires a GPU, and there is no usable one (%s)",
+                         want, why);
+            return;
+        }
+        gf_rt.cpu = 1;
+        snprintf(cpu_reason, sizeof cpu_reason, "no usable GPU (%s)", why);
         return;
     }
     gf_rt.ndev = n < GF_MAX_DEVICES ? n : GF_MAX_DEVICES;
-    if (want && *want && strcasecmp(want, "gpu") && strcasecmp(want, "auto")) {
-        char *end;
-        long d = strtol(want, &end, 10);
-        if (*end || d < 0 || d >= gf_rt.ndev) {
-            gf_rt.cpu = 1;
-            snprintf(cpu_reason, sizeof cpu_reason,
-                     "GPUFUSE_DEVICE=%s: expected cpu, gpu or a device index below %d", want,
-                     gf_rt.ndev);
+    if (w == WANT_INDEX) {
+        if (index >= gf_rt.ndev) {
+            char count[32];
+            snprintf(count, sizeof count, "%d", gf_rt.ndev);
+            config_error(GF_ERROR_INVALID_VALUE, "GPUFUSE_DEVICE=%s: there are %s device(s)", want, count);
             return;
         }
-        gf_rt.default_device = (int)d;
+        gf_rt.default_device = (int)index;
     }
     for (int i = 0; i < gf_rt.ndev; i++) {
         struct cudaDeviceProp p;
@@ -79,6 +117,27 @@ static void init_once(void)
         g->total_memory = p.totalGlobalMem;
         g->peak_bandwidth_gbs = peak_bandwidth(i);
     }
+}
+
+const char *gf_cpu_reason(void) { return cpu_reason; }
+
+static pthread_once_t notice_once = PTHREAD_ONCE_INIT;
+
+static void print_notice(void)
+{
+    fprintf(stderr, "gpufuse: note: %s: gpufuse functions run on the CPU (GPUFUSE_QUIET=1 hides this note; "
+                    "GPUFUSE_DEVICE=gpu makes a GPU required)\n", cpu_reason);
+    fflush(stderr);
+}
+
+gf_status gf_cpu_fallback(void)
+{
+    const gf_runtime *rt = gf_runtime_get();
+    if (rt->config_error)
+        return gf_fail(rt->config_error, "%s", cpu_reason);
+    if (rt->cpu && !rt->cpu_chosen && !rt->quiet)
+        pthread_once(&notice_once, print_notice);
+    return GF_SUCCESS;
 }
 
 const gf_runtime *gf_runtime_get(void)
@@ -100,8 +159,10 @@ int gf_current_device(void)
 gf_status gf_init(void)
 {
     const gf_runtime *rt = gf_runtime_get();
+    if (rt->config_error)
+        return gf_fail(rt->config_error, "%s", cpu_reason);
     if (rt->cpu)
-        return gf_fail(GF_ERROR_NO_DEVICE, "%s", cpu_reason);
+        return gf_fail(GF_ERROR_NO_DEVICE, "%s: using the CPU fallback", cpu_reason);
     gf_current_device();
     return GF_SUCCESS;
 }

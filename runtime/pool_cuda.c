@@ -1,11 +1,14 @@
 /* pool_cuda.c - the CUDA backend of the device memory pool (cudaMalloc,
  * events for cross-stream frees) and gf_malloc/gf_free/stats/trim on top
- * of pool.c.  One pool per device, created on first use. */
+ * of pool.c.  One pool per device, created on first use.  On the CPU
+ * fallback gf_malloc's pool holds host memory, so that code written for
+ * the GPU runs unchanged (launchers see plain host pointers). */
 #include "rt.h"
 
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 static _Atomic(gf_pool *) pools[GF_MAX_DEVICES];
 static int pool_dev[GF_MAX_DEVICES];
@@ -104,10 +107,55 @@ int gf_pool_owns_device_ptr(const void *addr)
     return 0;
 }
 
+/* ---- the CPU fallback's pool -------------------------------------------- */
+
+static gf_pool *cpu_pool;
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static gf_status host_alloc(void *ctx, void **ptr, size_t bytes)
+{
+    (void)ctx;
+    *ptr = aligned_alloc(256, (bytes + 255) / 256 * 256);
+    return *ptr ? GF_SUCCESS : GF_ERROR_OUT_OF_MEMORY;
+}
+
+static void host_free(void *ctx, void *ptr, size_t bytes)
+{
+    (void)ctx;
+    (void)bytes;
+    free(ptr);
+}
+
+static void trim_cpu_pool(void) { gf_pool_trim_cached(cpu_pool); }
+
+static void create_cpu_pool(void)
+{
+    gf_pool_config cfg;
+    gf_pool_default_config(&cfg);
+    if (gf_pool_config_from_env(&cfg) != GF_SUCCESS)
+        return;
+    gf_pool_backend be = {.alloc = host_alloc, .free = host_free};
+    cpu_pool = gf_pool_create(&be, &cfg);
+    if (cpu_pool)
+        atexit(trim_cpu_pool); /* cached blocks go back; live ones are the program's */
+}
+
 static gf_status current_pool(gf_pool **out, const char *what)
 {
-    if (gf_runtime_get()->cpu)
-        return gf_fail(GF_ERROR_NO_DEVICE, "%s: no GPU (CPU fallback)", what);
+    if (gf_runtime_get()->cpu) {
+        gf_status s = gf_cpu_fallback(); /* the notice, or GPUFUSE_DEVICE's error */
+        if (s != GF_SUCCESS)
+            return s;
+        pthread_once(&cpu_once, create_cpu_pool);
+        if (!cpu_pool) {
+            gf_pool_config cfg;
+            gf_pool_default_config(&cfg);
+            s = gf_pool_config_from_env(&cfg);
+            return s != GF_SUCCESS ? s : gf_fail(GF_ERROR_OUT_OF_MEMORY, "%s: cannot create the pool", what);
+        }
+        *out = cpu_pool;
+        return GF_SUCCESS;
+    }
     gf_pool *p = gf_device_pool(gf_current_device());
     if (!p) {
         gf_pool_config cfg;

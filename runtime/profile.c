@@ -1,7 +1,10 @@
 /* profile.c - per-function call statistics (GPUFUSE_PROFILE=1 or
- * gf_profile_enable): calls, GPU time between the call's kernels' start and
- * end events, achieved bandwidth from the bytes launchers report, and its
- * share of the device's peak; printed at exit or by gf_profile_print. */
+ * gf_profile_enable): calls by the path they took (GPU, the CPU plan, the C
+ * body), the whole call's wall time, the GPU time between the call's
+ * kernels' start and end events, achieved bandwidth from the bytes
+ * launchers report and its share of the device's peak, host bytes staged
+ * to and from the device, and verify mode's counts; printed at exit or by
+ * gf_profile_print. */
 #include "rt.h"
 
 #include <gpufuse/launch.h>
@@ -15,8 +18,9 @@ int gf_profiling;
 typedef struct slot {
     const char *function, *file;
     int line;
-    uint64_t calls, device_calls;
-    double gpu_ms, wall_ms, bytes;
+    uint64_t calls, path[4];         /* by gf_path */
+    double gpu_ms, wall_ms, bytes, staged_in, staged_out;
+    uint64_t verified, differed;     /* GPUFUSE_VERIFY */
 } slot;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -43,32 +47,70 @@ void gf_profile_init_env(void)
     }
 }
 
-void gf_profile_add(gf_site *site, int device_path, double gpu_ms, double wall_ms, size_t bytes)
+/* The slot of `site` (under mu): cached in the site, else found by name and
+ * source line (a launcher and its verifying entry point have a site each),
+ * else a new one; NULL out of memory. */
+static slot *slot_of(gf_site *site)
+{
+    int i = site->profile_slot;
+    if (i >= 0 && i < nslots && slots[i].function == site->function)
+        return &slots[i];
+    for (i = 0; i < nslots; i++)
+        if (!strcmp(slots[i].function, site->function) && slots[i].line == site->line &&
+            !strcmp(slots[i].file ? slots[i].file : "", site->file ? site->file : "")) {
+            site->profile_slot = i;
+            return &slots[i];
+        }
+    if (nslots == capslots) {
+        int cap = capslots ? capslots * 2 : 32;
+        slot *v = realloc(slots, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        slots = v;
+        capslots = cap;
+    }
+    i = nslots++;
+    slots[i] = (slot){.function = site->function, .file = site->file, .line = site->line};
+    site->profile_slot = i;
+    return &slots[i];
+}
+
+void gf_profile_add(gf_site *site, const gf_call_stats *st)
 {
     pthread_mutex_lock(&mu);
-    int i = site->profile_slot;
-    if (i < 0 || i >= nslots || slots[i].function != site->function) {
-        if (nslots == capslots) {
-            int cap = capslots ? capslots * 2 : 32;
-            slot *v = realloc(slots, (size_t)cap * sizeof *v);
-            if (!v) {
-                pthread_mutex_unlock(&mu);
-                return;
-            }
-            slots = v;
-            capslots = cap;
+    slot *s = slot_of(site);
+    if (s) {
+        s->calls++;
+        if (st->path >= 0 && st->path < 4)
+            s->path[st->path]++;
+        if (st->wall_ms >= 0)
+            s->wall_ms += st->wall_ms;
+        if (st->timed) {
+            s->gpu_ms += st->gpu_ms;
+            s->bytes += (double)st->bytes;
         }
-        i = nslots++;
-        slots[i] = (slot){site->function, site->file, site->line, 0, 0, 0, 0, 0};
-        site->profile_slot = i;
+        s->staged_in += (double)st->staged_in;
+        s->staged_out += (double)st->staged_out;
     }
-    slot *s = &slots[i];
-    s->calls++;
-    s->wall_ms += wall_ms;
-    if (device_path) {
-        s->device_calls++;
-        s->gpu_ms += gpu_ms;
-        s->bytes += (double)bytes;
+    pthread_mutex_unlock(&mu);
+}
+
+void gf_profile_wall(gf_site *site, double wall_ms)
+{
+    pthread_mutex_lock(&mu);
+    slot *s = slot_of(site);
+    if (s)
+        s->wall_ms += wall_ms;
+    pthread_mutex_unlock(&mu);
+}
+
+void gf_profile_verified(gf_site *site, int differed)
+{
+    pthread_mutex_lock(&mu);
+    slot *s = slot_of(site);
+    if (s) {
+        s->verified++;
+        s->differed += differed != 0;
     }
     pthread_mutex_unlock(&mu);
 }
@@ -83,10 +125,8 @@ gf_status gf_profile_enable(int on)
 gf_status gf_profile_reset(void)
 {
     pthread_mutex_lock(&mu);
-    for (int i = 0; i < nslots; i++) {
-        slots[i].calls = slots[i].device_calls = 0;
-        slots[i].gpu_ms = slots[i].wall_ms = slots[i].bytes = 0;
-    }
+    for (int i = 0; i < nslots; i++)
+        slots[i] = (slot){.function = slots[i].function, .file = slots[i].file, .line = slots[i].line};
     pthread_mutex_unlock(&mu);
     return GF_SUCCESS;
 }
@@ -94,8 +134,7 @@ gf_status gf_profile_reset(void)
 static int by_time(const void *a, const void *b)
 {
     const slot *x = a, *y = b;
-    double tx = x->gpu_ms > 0 ? x->gpu_ms : x->wall_ms, ty = y->gpu_ms > 0 ? y->gpu_ms : y->wall_ms;
-    return tx < ty ? 1 : tx > ty ? -1 : 0;
+    return x->wall_ms < y->wall_ms ? 1 : x->wall_ms > y->wall_ms ? -1 : 0;
 }
 
 gf_status gf_profile_print(void *file)
@@ -104,7 +143,7 @@ gf_status gf_profile_print(void *file)
     const gf_runtime *rt = gf_runtime_get();
     double peak = 0;
     if (rt->cpu) {
-        fprintf(f, "gpufuse profile (CPU fallback, no GPU times)\n");
+        fprintf(f, "gpufuse profile (CPU fallback: %s)\n", gf_cpu_reason());
     } else {
         const gf_device_props *p = &rt->props[rt->default_device];
         peak = p->peak_bandwidth_gbs;
@@ -121,23 +160,37 @@ gf_status gf_profile_print(void *file)
         memcpy(v, slots, (size_t)n * sizeof *v);
     pthread_mutex_unlock(&mu);
     qsort(v, (size_t)n, sizeof *v, by_time);
-    fprintf(f, "%-24s %8s %8s %10s %10s %9s %6s %10s  %s\n", "function", "calls", "on GPU", "GPU ms",
-            "GPU us/call", "GB/s", "%peak", "wall ms", "source");
+    int verified = 0; /* GPUFUSE_VERIFY: two more columns */
+    for (int i = 0; i < n; i++)
+        verified |= v[i].verified > 0;
+    fprintf(f, "%-24s %7s %7s %7s %7s %10s %9s %8s %6s %10s %9s %9s ", "function", "calls", "GPU", "CPU", "C body",
+            "GPU ms", "us/call", "GB/s", "%peak", "wall ms", "in MB", "out MB");
+    if (verified)
+        fprintf(f, "%8s %8s ", "verified", "differed");
+    fprintf(f, " %s\n", "source");
     for (int i = 0; i < n; i++) {
         slot *s = &v[i];
-        if (!s->calls)
+        if (!s->calls && !s->verified)
             continue;
         double gbs = s->gpu_ms > 0 ? s->bytes / (s->gpu_ms * 1e-3) / 1e9 : 0;
-        char pk[16] = "-", gb[16] = "-";
+        uint64_t dev = s->path[GF_PATH_DEVICE];
+        char pk[16] = "-", gb[16] = "-", us[16] = "-", gm[24] = "-";
         if (gbs > 0) {
             snprintf(gb, sizeof gb, "%.1f", gbs);
             if (peak > 0)
                 snprintf(pk, sizeof pk, "%.1f", 100.0 * gbs / peak);
         }
-        fprintf(f, "%-24s %8llu %8llu %10.3f %10.2f %9s %6s %10.3f  %s:%d\n", s->function,
-                (unsigned long long)s->calls, (unsigned long long)s->device_calls, s->gpu_ms,
-                s->device_calls ? 1e3 * s->gpu_ms / (double)s->device_calls : 0.0, gb, pk, s->wall_ms,
-                s->file ? s->file : "?", s->line);
+        if (dev && s->gpu_ms > 0) {
+            snprintf(gm, sizeof gm, "%.3f", s->gpu_ms);
+            snprintf(us, sizeof us, "%.2f", 1e3 * s->gpu_ms / (double)dev);
+        }
+        fprintf(f, "%-24s %7llu %7llu %7llu %7llu %10s %9s %8s %6s %10.3f %9.1f %9.1f ", s->function,
+                (unsigned long long)s->calls, (unsigned long long)dev, (unsigned long long)s->path[GF_PATH_HOST],
+                (unsigned long long)s->path[GF_PATH_SEQUENTIAL], gm, us, gb, pk, s->wall_ms, s->staged_in / 1e6,
+                s->staged_out / 1e6);
+        if (verified)
+            fprintf(f, "%8llu %8llu ", (unsigned long long)s->verified, (unsigned long long)s->differed);
+        fprintf(f, " %s:%d\n", s->file ? s->file : "?", s->line);
     }
     free(v);
     fflush(f);

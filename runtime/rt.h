@@ -5,6 +5,7 @@
 #define GPUFUSE_RT_H
 
 #include <gpufuse.h>
+#include <gpufuse/entry.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -194,10 +195,61 @@ GF_HIDDEN int gf_args_hazard(const gf_argdesc *a, int n);
 GF_HIDDEN int gf_args_group(const gf_argdesc *a, const int *idx, int m, int *group,
                             gf_span *spans);
 
+/* ---- verify_cmp.c (verify mode's comparison and messages, no CUDA) ------- */
+
+#define GF_VERIFY_MAXDIMS 16     /* deeper arrays print a flat index */
+
+/* Relative tolerances [GF_VTOL_ELEMENT or GF_VTOL_REDUCED][float, double]
+ * and an ulp distance; a floating-point pair agrees within either. */
+typedef struct gf_vtol {
+    double rtol[2][2];
+    long long ulp;
+} gf_vtol;
+GF_HIDDEN void gf_vtol_default(gf_vtol *t);
+/* The defaults, overridden by GPUFUSE_VERIFY_RTOL / GPUFUSE_VERIFY_ULP;
+ * -1 (gf_last_error says why) on a malformed value. */
+GF_HIDDEN int gf_vtol_from_env(gf_vtol *t);
+/* 1 when two scalars of a gf_vkind agree: NaN only with NaN, infinities
+ * exactly, else within t->ulp ulps or |got - ref| <= rtol * max(|got|,
+ * |ref|, 1); integers and bytes exactly, booleans as truth values. */
+GF_HIDDEN int gf_vclose(int kind, size_t size, const void *got, const void *ref, const gf_vtol *t, int cls);
+/* A scalar as text ("%.9g" floats, "%.17g" doubles, integers, else hex). */
+GF_HIDDEN void gf_vvalue(char *buf, size_t n, int kind, size_t size, const void *p);
+/* Flat element index `flat` as [i][j][k] over the inner dimension sizes. */
+GF_HIDDEN void gf_vindex(char *buf, size_t n, long long flat, int ndims, const long long *dims);
+
+/* An array argument as compared: `bytes` from element `first` on. */
+typedef struct gf_varray {
+    const char *name;
+    size_t elem, bytes;
+    const gf_vfield *fields;
+    int nfields, tol, ndims;
+    const long long *dims;
+    long long first;
+} gf_varray;
+typedef struct gf_vdiff {
+    long long count;             /* differing elements */
+    long long elem;              /* the first, from the start of the range (-1: none) */
+    int field;                   /* which of its scalars */
+} gf_vdiff;
+/* Compares `bytes` of elements (fields nf; 0: whole elements as bytes);
+ * returns the number of differing elements. */
+GF_HIDDEN long long gf_vcompare(const char *got, const char *ref, size_t bytes, size_t elem, const gf_vfield *f,
+                                int nf, const gf_vtol *t, int cls, gf_vdiff *d);
+/* "'y' differs from the C body in 1 of 64 elements; first at y[3][5]: 11.5
+ * (launcher), 10.75 (C body); tolerance ..." */
+GF_HIDDEN void gf_vdescribe(char *buf, size_t n, const gf_varray *a, const char *got, const char *ref,
+                            const gf_vdiff *d, const gf_vtol *t);
+GF_HIDDEN void gf_vdescribe_return(char *buf, size_t n, int kind, size_t size, const void *got, const void *ref,
+                                   const gf_vtol *t, int cls);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 typedef struct gf_runtime {
     int cpu;                 /* 1: no GPU or GPUFUSE_DEVICE=cpu */
+    int cpu_chosen;          /* ... because GPUFUSE_DEVICE=cpu (no notice) */
+    gf_status config_error;  /* GPUFUSE_DEVICE cannot be honoured: nothing runs */
+    int quiet;               /* GPUFUSE_QUIET: no notice */
     int ndev;
     int default_device;
     int profile_env;         /* GPUFUSE_PROFILE set */
@@ -207,6 +259,13 @@ typedef struct gf_runtime {
 GF_HIDDEN extern gf_runtime gf_rt;
 /* Lazily initialises (pthread_once); returns &gf_rt. */
 GF_HIDDEN const gf_runtime *gf_runtime_get(void);
+/* Why the runtime runs on the CPU ("" when it does not). */
+GF_HIDDEN const char *gf_cpu_reason(void);
+/* Called where work falls back to the CPU because there is no GPU: prints
+ * the one-time notice (unless GPUFUSE_DEVICE=cpu or GPUFUSE_QUIET); returns
+ * the configuration error when GPUFUSE_DEVICE cannot be honoured (the
+ * caller must then not run anything), else GF_SUCCESS. */
+GF_HIDDEN gf_status gf_cpu_fallback(void);
 /* The calling thread's device (cached; gf_device_select changes it). */
 GF_HIDDEN int gf_current_device(void);
 
@@ -257,8 +316,24 @@ GF_HIDDEN void gf_data_flush(void);
 GF_HIDDEN extern int gf_profiling;
 GF_HIDDEN void gf_profile_init_env(void);
 /* Adds one call of `site` (allocating its slot on first use). */
-GF_HIDDEN void gf_profile_add(struct gf_site *site, int device_path, double gpu_ms,
-                              double wall_ms, size_t bytes);
+/* One launcher call as gf_call_end saw it. */
+typedef struct gf_call_stats {
+    int path;                    /* gf_path */
+    int timed;                   /* gpu_ms is the kernels' time (events) */
+    double gpu_ms;
+    double wall_ms;              /* < 0: the entry point records it (gf_profile_wall) */
+    size_t bytes;                /* what the launcher reports it moved (GB/s) */
+    size_t staged_in, staged_out; /* host bytes copied to and from the device */
+} gf_call_stats;
+/* Adds one call of `site` (allocating its slot on first use). */
+GF_HIDDEN void gf_profile_add(struct gf_site *site, const gf_call_stats *st);
+/* The whole call's wall time, measured by its entry point (verify.c). */
+GF_HIDDEN void gf_profile_wall(struct gf_site *site, double wall_ms);
+/* Set by an entry point while its launcher runs: gf_call_end leaves the
+ * wall time to it, since a host path's body runs after gf_call_end. */
+GF_HIDDEN extern _Thread_local int gf_tl_entry_timing;
+/* Counts one verified call of `site` (verify.c), and whether it differed. */
+GF_HIDDEN void gf_profile_verified(struct gf_site *site, int differed);
 
 /* ---- blas.c (also used by fft.c) --------------------------------------------- */
 
@@ -276,6 +351,8 @@ struct gf_call;
  * GPU mode maps the arguments (device pointers as they are, data-region
  * mirrors, host memory staged) into dev[] and sets *call.  In CPU mode it
  * sets *call to NULL and dev[] to the arguments themselves. */
+/* The path the calling thread's last launcher call took (gf_path), -1 if none. */
+GF_HIDDEN int gf_call_last_path(void);
 /* Reports a failure inside a launcher's call, naming its function and line. */
 struct gf_call;
 GF_HIDDEN void gf_call_fail(struct gf_call *c, gf_status s, const char *what);

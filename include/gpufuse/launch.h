@@ -8,10 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
+#include <gpufuse/entry.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The launcher interface's version.  Generated code is compiled against the
+ * ABI gpufuse generated it for; a change here changes the number.
+ *   1: gpufuse 0.1.0
+ *   2: verify mode (gpufuse/entry.h) */
+#define GF_LAUNCH_ABI 2
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {

@@ -97,7 +97,7 @@ GPUFUSE void row_peaks(int n, int m, const int *restrict bin, const float x[n][m
 // CHECK-LABEL: region int_peaks
 // CHECK: for i in [0, n) step 1 ; line 58, parallel
 // CHECK: ; atomic max on imax
-// CHECK: ; atomic min on umin
+// CHECK: ; atomic min on gf_u_umin
 // CHECK: ; atomic max on lmax
 // CHECK: ; atomic min on ulmin
 // CHECK: ; atomic max on smax
@@ -130,7 +130,7 @@ GPUFUSE void row_peaks(int n, int m, const int *restrict bin, const float x[n][m
 // CU: gf_new = gf_v < gf_old ? gf_v : gf_old;
 // CU-LABEL: int_peaks_k0(
 // CU: gf_atomic_max(&imax[key[i]], (int)(x[i] - 50));
-// CU-NEXT: gf_atomic_min(&umin[key[i]], (unsigned int)((unsigned int)x[i]));
+// CU-NEXT: gf_atomic_min(&gf_u_umin[key[i]], (unsigned int)((unsigned int)x[i]));
 // CU-NEXT: gf_atomic_max(&lmax[key[i]], (long long)((long long)x[i] * x[i]));
 // CU-NEXT: gf_atomic_min(&ulmin[key[i]], (unsigned long)((unsigned long)x[i]));
 // CU-NEXT: gf_atomic_max(&smax[key[i]], (int)(s[i]));

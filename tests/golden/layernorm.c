@@ -20,7 +20,7 @@ GPUFUSE void layernorm(int rows, int cols, float eps, const float x[rows][cols],
 }
 
 // CHECK-LABEL: region layernorm
-// CHECK: param float gamma[cols] in
+// CHECK: param float gf_u_gamma[cols] in
 // CHECK: for i in [0, rows) step 1 ; line 8, parallel
 // CHECK: for j in [0, cols) step 1 ; line 10, parallel reduction
 // CHECK-NEXT: S1: mean += x[i][j] ; reduction + on mean

@@ -16,8 +16,8 @@ GPUFUSE int logic(int n, const int *restrict v)
 
 // CHECK-LABEL: region logic
 // CHECK: for i in [0, n) step 1 ; line 7, parallel reduction
-// CHECK: S5: all = (all && (v[i] > 0)) ; reduction && on all
-// CHECK-NEXT: S6: any = (any || (v[i] > 90)) ; reduction || on any
+// CHECK: S5: gf_u_all = (gf_u_all && (v[i] > 0)) ; reduction && on gf_u_all
+// CHECK-NEXT: S6: gf_u_any = (gf_u_any || (v[i] > 90)) ; reduction || on gf_u_any
 // CHECK-NEXT: S7: band &= v[i] ; reduction & on band
 // CHECK-NEXT: S8: bor |= v[i] ; reduction | on bor
 // CHECK-NEXT: S9: bx ^= v[i] ; reduction ^ on bx

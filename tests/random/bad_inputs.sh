@@ -118,6 +118,96 @@ cur=''
 n=$(grep -c '^extern "C" void f[0-9]*(' r2000.gf.cu 2>/dev/null)
 [ "$n" -ge 2000 ] && ok "  ... 2000 launchers written" || bad "only $n of 2000 launchers in r2000.gf.cu"
 
+# Output files (issue 13): an output that is the input is refused (exit 1,
+# the input untouched) however it is named; devices, pipes, our standard
+# streams and symlinks are written through, not replaced; an existing
+# file keeps its mode and, when unchanged, its time stamp; a read-only one
+# is an error.
+cp ok.c ok.orig
+refuse() { # NAME -- args...: exit 1 and ok.c unchanged
+    name=$1; shift 2
+    expect "$name" '1' - -- "$@"
+    cur=''
+    if ! cmp -s ok.c ok.orig; then bad "  ... $name overwrote the input"; cp ok.orig ok.c; fi
+    grep -q 'is the input file\|is the same file' stderr.txt || bad "  ... $name: no clear message: $(head -c 200 stderr.txt)"
+}
+ln -s ok.c link.c
+ln ok.c hard.c
+refuse '-o the input' -- ok.c -o ok.c
+refuse '-o ./input' -- ok.c -o ./ok.c
+refuse '-o the input by its absolute path' -- ok.c -o "$T/ok.c"
+refuse '-o a symlink to the input' -- ok.c -o link.c
+refuse '-o a hard link to the input' -- ok.c -o hard.c
+refuse '--depfile=the input' -- ok.c -o dep1.gf.cu --depfile=ok.c
+refuse '--depfile=the output' -- ok.c -o dep2.gf.cu --depfile=dep2.gf.cu
+cur=''
+[ -e dep1.gf.cu ] && bad '  ... a refused depfile left its output' || ok '  ... a refused depfile left no output'
+expect '-o /dev/null' '0' - -- ok.c -o /dev/null
+cur=''
+[ -c /dev/null ] && ok '  ... /dev/null is still a device' || bad '/dev/null was replaced'
+( "$GF" ok.c -o /dev/stdout > viastdout.txt 2> /dev/null ) && grep -q '^extern "C" void scale' viastdout.txt &&
+    ok '-o /dev/stdout into a file' || bad '-o /dev/stdout into a file'
+( "$GF" ok.c -o /dev/stdout 2> /dev/null | grep -q '^extern "C" void scale' ) && ok '-o /dev/stdout into a pipe' ||
+    bad '-o /dev/stdout into a pipe'
+mkfifo fifo.gf.cu
+( cat fifo.gf.cu > fromfifo.txt & "$GF" ok.c -o fifo.gf.cu 2> /dev/null; wait )
+[ -p fifo.gf.cu ] && grep -q '^extern "C" void scale' fromfifo.txt && ok '-o a named pipe is written through' ||
+    bad '-o a named pipe'
+ln -s target.gf.cu sym.gf.cu
+expect '-o a dangling symlink' '0' - -- ok.c -o sym.gf.cu
+cur=''
+[ -L sym.gf.cu ] && grep -q '^extern "C" void scale' target.gf.cu && ok '  ... its target was created' ||
+    bad '  ... the symlink was replaced or its target not written'
+printf 'old\n' > target.gf.cu
+expect '-o a symlink to a file' '0' - -- ok.c -o sym.gf.cu
+cur=''
+[ -L sym.gf.cu ] && grep -q '^extern "C" void scale' target.gf.cu && ok '  ... written through to its target' ||
+    bad '  ... the symlink was replaced'
+printf 'old\n' > moded.gf.cu && chmod 640 moded.gf.cu
+expect 'an existing output' '0' - -- ok.c -o moded.gf.cu
+cur=''
+[ "$(stat -c %a moded.gf.cu)" = 640 ] && ok '  ... keeps its mode (640)' || bad "  ... mode became $(stat -c %a moded.gf.cu)"
+touch -d '2001-01-01' moded.gf.cu
+expect 'the same output again' '0' - -- ok.c -o moded.gf.cu
+cur=''
+[ "$(stat -c %Y moded.gf.cu)" = "$(date -d 2001-01-01 +%s)" ] && ok '  ... unchanged bytes: the file is not rewritten' ||
+    bad '  ... an unchanged output was rewritten'
+printf 'old\n' > hl.gf.cu && ln hl.gf.cu hl2.gf.cu
+expect 'an output with two names' '0' - -- ok.c -o hl.gf.cu
+cur=''
+cmp -s hl.gf.cu hl2.gf.cu && ok '  ... both names see the new text' || bad '  ... the hard link was broken'
+printf 'old\n' > ro.gf.cu && chmod 444 ro.gf.cu
+if [ "$(id -u)" = 0 ]; then
+    chmod a+rx "$T" && chmod a+rwx "$T/ro" && chmod a+r ok.c
+    ( timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$GF" ok.c -o ro.gf.cu > stdout.txt 2> stderr.txt )
+else
+    ( timeout 60 "$GF" ok.c -o ro.gf.cu > stdout.txt 2> stderr.txt )
+fi
+rc=$?
+cur=''
+[ $rc = 1 ] && grep -q "cannot write 'ro.gf.cu': Permission denied" stderr.txt && [ "$(cat ro.gf.cu)" = old ] &&
+    ok '-o a read-only file: an error, the file untouched' || bad "-o a read-only file: exit $rc $(head -c 200 stderr.txt)"
+# file names printed into generated code: comments and the launcher's string
+mkdir -p 'we*'
+weird=$'we*/ird"na\\me\nx??).c'
+cp ok.c "$weird"
+expect 'a file name with */, ", \\, ?? and a newline' '0' - -- "$weird" -o weird.gf.cu
+expect '  ... the same with --target=host' '0' - -- "$weird" --target=host -o weird.gf.c
+cur=''
+if command -v cc > /dev/null; then
+    cc -std=c11 -fsyntax-only -I"$ROOT/include" weird.gf.c 2> cc.txt && ok '  ... the .gf.c compiles' ||
+        bad "  ... the .gf.c does not compile: $(head -c 300 cc.txt)"
+    { echo '#include <stdio.h>'; echo 'typedef struct gf_site { const char *function, *file; int line, slot; } gf_site;'
+      grep 'static gf_site gf_site_' weird.gf.cu; echo 'int main(void) { fputs(gf_site_.file, stdout); return 0; }'; } > site.c
+    if cc -o site site.c 2> cc.txt && [ "$(./site)" = "$weird" ]; then ok '  ... the launcher names the file exactly'
+    else bad "  ... the launcher's file name is wrong: $(head -c 300 cc.txt)"; fi
+fi
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$NVCC" ]; then
+    "$NVCC" -arch=sm_90 -I"$ROOT/include" -c weird.gf.cu -o weird.o 2> nvcc.txt && ok '  ... the .gf.cu compiles (nvcc)' ||
+        bad "  ... nvcc rejects the .gf.cu: $(head -c 300 nvcc.txt)"
+fi
+
 # usage errors: exit 2
 expect 'no arguments' '2' - --
 expect 'unknown option' '2' - -- --no-such-option ok.c

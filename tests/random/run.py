@@ -90,7 +90,7 @@ def one_program(seed, a, gpufuse):
     t0 = time.time()
     wd = a.workdir
     base = os.path.join(wd, f'p_{seed}')
-    kinds = a.kinds.split(',') if a.kinds else None
+    kinds = gen.parse_kinds(a.kinds)
     text, regions = gen.generate(seed, a.regions, kinds)
     res.regions = len(regions)
     with open(base + '.c', 'w') as f:
@@ -172,36 +172,51 @@ def one_program(seed, a, gpufuse):
 def check_file(path, gpufuse, asan=False, workdir=None, timeout=120):
     """Builds one generated (or shrunk) file through gpufuse --target=host and
     runs it.  Returns (verdict, detail): 'ok', 'mismatch', 'gpufuse-crash',
-    'gpufuse-error', 'gcc-generated', 'gcc-source', 'crash'."""
+    'gpufuse-error', 'gcc-generated', 'gcc-source', 'crash'; with
+    GF_CHECK_CUDA=1 in the environment also 'nvcc-generated' when the host
+    build is fine but the CUDA output does not compile (so that shrink.py can
+    minimise bugs only nvcc sees)."""
     wd = workdir or tempfile.mkdtemp(prefix='gf-check-')
     base = os.path.join(wd, os.path.splitext(os.path.basename(path))[0])
     inc = os.path.join(ROOT, 'include')
-    rc, so, se = sh([gpufuse, path, '--target=host', '--prefix=gf_', '-o', base + '.gf.c', '-I' + inc],
-                    timeout=timeout)
     try:
-        if rc not in (0, 1, 2) or 'internal error' in se:
-            return 'gpufuse-crash', f'{sig_name(rc)}: {se[-2000:]}'
-        if rc != 0:
-            return 'gpufuse-error', se[-2000:]
-        cflags = ['-O1', '-fopenmp', '-std=gnu11', '-I' + inc]
-        if asan:
-            cflags += ['-fsanitize=address,undefined', '-fno-sanitize-recover=undefined']
-        rc, so, se = sh(['gcc'] + cflags + ['-c', path, '-o', base + '.o'], timeout=timeout)
-        if rc != 0:
-            return 'gcc-source', se[-2000:]
-        rc, so, se = sh(['gcc'] + cflags + [base + '.o', base + '.gf.c', '-lm', '-o', base], timeout=timeout)
-        if rc != 0:
-            return 'gcc-generated', se[-2000:]
-        env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '3'), OMP_WAIT_POLICY='passive')
-        rc, so, se = sh([base], timeout=timeout, env=env)
-        if 'MISMATCH' in so:
-            return 'mismatch', so[-3000:]
-        if rc != 0 or 'runtime error' in se:
-            return 'crash', f'{sig_name(rc)}: {(so + se)[-2000:]}'
-        return 'ok', so[-2000:]
+        verdict = check_host(path, gpufuse, asan, wd, base, inc, timeout)
+        if verdict[0] == 'ok' and os.environ.get('GF_CHECK_CUDA') == '1':
+            rc, so, se = sh([gpufuse, path, '--prefix=gf_', '-o', base + '.gf.cu', '-I' + inc], timeout=timeout)
+            if rc == 0:
+                rc, so, se = sh(['nvcc', '-arch=sm_90', '-c', '-I' + inc, base + '.gf.cu', '-o', base + '.gf.o'],
+                                timeout=600)
+                if rc != 0:
+                    return 'nvcc-generated', se[-2000:]
+        return verdict
     finally:
         if not workdir:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def check_host(path, gpufuse, asan, wd, base, inc, timeout):
+    rc, so, se = sh([gpufuse, path, '--target=host', '--prefix=gf_', '-o', base + '.gf.c', '-I' + inc],
+                    timeout=timeout)
+    if rc not in (0, 1, 2) or 'internal error' in se:
+        return 'gpufuse-crash', f'{sig_name(rc)}: {se[-2000:]}'
+    if rc != 0:
+        return 'gpufuse-error', se[-2000:]
+    cflags = ['-O1', '-fopenmp', '-std=gnu11', '-I' + inc]
+    if asan:
+        cflags += ['-fsanitize=address,undefined', '-fno-sanitize-recover=undefined']
+    rc, so, se = sh(['gcc'] + cflags + ['-c', path, '-o', base + '.o'], timeout=timeout)
+    if rc != 0:
+        return 'gcc-source', se[-2000:]
+    rc, so, se = sh(['gcc'] + cflags + [base + '.o', base + '.gf.c', '-lm', '-o', base], timeout=timeout)
+    if rc != 0:
+        return 'gcc-generated', se[-2000:]
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '3'), OMP_WAIT_POLICY='passive')
+    rc, so, se = sh([base], timeout=timeout, env=env)
+    if 'MISMATCH' in so:
+        return 'mismatch', so[-3000:]
+    if rc != 0 or 'runtime error' in se:
+        return 'crash', f'{sig_name(rc)}: {(so + se)[-2000:]}'
+    return 'ok', so[-2000:]
 
 
 def gpu_batch(a, gpufuse):
@@ -211,7 +226,7 @@ def gpu_batch(a, gpufuse):
     shutil.copytree(os.path.join(ROOT, 'include'), os.path.join(out, 'include'),
                     ignore=shutil.ignore_patterns('meson.build'))
     shutil.copy(os.path.join(HERE, 'gpu_batch.sh'), out)
-    kinds = a.kinds.split(',') if a.kinds else None
+    kinds = gen.parse_kinds(a.kinds)
     listing = []
     for seed in range(a.start, a.start + a.seeds):
         text, regions = gen.generate(seed, a.regions, kinds)
@@ -243,7 +258,10 @@ def main():
     ap.add_argument('--seeds', type=int, default=80, help='number of programs')
     ap.add_argument('--start', type=int, default=1, help='first seed')
     ap.add_argument('--regions', type=int, default=25, help='regions per program')
-    ap.add_argument('--kinds', default=None)
+    ap.add_argument('--kinds', default=None, help='kinds of gen.py (default mix, "all", or a list)')
+    ap.add_argument('--names', type=float, default=None,
+                    help='probability of isl-like / C++-keyword names per region (sets GF_GEN_NAMES)')
+    ap.add_argument('--utf8', action='store_true', help='non-ASCII names too (sets GF_GEN_UTF8=1)')
     ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 2)
     ap.add_argument('--asan-every', type=int, default=8, help='every Nth seed with ASan+UBSan (0: never)')
     ap.add_argument('--cuda', action='store_true')
@@ -256,11 +274,19 @@ def main():
                     help='fail unless at least this many regions were compared (guards a vacuous pass)')
     ap.add_argument('--fail-on-unexpected-reject', action='store_true')
     ap.add_argument('--file', help='check one generated or shrunk file (tests/random/regress/*.c): '
-                                   'exit 1 unless it builds and matches')
+                                   'exit 1 unless it builds and matches (with --cuda: and its .gf.cu compiles)')
     ap.add_argument('--crash-only', action='store_true',
                     help='with --file: exit 1 only when gpufuse itself crashes (signal or internal error)')
     a = ap.parse_args()
     gpufuse = find_gpufuse(a.gpufuse)
+    try:
+        gen.parse_kinds(a.kinds)
+    except ValueError as e:
+        ap.error(str(e))
+    if a.names is not None:
+        os.environ['GF_GEN_NAMES'] = str(a.names)
+    if a.utf8:
+        os.environ['GF_GEN_UTF8'] = '1'
     if a.file and a.crash_only:
         rc, so, se = sh([gpufuse, a.file, '--target=host', '-o', os.devnull, '-I' + os.path.join(ROOT, 'include')])
         crashed = rc not in (0, 1, 2) or 'internal error' in se
@@ -269,6 +295,12 @@ def main():
             print(se[-1500:])
         return 1 if crashed else 0
     if a.file:
+        if a.cuda:
+            # the CUDA output of the file must compile too (bugs only nvcc sees)
+            if not shutil.which('nvcc'):
+                print('nvcc not found: skipped')
+                return 77
+            os.environ['GF_CHECK_CUDA'] = '1'
         verdict, detail = check_file(a.file, gpufuse)
         print(f'{a.file}: {verdict}')
         if verdict != 'ok':

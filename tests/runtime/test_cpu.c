@@ -1,7 +1,8 @@
 /* test_cpu.c - libgpufuse without a GPU (run with GPUFUSE_DEVICE=cpu, so it
  * behaves the same on the GPU machine): gf_init reports NO_DEVICE, launchers
  * take the host path, overlapping written arguments take the sequential
- * path, and the rest of the API fails cleanly or works on the host. */
+ * path, gf_malloc, copies, streams and events work on host memory, and the
+ * profile times every call, host bodies included. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -86,23 +88,53 @@ static void test_overlapping_written_args_are_sequential(void **state)
     gf_call_end(c, 0, 0);
 }
 
-static void test_device_memory_calls_fail_cleanly(void **state)
+/* Code written for the GPU runs unchanged: gf_malloc gives host memory,
+ * copies are memcpy, streams and events are handles, events time the host. */
+static void test_device_api_works_on_the_host(void **state)
 {
     (void)state;
-    void *p = (void *)1;
-    assert_int_equal(gf_malloc(&p, 1024), GF_ERROR_NO_DEVICE);
+    float *p = NULL;
+    assert_int_equal(gf_malloc((void **)&p, 1024 * sizeof(float)), GF_SUCCESS);
+    for (int i = 0; i < 1024; i++)
+        p[i] = (float)i; /* host memory */
     gf_pool_stats st;
-    assert_int_equal(gf_pool_stats_get(&st), GF_ERROR_NO_DEVICE);
-    assert_int_equal(gf_pool_trim(), GF_ERROR_NO_DEVICE);
-    char a[16], b[16];
-    assert_int_equal(gf_memcpy(a, b, sizeof a, GF_HOST_TO_DEVICE), GF_ERROR_NO_DEVICE);
-    gf_stream s;
-    assert_int_equal(gf_stream_create(&s), GF_ERROR_NO_DEVICE);
-    gf_event e;
-    assert_int_equal(gf_event_create(&e), GF_ERROR_NO_DEVICE);
+    assert_int_equal(gf_pool_stats_get(&st), GF_SUCCESS);
+    assert_true(st.current_bytes >= 1024 * sizeof(float));
+    float back[1024];
+    assert_int_equal(gf_memcpy(back, p, sizeof back, GF_DEVICE_TO_HOST), GF_SUCCESS);
+    assert_true(back[1023] == 1023.0f);
+    assert_int_equal(gf_memcpy_async(p, back + 1, 4 * sizeof(float), GF_HOST_TO_DEVICE), GF_SUCCESS);
+    assert_true(p[0] == 1.0f);
+    assert_int_equal(gf_memcpy(p, back, 4, (gf_copy_kind)9), GF_ERROR_INVALID_VALUE);
+    int x;
+    assert_int_equal(gf_free(&x), GF_ERROR_INVALID_VALUE); /* not from gf_malloc */
+    assert_int_equal(gf_free(p), GF_SUCCESS);
+    assert_int_equal(gf_pool_trim(), GF_SUCCESS);
+
+    gf_stream s = NULL;
+    gf_event a = NULL, b = NULL;
+    assert_int_equal(gf_stream_create(&s), GF_SUCCESS);
+    assert_non_null(s);
+    assert_int_equal(gf_stream_set(s), GF_SUCCESS);
+    assert_ptr_equal(gf_stream_get(), s);
+    assert_int_equal(gf_event_create(&a), GF_SUCCESS);
+    assert_int_equal(gf_event_create(&b), GF_SUCCESS);
+    float ms = -1;
+    assert_int_equal(gf_event_elapsed_ms(a, b, &ms), GF_ERROR_INVALID_VALUE); /* never recorded */
+    assert_int_equal(gf_event_record(a, s), GF_SUCCESS);
+    struct timespec ten = {0, 10 * 1000 * 1000};
+    nanosleep(&ten, NULL);
+    assert_int_equal(gf_event_record(b, s), GF_SUCCESS);
+    assert_int_equal(gf_stream_wait(s, b), GF_SUCCESS);
+    assert_int_equal(gf_event_elapsed_ms(a, b, &ms), GF_SUCCESS);
+    assert_true(ms >= 9.0f && ms < 5000.0f);
+    assert_int_equal(gf_stream_sync(s), GF_SUCCESS);
+    assert_int_equal(gf_event_destroy(a), GF_SUCCESS);
+    assert_int_equal(gf_event_destroy(b), GF_SUCCESS);
+    assert_int_equal(gf_stream_destroy(s), GF_SUCCESS);
+    assert_null(gf_stream_get()); /* destroying the current stream resets it */
     assert_int_equal(gf_sync(), GF_SUCCESS);
     assert_int_equal(gf_stream_sync(NULL), GF_SUCCESS);
-    assert_null(gf_stream_get());
 }
 
 static void test_host_pool_works_without_gpu(void **state)
@@ -173,6 +205,25 @@ static void test_error_strings(void **state)
     assert_non_null(strstr(gf_error_string((gf_status)999), "unknown"));
 }
 
+/* The profile row of `fn`: calls, then by path GPU, CPU plan, C body; wall ms. */
+static void profile_row(const char *fn, unsigned long long *calls, unsigned long long path[3], double *wall)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(gf_profile_print(f), GF_SUCCESS);
+    fclose(f);
+    char *row = strstr(buf, fn);
+    assert_non_null(row);
+    char gm[32], us[32], gb[32], pk[32];
+    double in, out;
+    assert_int_equal(sscanf(row + strlen(fn), "%llu %llu %llu %llu %31s %31s %31s %31s %lf %lf %lf", calls, &path[0],
+                            &path[1], &path[2], gm, us, gb, pk, wall, &in, &out), 11);
+    assert_string_equal(gm, "-"); /* no GPU time on the CPU */
+    assert_true(in == 0 && out == 0); /* nothing staged */
+    free(buf);
+}
+
 static void test_profile_counts_host_calls(void **state)
 {
     (void)state;
@@ -184,17 +235,45 @@ static void test_profile_counts_host_calls(void **state)
         assert_int_equal(gf_call_map(c), GF_PATH_HOST);
         gf_call_end(c, 0, 0);
     }
+    float x[8];
+    gf_call *c = gf_call_begin(&psite, 2); /* a hazard: the C body */
+    gf_call_arg(c, 0, x, 0, sizeof x, GF_ARG_WRITE, 0);
+    gf_call_arg(c, 1, x, 4, sizeof x, GF_ARG_READ, 0);
+    assert_int_equal(gf_call_map(c), GF_PATH_SEQUENTIAL);
+    gf_call_end(c, 0, 0);
     assert_true(psite.profile_slot >= 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(gf_profile_print(f), GF_SUCCESS);
-    fclose(f);
-    assert_non_null(strstr(buf, "scale"));
-    assert_non_null(strstr(buf, "scale.c:7"));
-    assert_non_null(strstr(buf, "       3 ")); /* three calls */
-    free(buf);
+    unsigned long long calls, path[3];
+    double wall;
+    profile_row("scale", &calls, path, &wall);
+    assert_true(calls == 4 && path[0] == 0 && path[1] == 3 && path[2] == 1);
     gf_profile_enable(0);
+}
+
+/* An entry point times the whole call: the host body runs after
+ * gf_call_end, and its 30 ms must show. */
+static void test_profile_times_host_bodies(void **state)
+{
+    (void)state;
+    static gf_site esite = {"slow_body", "slow.c", 3, -1}, lsite = {"slow_body", "slow.c", 3, -1};
+    assert_int_equal(gf_profile_enable(1), GF_SUCCESS);
+    for (int i = 0; i < 2; i++) {
+        gf_entry *e = gf_entry_begin(&esite, 0);
+        assert_non_null(e); /* profiling: timed */
+        assert_int_equal(gf_entry_snapshot(e), 0); /* not checked */
+        gf_call *c = gf_call_begin(&lsite, 0);
+        assert_int_equal(gf_call_map(c), GF_PATH_HOST);
+        gf_call_end(c, 0, 0);
+        struct timespec t = {0, 15 * 1000 * 1000}; /* the host body */
+        nanosleep(&t, NULL);
+        gf_entry_end(e);
+    }
+    unsigned long long calls, path[3];
+    double wall;
+    profile_row("slow_body", &calls, path, &wall);
+    assert_true(calls == 2 && path[1] == 2); /* one row for entry and launcher */
+    assert_true(wall >= 29.0);
+    gf_profile_enable(0);
+    assert_null(gf_entry_begin(&esite, 0)); /* neither profiling nor verifying: nothing to do */
 }
 
 int main(int argc, char **argv)
@@ -213,12 +292,13 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_launcher_takes_host_path),
         cmocka_unit_test(test_in_place_with_alias_class_is_host),
         cmocka_unit_test(test_overlapping_written_args_are_sequential),
-        cmocka_unit_test(test_device_memory_calls_fail_cleanly),
+        cmocka_unit_test(test_device_api_works_on_the_host),
         cmocka_unit_test(test_host_pool_works_without_gpu),
         cmocka_unit_test(test_data_regions_are_counted),
         cmocka_unit_test(test_error_handler_hook),
         cmocka_unit_test(test_error_strings),
         cmocka_unit_test(test_profile_counts_host_calls),
+        cmocka_unit_test(test_profile_times_host_bodies),
     };
     return cmocka_run_group_tests_name("cpu_mode", tests, NULL, NULL);
 }

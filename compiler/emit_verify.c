@@ -1,0 +1,210 @@
+/* emit_verify.c - the entry point every launcher is called through: the
+ * extern "C" function with the C function's name (gpufuse/entry.h).
+ * Profiling: it times the whole call, host paths included.  GPUFUSE_VERIFY:
+ * it has the runtime copy the pointer arguments, runs the launcher, runs
+ * the C body gf_seq_<f> on the copies and has the results compared.
+ * Otherwise it only calls the launcher. */
+#include "gfc.h"
+
+#include <string.h>
+
+/* A struct element is compared field by field, at most this many scalars;
+ * a larger one is compared as bytes. */
+#define MAX_FIELDS 256
+
+static const char *vkind(const Type *t)
+{
+    switch (t->kind) {
+    case TY_BOOL: return "GF_VK_BOOL";
+    case TY_CHAR:
+    case TY_SCHAR:
+    case TY_SHORT:
+    case TY_INT:
+    case TY_LONG:
+    case TY_LLONG: return "GF_VK_INT";
+    case TY_UCHAR:
+    case TY_USHORT:
+    case TY_UINT:
+    case TY_ULONG:
+    case TY_ULLONG: return "GF_VK_UINT";
+    case TY_FLOAT:
+    case TY_DOUBLE: return "GF_VK_FLOAT";
+    default: return "GF_VK_BYTES";
+    }
+}
+
+/* The scalars of a struct element, depth first: ".pos.x", ".v[2]".
+ * Returns false when there are more than MAX_FIELDS. */
+static bool flatten(Buf *b, Arena *a, const char *st, const Type *t, const char *path, int *n)
+{
+    if (t->kind == TY_STRUCT) {
+        for (int i = 0; i < t->nfields; i++)
+            if (!flatten(b, a, st, t->fields[i].ty, arena_printf(a, "%s.%s", path, t->fields[i].name), n))
+                return false;
+        return true;
+    }
+    if (t->kind == TY_ARRAY && t->clen > 0) {
+        for (long long k = 0; k < t->clen; k++)
+            if (!flatten(b, a, st, t->base, arena_printf(a, "%s[%lld]", path, k), n))
+                return false;
+        return true;
+    }
+    if (++*n > MAX_FIELDS)
+        return false;
+    /* path starts with '.': offsetof takes the designator without it */
+    buf_printf(b, "{\"%s\", offsetof(%s, %s), sizeof(%s), %s}, ", path, st, path + 1, type_c_name(t), vkind(t));
+    return true;
+}
+
+/* static const gf_vfield gf_vf_<x>[] = {...}; returns the count (0: bytes). */
+static int emit_fields(Buf *b, Arena *a, Var *v)
+{
+    Type *et = type_elem(v->ty);
+    if (et->kind != TY_STRUCT) {
+        buf_line(b, "static const gf_vfield gf_vf_%s[] = {{\"\", 0, sizeof(%s), %s}};", v->cname, type_c_name(et),
+                 vkind(et));
+        return 1;
+    }
+    Buf f = {0};
+    int n = 0;
+    if (!flatten(&f, a, type_c_name(et), et, "", &n) || !n) {
+        buf_free(&f);
+        buf_line(b, "static const gf_vfield *const gf_vf_%s = NULL; /* compared as bytes */", v->cname);
+        return 0;
+    }
+    buf_line(b, "static const gf_vfield gf_vf_%s[] = {%s};", v->cname, f.data);
+    buf_free(&f);
+    return n;
+}
+
+/* Whether statement s (recursively) updates array v by a reduction, an
+ * atomic update or a library call: its values are sums in another order. */
+static bool reduced_into(const Stmt *s, const Var *v)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (reduced_into(vec_at(&s->list, i), v))
+                return true;
+        return false;
+    case S_FOR:
+    case S_WHILE: return reduced_into(s->body, v);
+    case S_IF: return reduced_into(s->then, v) || reduced_into(s->els, v);
+    case S_ASSIGN:
+        if (s->red == RED_NONE && s->atomic == RED_NONE)
+            return false;
+        return !v || s->red_var == v || (s->lhs && s->lhs->kind == E_INDEX && s->lhs->var == v);
+    case S_LIB:
+        for (int i = 0; s->rhs && i < s->rhs->nkids; i++)
+            if (!v || (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == v))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* The sizes of v's inner dimensions, for printing indices as [i][j]. */
+static int emit_dims(Buf *b, Region *r, Var *v)
+{
+    if (v->ndims < 2)
+        return 0;
+    EmitCtx cx = {.r = r};
+    Buf d = {0};
+    for (int k = 1; k < v->ndims; k++) {
+        buf_puts(&d, k > 1 ? ", (long long)(" : "(long long)(");
+        emit_expr(&d, &cx, v->dims[k]);
+        buf_puts(&d, ")");
+    }
+    buf_line(b, "const long long gf_ed_%s[] = {%s};", v->cname, d.data);
+    buf_free(&d);
+    return v->ndims - 1;
+}
+
+static void emit_verify_args(Buf *b, Region *r)
+{
+    Arena *a = r->unit->arena;
+    int idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
+        emit_extent(b, r, v, lo, hi);
+        int nf = emit_fields(b, a, v);
+        int nd = emit_dims(b, r, v);
+        const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
+        buf_line(b, "gf_entry_arg(gf_e, %d, \"%s\", %s, %s, %s, %s, sizeof(%s), gf_vf_%s, %d, %s, %d, %s%s);", idx++,
+                 v->name, v->cname, lo, hi, mode, type_c_name(type_elem(v->ty)), v->cname, nf,
+                 reduced_into(r->body, v) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT", nd, nd ? "gf_ed_" : "NULL",
+                 nd ? v->cname : "");
+    }
+}
+
+/* The C body's arguments: the copies instead of the pointers. */
+static void emit_seq_args(Buf *b, Region *r)
+{
+    int idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (i)
+            buf_puts(b, ", ");
+        if (!v->is_array) {
+            buf_puts(b, v->cname);
+            continue;
+        }
+        Type *et = type_elem(v->ty);
+        buf_printf(b, "(%s%s *)gf_entry_copy(gf_e, %d)", et->is_const ? "const " : "", type_c_name(et), idx++);
+    }
+}
+
+void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher)
+{
+    Arena *a = r->unit->arena;
+    const char *ret = type_c_name(r->ret);
+    bool is_void = r->ret->kind == TY_VOID;
+    Buf args = {0}, seq = {0};
+    emit_params(&args, r, true, true);
+    emit_seq_args(&seq, r);
+    int nargs = 0;
+    for (int i = 0; i < r->params.len; i++)
+        nargs += ((Var *)vec_at(&r->params, i))->is_array;
+    const char *call = arena_printf(a, "%s(%s)", launcher, args.data ? args.data : "");
+    buf_printf(b, "static %s %s(", ret, launcher);
+    emit_params(b, r, true, false);
+    buf_puts(b, ");\n\n");
+    buf_printf(b, "/* %s() (%s:%d), replaced at link time: the launcher below, timed whole for the profile;\n"
+                  " * with GPUFUSE_VERIFY set also the C body on copies of the arguments, results compared. */\n"
+                  "extern \"C\" %s %s(",
+               r->name, r->unit->gen_path, r->loc.line, ret, name);
+    emit_params(b, r, true, false);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    buf_line(b, "static gf_site gf_esite_ = {\"%s\", \"%s\", %d, -1};", r->name, r->unit->gen_path,
+             r->loc.line);
+    buf_line(b, "gf_entry *gf_e = gf_entry_begin(&gf_esite_, %d);", nargs);
+    buf_line(b, "if (!gf_e)");
+    buf_line(b, "    return %s;", call);
+    emit_isl_aliases(b, r);
+    emit_verify_args(b, r);
+    buf_line(b, "if (!gf_entry_snapshot(gf_e)) { /* only timed (or the copies failed: reported) */");
+    buf_line(b, "    %s%s;", is_void ? "" : arena_printf(a, "%s gf_r = ", ret), call);
+    buf_line(b, "    gf_entry_end(gf_e);");
+    buf_line(b, "    return%s;", is_void ? "" : " gf_r");
+    buf_line(b, "}");
+    buf_line(b, "%s%s;", is_void ? "" : arena_printf(a, "%s gf_got = ", ret), call);
+    buf_line(b, "gf_entry_ran(gf_e);");
+    buf_line(b, "%sgf_seq_%s(%s);", is_void ? "" : arena_printf(a, "%s gf_ref = ", ret), r->cname,
+             seq.data ? seq.data : "");
+    if (!is_void)
+        buf_line(b, "gf_entry_return(gf_e, %s, sizeof(%s), %s, &gf_got, &gf_ref);", vkind(r->ret), ret,
+                 reduced_into(r->body, NULL) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT");
+    buf_line(b, "gf_entry_end(gf_e);");
+    if (!is_void)
+        buf_line(b, "return gf_got;");
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+    buf_free(&args);
+    buf_free(&seq);
+}
