@@ -1626,9 +1626,31 @@ static Var *loop_init(P *p, CXCursor init, Expr **first)
     return v;
 }
 
-/* `i < ub`, `i <= ub`, `i > lo`, `i >= lo` or the same with the operands
- * swapped: the comparison with the index on the left, and the bound. */
-static Op loop_cond(P *p, CXCursor cond, Var *iv, CXCursor *bound)
+/* `i`, `i + e`, `e + i` or `i - e`: true, and the offset e (a null
+ * cursor for none) with its sign. */
+static bool index_side(P *p, CXCursor c, Var *iv, CXCursor *off, Op *sign)
+{
+    *off = clang_getNullCursor();
+    if (is_var_ref(p, c, iv))
+        return true;
+    c = strip(c);
+    Op op;
+    if (clang_getCursorKind(c) != CXCursor_BinaryOperator || !gfc_op(p->ops, c, &op) ||
+        (op != OP_ADD && op != OP_SUB))
+        return false;
+    Kids k = kids_of(p, c);
+    *sign = op;
+    if (k.n == 2 && is_var_ref(p, k.c[0], iv))
+        *off = k.c[1];
+    else if (k.n == 2 && op == OP_ADD && is_var_ref(p, k.c[1], iv))
+        *off = k.c[0];
+    return !clang_Cursor_isNull(*off);
+}
+
+/* `i < ub`, `i <= ub`, `i > lo`, `i >= lo`, the same with the operands
+ * swapped, or with `i + e` / `i - e` for `i` (`i + m <= n` is `i <= n - m`):
+ * the comparison with the index on the left, and the bound. */
+static Op loop_cond(P *p, CXCursor cond, Var *iv, Expr **bound)
 {
     cond = strip(cond);
     if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
@@ -1638,26 +1660,74 @@ static Op loop_cond(P *p, CXCursor cond, Var *iv, CXCursor *bound)
     if (k.n != 2 || !op_is_compare(op) || op == OP_EQ || op == OP_NE)
         return OP_NONE;
     static const Op mirror[OP_COUNT] = {[OP_LT] = OP_GT, [OP_LE] = OP_GE, [OP_GT] = OP_LT, [OP_GE] = OP_LE};
-    if (is_var_ref(p, k.c[0], iv)) {
-        *bound = k.c[1];
-        return op;
-    }
-    if (is_var_ref(p, k.c[1], iv)) {
-        *bound = k.c[0];
-        return mirror[op];
+    for (int side = 0; side < 2; side++) {
+        CXCursor off;
+        Op sign = OP_NONE;
+        if (!index_side(p, k.c[side], iv, &off, &sign))
+            continue;
+        Expr *b = conv_expr(p, k.c[1 - side]);
+        if (!clang_Cursor_isNull(off)) {
+            Expr *e = conv_expr(p, off);
+            b = arith(p, cond, sign == OP_ADD ? OP_SUB : OP_ADD, b, e, b->ty);
+        }
+        *bound = b;
+        return side ? mirror[op] : op;
     }
     return OP_NONE;
 }
 
+static bool is_post_dec(P *p, CXCursor c)
+{
+    Op op;
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_UnaryOperator && gfc_op(p->ops, c, &op) && op == OP_POSTDEC;
+}
+
+/* A condition `x-- > e` or `x--` (a loop without increment, below). */
+static bool post_dec_shape(P *p, CXCursor c)
+{
+    Op op;
+    c = strip(c);
+    if (is_post_dec(p, c))
+        return true;
+    Kids k = kids_of(p, c);
+    return clang_getCursorKind(c) == CXCursor_BinaryOperator && gfc_op(p->ops, c, &op) && op == OP_GT && k.n == 2 &&
+           is_post_dec(p, k.c[0]);
+}
+
+/* `for (i = hi; i-- > lo;)` (and `i--` alone for an unsigned i): the body
+ * sees hi - 1 down to lo, as `for (i = hi - 1; i >= lo; i--)`. */
+static bool post_dec_cond(P *p, CXCursor cond, Var *iv, Expr **lo)
+{
+    cond = strip(cond);
+    Kids k = kids_of(p, cond);
+    Op op;
+    if (clang_getCursorKind(cond) == CXCursor_UnaryOperator && k.n == 1 && gfc_op(p->ops, cond, &op) &&
+        op == OP_POSTDEC && is_var_ref(p, k.c[0], iv) && type_is_unsigned(iv->ty)) {
+        *lo = typed_int(p, cond, 0, iv->ty);
+        return true;
+    }
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || k.n != 2 || !gfc_op(p->ops, cond, &op) ||
+        op != OP_GT)
+        return false;
+    CXCursor dec = strip(k.c[0]);
+    Kids dk = kids_of(p, dec);
+    Op dop;
+    if (clang_getCursorKind(dec) != CXCursor_UnaryOperator || dk.n != 1 || !gfc_op(p->ops, dec, &dop) ||
+        dop != OP_POSTDEC || !is_var_ref(p, dk.c[0], iv))
+        return false;
+    *lo = conv_expr(p, k.c[1]);
+    return true;
+}
+
 /* The loop counting down from hi while i >= lo (ge) or i > lo, by step:
- * s runs k up from 0 and the body's uses of iv read hi - k. */
-static Down *count_down(P *p, Stmt *s, CXCursor c, Var *iv, Expr *hi, Expr *lo, bool ge, long long step)
+ * s runs k up from 0 and the body's uses of iv read hi - k - shift (shift
+ * 1: `i-- > lo`, which tests the value before the decrement). */
+static Down *count_down(P *p, Stmt *s, CXCursor c, Var *iv, Expr *hi, Expr *lo, bool ge, long long step,
+                        long long shift)
 {
     Type *t = iv->ty;
     long long v;
-    if (type_is_unsigned(t) && ge && plain_int(lo, &v) && v == 0)
-        reject(p, c, "-Wgpufuse-loop", "'%s >= 0' is always true for the unsigned index '%s': the loop never ends; "
-               "write 'i > 0' and use i - 1, or a signed index", iv->name, iv->name);
     if (type_is_unsigned(t) != type_is_unsigned(lo->ty) && !(plain_int(lo, &v) && v >= 0))
         reject(p, c, "-Wgpufuse-loop", "the loop compares the %s index '%s' with a bound of %s type; give them the "
                "same signedness", type_is_unsigned(t) ? "unsigned" : "signed", iv->name,
@@ -1679,7 +1749,8 @@ static Down *count_down(P *p, Stmt *s, CXCursor c, Var *iv, Expr *hi, Expr *lo, 
     Down *d = arena_alloc(p->a, sizeof *d);
     d->iv = iv;
     Type *dt = t->kind == TY_ULONG || t->kind == TY_ULLONG ? t : kt;   /* hi - k's type in C */
-    d->value = cast_to(p, c, t, arith(p, c, OP_SUB, hi, kref, dt));
+    Expr *val = arith(p, c, OP_SUB, hi, kref, dt);
+    d->value = cast_to(p, c, t, shift ? plus_int(p, c, val, -shift) : val);
     vec_push(p->a, &p->downs, d);
     return d;
 }
@@ -1689,30 +1760,33 @@ static bool reads_var(const Expr *e, const void *v)
     return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
 }
 
-/* A variable that statement s writes and e reads, or NULL. */
-static Var *written_and_read(const Stmt *s, const Expr *e)
+/* A statement of s that writes a variable e reads (*v), or NULL. */
+static const Stmt *written_and_read(const Stmt *s, const Expr *e, Var **v)
 {
     if (!s || !e)
         return NULL;
-    Var *w = NULL;
+    const Stmt *w = NULL;
     switch (s->kind) {
     case S_BLOCK:
         for (int i = 0; i < s->list.len && !w; i++)
-            w = written_and_read(vec_at(&s->list, i), e);
+            w = written_and_read(vec_at(&s->list, i), e, v);
         return w;
     case S_FOR:
-    case S_WHILE: return written_and_read(s->body, e);
+    case S_WHILE: return written_and_read(s->body, e, v);
     case S_IF:
-        w = written_and_read(s->then, e);
-        return w ? w : written_and_read(s->els, e);
+        w = written_and_read(s->then, e, v);
+        return w ? w : written_and_read(s->els, e, v);
     case S_ASSIGN: {
         const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        return ir_expr_any(e, reads_var, t->var) ? t->var : NULL;
+        *v = t->var;
+        return ir_expr_any(e, reads_var, t->var) ? s : NULL;
     }
     case S_LIB:
         for (int i = 0; i < s->rhs->nkids; i++)
-            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(e, reads_var, s->rhs->kids[i]->var))
-                return s->rhs->kids[i]->var;
+            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(e, reads_var, s->rhs->kids[i]->var)) {
+                *v = s->rhs->kids[i]->var;
+                return s;
+            }
         return NULL;
     default: return NULL;
     }
@@ -1722,37 +1796,57 @@ static Var *written_and_read(const Stmt *s, const Expr *e)
  * counting down: read again at every use of the index). */
 static void check_bound(P *p, CXCursor at, const Stmt *body, const Expr *bound, const char *what)
 {
-    Var *v = written_and_read(body, bound);
-    if (v)
-        reject(p, at, "-Wgpufuse-loop", "the loop's %s reads '%s', which its body writes; the %s of a fused loop "
-               "must not change while it runs", what, v->name, what);
+    Var *v;
+    const Stmt *w = written_and_read(body, bound, &v);
+    if (w)
+        reject(p, at, "-Wgpufuse-loop", "the loop's %s reads '%s', which its body writes (line %d); the %s of a "
+               "fused loop must not change while it runs", what, v->name, w->loc.line, what);
 }
 
 static Stmt *conv_for(P *p, CXCursor c)
 {
     Kids ks = kids_of(p, c);
+    if (ks.n == 3 && post_dec_shape(p, ks.c[1])) {
+        /* for (i = n; i-- > 0;): no increment; keep the 4-part layout */
+        Kids k4 = {arena_alloc(p->a, 4 * sizeof(CXCursor)), 4};
+        k4.c[0] = ks.c[0];
+        k4.c[1] = ks.c[1];
+        k4.c[2] = clang_getNullCursor();
+        k4.c[3] = ks.c[2];
+        ks = k4;
+    }
     if (ks.n != 4)
         reject(p, c, "-Wgpufuse-loop", "a fused loop needs an initialisation, a condition and an increment "
                "(for (int i = lb; i < ub; i++))");
     Stmt *s = new_stmt(p, S_FOR, c);
     CXCursor init = ks.c[0], cond = ks.c[1], inc = ks.c[2];
-    Expr *first;
+    Expr *first, *bound;
     Var *iv = loop_init(p, init, &first);
-    CXCursor bc;
-    Op op = loop_cond(p, cond, iv, &bc);
-    if (!op)
-        reject(p, cond, "-Wgpufuse-loop", "the loop condition must compare the index '%s' with a bound: '%s < ub' "
-               "or '%s <= ub' counting up, '%s >= lb' or '%s > lb' counting down", iv->name, iv->name, iv->name,
-               iv->name, iv->name);
-    long long step = loop_step(p, inc, iv);
-    if (!step)
-        reject(p, inc, "-Wgpufuse-loop", "the loop increment must be '%s++', '%s--', '%s += c' or '%s -= c' with a "
-               "constant c", iv->name, iv->name, iv->name, iv->name);
+    Op op;
+    long long step, shift = 0;
+    if (post_dec_cond(p, cond, iv, &bound)) {
+        op = OP_GT;              /* the value before the decrement */
+        step = -1;
+        shift = 1;
+    } else {
+        op = loop_cond(p, cond, iv, &bound);
+        if (!op)
+            reject(p, cond, "-Wgpufuse-loop", "the loop condition must compare the index '%s' with a bound: '%s < "
+                   "ub' or '%s <= ub' counting up, '%s >= lb' or '%s > lb' counting down", iv->name, iv->name,
+                   iv->name, iv->name, iv->name);
+        step = loop_step(p, inc, iv);
+        if (!step)
+            reject(p, inc, "-Wgpufuse-loop", "the loop increment must be '%s++', '%s--', '%s += c' or '%s -= c' "
+                   "with a constant c", iv->name, iv->name, iv->name, iv->name);
+        long long v;
+        if (op == OP_GE && type_is_unsigned(iv->ty) && plain_int(bound, &v) && v == 0)
+            reject(p, c, "-Wgpufuse-loop", "'%s >= 0' is always true for the unsigned index '%s': the loop never "
+                   "ends; write 'i > 0' and use i - 1, or a signed index", iv->name, iv->name);
+    }
     bool up = op == OP_LT || op == OP_LE;
     if (up != (step > 0))
-        reject(p, cond, "-Wgpufuse-loop", "the loop counts %s but its condition is '%s %s bound': it would %s", 
+        reject(p, cond, "-Wgpufuse-loop", "the loop counts %s but its condition is '%s %s bound': it would %s",
                step > 0 ? "up" : "down", iv->name, op_spelling(op), "run forever or not at all");
-    Expr *bound = conv_expr(p, bc);
     limit(p, c, p->loops.len + 1, MAX_LOOP_DEPTH, "nested loops");
     Down *down = NULL;
     if (up) {
@@ -1761,7 +1855,7 @@ static Stmt *conv_for(P *p, CXCursor c)
         s->ub = op == OP_LE ? plus_int(p, cond, bound, 1) : bound;
         s->step = step;
     } else {
-        down = count_down(p, s, c, iv, first, bound, op == OP_GE, -step);
+        down = count_down(p, s, c, iv, first, bound, op == OP_GE, -step, shift);
     }
     vec_push(p->a, &p->loops, s);
     iv->depth = s->iv->depth = p->loops.len;
@@ -2130,12 +2224,15 @@ static void check_argmax(P *p, const Stmt *loop)
                   m->name, at->name, loop->iv->name);
 }
 
-/* Whether statement c is exactly the expansion of the assert macro, or
- * `(void)e` (what assert is under NDEBUG) with e pure. */
-static bool is_assert(P *p, CXCursor c)
+/* Statement c is exactly the expansion of the assert macro (ASSERT_MACRO),
+ * `(void)e` with e pure (ASSERT_VOID: what assert is under NDEBUG), or
+ * neither. */
+enum { ASSERT_NONE, ASSERT_MACRO, ASSERT_VOID };
+
+static int is_assert(P *p, CXCursor c)
 {
     if (!clang_isExpression(clang_getCursorKind(c)))
-        return false;
+        return ASSERT_NONE;
     CXSourceRange r = clang_getCursorExtent(c);
     unsigned b, e;
     CXFile f;
@@ -2144,18 +2241,18 @@ static bool is_assert(P *p, CXCursor c)
     for (int i = 0; i < p->asserts->len; i++) {
         const unsigned *x = vec_at(p->asserts, i);
         if (x[0] == b && x[1] == e && clang_File_isEqual(f, clang_getFile(p->tu, p->u->path)))
-            return true;
+            return ASSERT_MACRO;
     }
     CXCursor s = c;
     while (clang_getCursorKind(s) == CXCursor_ParenExpr)
         s = clang_getCursorKind(s) == CXCursor_ParenExpr ? kids_of(p, s).c[0] : s;
     if (clang_getCursorKind(s) != CXCursor_CStyleCastExpr ||
         clang_getCanonicalType(clang_getCursorType(s)).kind != CXType_Void)
-        return false;
+        return ASSERT_NONE;
     Kids k = kids_of(p, s);
     if (clang_getCursorKind(strip(k.c[k.n - 1])) != CXCursor_DeclRefExpr)
         conv_expr(p, k.c[k.n - 1]);   /* pure, or diagnosed (I/O, unknown calls) */
-    return true;
+    return ASSERT_VOID;
 }
 
 static Stmt *conv_stmt_(P *p, CXCursor c);
@@ -2171,11 +2268,12 @@ static Stmt *conv_stmt(P *p, CXCursor c)
 static Stmt *conv_stmt_(P *p, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (is_assert(p, c)) {
+    int dropped = is_assert(p, c);
+    if (dropped == ASSERT_MACRO)
         vec_push(p->a, &p->r->notes, arena_printf(p->a, "line %d: assert() is not checked in the generated code (as "
                                                   "under NDEBUG); the C body checks it", loc_of(p, c).line));
+    if (dropped)
         return NULL;
-    }
     Kids ks = kids_of(p, c);
     switch (k) {
     case CXCursor_CompoundStmt:
@@ -2243,6 +2341,14 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         return s;
     }
     case CXCursor_BinaryOperator: {
+        if (op_of(p, c) == OP_COMMA) {
+            /* a, b; is a; b; */
+            Stmt *b = new_stmt(p, S_BLOCK, c);
+            b->loc.line = 0;     /* marker: splice into the parent */
+            append_stmt(p, b, conv_stmt(p, ks.c[0]));
+            append_stmt(p, b, conv_stmt(p, ks.c[1]));
+            return b;
+        }
         if (op_of(p, c) != OP_ASSIGN)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
         if (is_assignment(p, strip(ks.c[1])))

@@ -21,4 +21,6 @@ GPUFUSE void scale(int n, float s, const float *restrict x, float *restrict y)
 // CHECK-NEXT: for i in [0, n) step 1 ; line 11, parallel
 // CHECK: S0: y[i] = (2.0f * x[i])
 // REPORT: line 9: assert() is not checked in the generated code (as under NDEBUG); the C body checks it
+// REPORT-NOT: line 10:
 // REPORT: line 12: assert() is not checked
+// REPORT-NOT: line 14:
