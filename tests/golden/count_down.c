@@ -1,62 +1,78 @@
-// Loops that count down, as the front end normalises them: an up-counting
-// index k with the user's index replaced by hi - k (written out by hand
-// here).  The dependences stay exact affine ones in k: a reversal is
-// parallel, a downward recurrence is carried with distance 1, and an
-// upward sweep over rows keeps its columns parallel.
+// Loops counting down run as loops counting up (k from 0 to the trip count,
+// the index read as hi - k): subscripts stay affine, dependences exact.
 #include <gpufuse.h>
+#include <stddef.h>
 
-// for (i = n - 1; i >= 0; i--) y[i] = 2 * x[i] + x[n - 1 - i];
-GPUFUSE void reverse(int n, float *restrict y, const float *restrict x)
+GPUFUSE void reverse(int n, const float *restrict x, float *restrict y)
 {
-    for (int k = 0; k < n; k++)
-        y[n - 1 - k] = 2.0f * x[n - 1 - k] + x[k];
+    for (int i = n - 1; i >= 0; i--)
+        y[i] = x[n - 1 - i] * 2.0f;
 }
 
-// for (i = n - 2; i >= 0; i--) y[i] = y[i + 1] * 0.5f + x[i];
-GPUFUSE void down_rec(int n, float *y, const float *x)
+// a recurrence from the end: the loop stays sequential, inside a parallel one
+GPUFUSE void suffix_sums(int n, int m, float a[n][m])
 {
-    for (int k = 0; k < n - 1; k++)
-        y[n - 2 - k] = y[n - 1 - k] * 0.5f + x[n - 2 - k];
+    int i, j;
+    for (i = 0; i < n; i++)
+        for (j = m - 2; j >= 0; --j)
+            a[i][j] = a[i][j] + a[i][j + 1];
 }
 
-// for (i = n - 2; i >= 0; i--) for (j...) A[i][j] += A[i + 1][j];
-GPUFUSE void sweep_up(int n, int m, float A[n][m])
+GPUFUSE void strided(int n, float *restrict y)
 {
-    for (int k = 0; k < n - 1; k++)
-        for (int j = 0; j < m; j++)
-            A[n - 2 - k][j] += A[n - 1 - k][j] * 0.5f;
+    for (int i = n; 0 < i; i -= 3)
+        y[i - 1] = (float)i;
 }
 
-// for (i = n - 1; i >= 0; i -= 2) y[i] = x[i] + 1;
-GPUFUSE void down_step(int n, float *restrict y, const float *restrict x)
+GPUFUSE void unsigned_down(size_t n, const float *restrict x, float *restrict y)
 {
-    for (int k = 0; k < n; k += 2)
-        y[n - 1 - k] = x[n - 1 - k] + 1.0f;
+    for (size_t i = n; i > 0; i--)
+        y[i - 1] = x[i - 1] + (float)i;
+    for (unsigned k = 0; n > k; k++)
+        y[k] *= 2.0f;
+    for (size_t j = 0; j < n; j++)
+        y[j] -= 1.0f;
 }
 
-// A triangular sweep from the bottom row up (nussinov's shape):
-// for (i = n - 2; i >= 0; i--) for (j = i + 1; j < n; j++)
-//     T[i][j] = fmaxf(T[i][j], T[i + 1][j]);
-// Row i reads exactly the row the iteration before it wrote.
-GPUFUSE void tri_sweep(int n, float T[n][n])
+// the unsigned idiom: the condition tests the value before the decrement
+GPUFUSE void post_dec(size_t n, unsigned m, double *restrict x, double *restrict y)
 {
-    for (int k = 0; k < n - 1; k++)
-        for (int j = n - 1 - k; j < n; j++)
-            T[n - 2 - k][j] = T[n - 2 - k][j] > T[n - 1 - k][j] ? T[n - 2 - k][j] : T[n - 1 - k][j];
+    for (size_t i = n; i-- > 0;)
+        x[i] *= 2.0;
+    unsigned j;
+    for (j = m; j--;)
+        y[j] += (double)j;
 }
 
-// WARN: count_down.c:18:5: warning: loop carries a dependence on 'y'
+// a bound with an offset on the index's side: i + m <= n is i <= n - m
+GPUFUSE void offset_bound(int n, int m, const double *restrict x, double *restrict y)
+{
+    for (int i = 0; i + m <= n; i++)
+        y[i] = x[i + m - 1] - x[i];
+    for (int i = n - 1; i - m >= 0; i--)
+        y[i] += x[i - m];
+}
+
 // CHECK-LABEL: region reverse
-// CHECK: for k in [0, n) step 1 ; line 11, parallel
-// CHECK: deps: [n] -> { }
-// CHECK-LABEL: region sweep_up
-// CHECK: for j in [0, m) step 1 ; line 25, parallel
-// CHECK-NEXT: for k in [0, (n - 1)) step 1 ; line 26, sequential
-// CHECK: deps: [n, m] -> { S0[j, k] -> S0[j' = j, k' = 1 + k] : {{.*}} }
-// CHECK-LABEL: region down_step
-// CHECK: for k in [0, n) step 2 ; line 33, parallel
-// CHECK-LABEL: region tri_sweep
-// CHECK: for k in [0, (n - 1)) step 1 ; line 43, sequential
-// CHECK-NEXT: for j in [((n - 1) - k), n) step 1 ; line 44, parallel
-// CHECK: deps: [n] -> { S0[k, j] -> S0[k' = 1 + k, j' = j] : {{.*}} }
-// CHECK-NOT: region down_rec
+// CHECK: for i_rev in [0, n) step 1 ; line 8, parallel
+// CHECK-NEXT: S0: y[((n - 1) - i_rev)] = (x[((n - 1) - ((n - 1) - i_rev))] * 2.0f)
+// CHECK-LABEL: region suffix_sums
+// CHECK: for i in [0, n) step 1 ; line 16, parallel
+// CHECK-NEXT: for j_rev in [0, (m - 1)) step 1 ; line 17
+// CHECK-NOT: parallel
+// CHECK: S2: a[i][((m - 2) - j_rev)] = (a[i][((m - 2) - j_rev)] + a[i][(((m - 2) - j_rev) + 1)])
+// CHECK-LABEL: region strided
+// CHECK: for i_rev in [0, n) step 3 ; line 23, parallel
+// CHECK-NEXT: S0: y[((n - i_rev) - 1)] = (float)(n - i_rev)
+// CHECK-LABEL: region unsigned_down
+// CHECK: for i_rev in [0, (long long)n) step 1 ; line 29, parallel
+// CHECK: for k in [0, n) step 1 ; line 31, parallel
+// CHECK: for j in [0, n) step 1 ; line 33, parallel
+// CHECK-LABEL: region post_dec
+// CHECK: for i_rev in [0, (long long)n) step 1 ; line 40, parallel
+// CHECK-NEXT: S0: x[((n - i_rev) - 1)] *= 2.0
+// CHECK: for j_rev in [0, (long long)m) step 1 ; line 43, parallel
+// CHECK-NEXT: S2: y[(unsigned int)((m - j_rev) - 1)] += (double)(unsigned int)((m - j_rev) - 1)
+// CHECK-LABEL: region offset_bound
+// CHECK: for i in [0, ((n - m) + 1)) step 1 ; line 50, parallel
+// CHECK: for i_rev in [0, (((n - 1) - (0 + m)) + 1)) step 1 ; line 52, parallel
