@@ -1,6 +1,6 @@
 /* affine.c - affine forms c + sum(coef * var) over loop indices and integer
  * parameters, read off expressions; the bridge from C subscripts and loop
- * bounds to isl's sets and maps. */
+ * bounds to isl's sets and maps (deps.c builds isl_aff from them). */
 #include "gfc.h"
 
 #include <stdlib.h>
@@ -112,40 +112,6 @@ Aff *aff_of(Arena *a, Expr *e)
     default:
         return NULL;
     }
-}
-
-static bool is_isl_keyword(const char *s)
-{
-    static const char *const kw[] = {"and", "or", "not", "mod", "exists", "min", "max", "floor", "ceil",
-                                     "infty", "NaN", "true", "false", "implies", "xor", "rat", "domain",
-                                     "range", "params", NULL};
-    for (int i = 0; kw[i]; i++)
-        if (!strcmp(s, kw[i]))
-            return true;
-    return false;
-}
-
-const char *aff_var_name(Arena *a, const Var *v)
-{
-    return is_isl_keyword(v->cname) ? arena_printf(a, "%s_", v->cname) : v->cname;
-}
-
-char *aff_isl(Arena *a, const Aff *f)
-{
-    char *s = arena_strdup(a, "");
-    for (int i = 0; i < f->nterms; i++) {
-        long long c = f->terms[i].coef;
-        const char *sign = c < 0 ? (i ? " - " : "-") : (i ? " + " : "");
-        if (llabs(c) == 1)
-            s = arena_printf(a, "%s%s%s", s, sign, aff_var_name(a, f->terms[i].var));
-        else
-            s = arena_printf(a, "%s%s%lld*%s", s, sign, llabs(c), aff_var_name(a, f->terms[i].var));
-    }
-    if (!f->nterms)
-        return arena_printf(a, "%lld", f->c);
-    if (f->c)
-        s = arena_printf(a, "%s %s %lld", s, f->c < 0 ? "-" : "+", llabs(f->c));
-    return s;
 }
 
 bool aff_uses(const Aff *f, const Var *v)

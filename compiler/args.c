@@ -152,11 +152,22 @@ static void writes_of(WriteCx *w, const Stmt *s, const Stmt **loops, int nloops,
     }
 }
 
+/* A return before the end of the body: the writes after it may not happen. */
+static bool returns_early(const Region *r)
+{
+    for (int i = 0; i < r->stmts.len; i++) {
+        const Stmt *s = vec_at(&r->stmts, i);
+        if (s && s->kind == S_RETURN && (s->parent != r->body || vec_at(&r->body->list, r->body->list.len - 1) != s))
+            return true;
+    }
+    return false;
+}
+
 /* A pure output written exactly once per element of its staged box needs no
  * copy-in. */
 static bool write_only(Region *r, Var *v)
 {
-    if (!v->written || v->read || v->ext_whole || !v->ext_lo)
+    if (!v->written || v->read || v->ext_whole || !v->ext_lo || returns_early(r))
         return false;
     WriteCx w = {v, 0, true};
     const Stmt *loops[16];

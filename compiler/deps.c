@@ -10,111 +10,223 @@
 #include <isl/ast_build.h>
 #include <isl/ctx.h>
 #include <isl/flow.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
+#include <isl/options.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/union_map.h>
 #include <isl/union_set.h>
-#include <isl/space.h>
-#include <isl/options.h>
+#include <isl/val.h>
 #include <stdlib.h>
 #include <string.h>
 
-static isl_ctx *ctx;
+/* ---- the model ------------------------------------------------------------------
+ * Built through isl's API, never through text: every statement's instances
+ * live in a space whose tuple id is "S<n>" with the statement as its user
+ * pointer, its dimensions carry the loop indices (ids with the Var as user
+ * pointer), arrays are tuple ids with the Var as user pointer, and the
+ * integer parameters are parameter ids with their Var.  isl compares ids
+ * by pointer, so no name the user writes can meet one of gpufuse's; names
+ * only matter when a set is printed (--emit=ir). */
 
 /* One access of a polyhedral statement. */
 typedef struct Access {
     Var *var;
-    char *map;                   /* "{ S3[i, j] -> x[o0, o1] : o0 = i and o1 = j }" body */
+    isl_map *map;                /* statement instance -> element (not restricted to the domain) */
     bool write, red;             /* red: a reduction statement's own accumulator */
     bool exact;                  /* every subscript affine */
 } Access;
 
 typedef struct PStmt {
     Stmt *s;
-    Stmt *loops[16];
+    Stmt **loops;                /* the loops around it, outermost first */
     int nloops;
-    char *name;                  /* "S3" */
-    char *iters;                 /* "i, j" */
-    char *cons;                  /* domain constraints */
+    isl_space *space;            /* [params] -> S<id>[iv, ...] */
+    isl_set *dom;                /* its instances */
     bool exact_domain;
-    bool exact_cond;             /* every enclosing condition is in cons exactly */
+    bool exact_cond;             /* every enclosing condition is in dom exactly */
     int ord;
     Vec acc;                     /* Access* */
 } PStmt;
+
+/* An enclosing condition (negated in an else branch). */
+typedef struct Cond {
+    Expr *e;
+    bool neg;
+} Cond;
 
 typedef struct Model {
     Unit *u;
     Region *r;
     Arena *a;
-    char *params;                /* "[n, m]" */
+    isl_ctx *ctx;                /* one per model: freed with it */
+    isl_space *params;           /* the integer parameters, ids carrying their Var */
+    Vec pvars;                   /* Var*: the parameters by position */
     Vec ps;                      /* PStmt* */
-    Stmt *loops[16];
-    int nloops;
-    char *conds[32];
-    int nconds;
-    int inexact;                 /* enclosing conditions isl sees only in part */
-    Expr *cexprs[64];            /* conditions and bounds around: their reads */
-    int ncexprs;                 /* belong to every statement inside */
+    Vec loops;                   /* Stmt*: the loops around the statement being built */
+    Vec conds;                   /* Cond*: the conditions around it */
+    Vec cexprs;                  /* Expr*: conditions and bounds around: their reads */
+                                 /* belong to every statement inside */
+    int inexact;                 /* loops around that may stop early (break) */
     int ord;
     int maxdepth;
     isl_union_set *domain;
     isl_union_map *sched;        /* statement instance -> time */
     isl_union_map *deps;         /* all memory dependences, reductions excluded */
     isl_union_map *deps_t;       /* the same in time space */
-    isl_union_map *reads, *writes;
     bool redo;                   /* a flattened array turned out not to split */
     const char **not_atomic;     /* by Var.id: why its colliding updates are not atomic */
+    const char *failed;          /* isl failed (its message): every answer assumes the worst */
 } Model;
 
 typedef struct DepPriv {
     Model m;
 } DepPriv;
 
-static const char *isl_name(Model *m, Var *v)
+unsigned long deps_isl_max_operations;
+
+/* ---- isl errors ----------------------------------------------------------------
+ * The one place where isl's failures are seen: a NULL object, an
+ * isl_bool_error or an isl_size error, passed as `bad`.  The first one is
+ * recorded with isl's message; from then on the model has failed and every
+ * question asked of it gets the answer that assumes the worst (a carried
+ * dependence: not parallel; not fusable; extent unknown), and deps_check
+ * refuses the region with that message.  Returns whether the model failed. */
+static bool isl_bad(Model *m, bool bad)
 {
-    return aff_var_name(m->a, v);
+    if (bad && !m->failed) {
+        const char *msg = isl_ctx_last_error_msg(m->ctx);
+        enum isl_error e = isl_ctx_last_error(m->ctx);
+        m->failed = msg ? arena_strdup(m->a, msg) :
+                    e == isl_error_quota ? "its operation limit was reached" : "an isl operation failed";
+    }
+    return m->failed != NULL;
+}
+
+static isl_id *var_id(Model *m, Var *v)
+{
+    return isl_id_alloc(m->ctx, v->cname, v);
+}
+
+/* [params] -> { [n dims] }, anonymous. */
+static isl_space *set_space(Model *m, int n)
+{
+    return isl_space_add_dims(isl_space_set_from_params(isl_space_copy(m->params)), isl_dim_set, (unsigned)n);
+}
+
+/* Where v is in the statement's space: a loop index around it or a parameter. */
+static bool dim_of(Model *m, const PStmt *ps, const Var *v, enum isl_dim_type *t, int *pos)
+{
+    for (int k = ps->nloops - 1; k >= 0; k--)
+        if (ps->loops[k]->iv == v) {
+            *t = isl_dim_in;
+            *pos = k;
+            return true;
+        }
+    for (int k = 0; k < m->pvars.len; k++)
+        if (vec_at(&m->pvars, k) == v) {
+            *t = isl_dim_param;
+            *pos = k;
+            return true;
+        }
+    return false;
+}
+
+/* f on the statement's instances; NULL when f is NULL or names a variable
+ * that is neither a loop index around the statement nor a parameter. */
+static isl_aff *stmt_aff(Model *m, const PStmt *ps, const Aff *f)
+{
+    if (!f)
+        return NULL;
+    isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space)));
+    a = isl_aff_set_constant_val(a, isl_val_int_from_si(m->ctx, f->c));
+    for (int i = 0; i < f->nterms; i++) {
+        enum isl_dim_type t;
+        int pos;
+        if (!dim_of(m, ps, f->terms[i].var, &t, &pos)) {
+            isl_aff_free(a);
+            return NULL;
+        }
+        a = isl_aff_set_coefficient_val(a, t, pos, isl_val_int_from_si(m->ctx, f->terms[i].coef));
+    }
+    isl_bad(m, !a);
+    return a;
+}
+
+static isl_aff *stmt_iv(const PStmt *ps, int k)
+{
+    return isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(ps->space)), isl_dim_set, (unsigned)k);
 }
 
 /* ---- building the model ---------------------------------------------------- */
 
-static char *cond_constraint(Model *m, Expr *c, bool negate)
+/* The instances of ps where condition c holds (negated: does not hold), or
+ * a superset of them; *exact: the set is exactly that. */
+static isl_set *cond_set(Model *m, const PStmt *ps, const Expr *c, bool neg, bool *exact)
 {
-    if (!c || c->kind != E_BINARY)
-        return NULL;
-    Op op = c->op;
-    if (op == OP_LAND && !negate) {
-        char *x = cond_constraint(m, c->kids[0], false), *y = cond_constraint(m, c->kids[1], false);
-        if (x && y)
-            return arena_printf(m->a, "%s and %s", x, y);
-        return x ? x : y;        /* dropping a conjunct over-approximates */
+    *exact = false;
+    if (!c)
+        return isl_set_universe(isl_space_copy(ps->space));
+    if (c->kind == E_UNARY && c->op == OP_NOT)
+        return cond_set(m, ps, c->kids[0], !neg, exact);
+    if (c->kind == E_BINARY && (c->op == OP_LAND || c->op == OP_LOR)) {
+        /* supersets combine into a superset; De Morgan under negation */
+        bool ex, ey;
+        isl_set *x = cond_set(m, ps, c->kids[0], neg, &ex), *y = cond_set(m, ps, c->kids[1], neg, &ey);
+        *exact = ex && ey;
+        return (c->op == OP_LAND) != neg ? isl_set_intersect(x, y) : isl_set_union(x, y);
     }
-    static const struct { Op op; const char *isl[2]; } ops[] = {
-        {OP_LT, {"<", ">="}}, {OP_LE, {"<=", ">"}}, {OP_GT, {">", "<="}}, {OP_GE, {">=", "<"}}, {OP_EQ, {"=", NULL}}};
-    for (int i = 0; i < 5; i++) {
-        if (op != ops[i].op)
-            continue;
-        const char *iop = ops[i].isl[negate];
-        if (!iop)
-            return NULL;
-        Aff *x = aff_of(m->a, c->kids[0]), *y = aff_of(m->a, c->kids[1]);
-        if (!x || !y)
-            return NULL;
-        return arena_printf(m->a, "%s %s %s", aff_isl(m->a, x), iop, aff_isl(m->a, y));
+    static const struct { Op op, not; } cmp[] = {
+        {OP_LT, OP_GE}, {OP_LE, OP_GT}, {OP_GT, OP_LE}, {OP_GE, OP_LT}, {OP_EQ, OP_NE}, {OP_NE, OP_EQ}};
+    Op op = OP_NONE;
+    isl_aff *x = NULL, *y = NULL;
+    for (size_t i = 0; c->kind == E_BINARY && i < sizeof cmp / sizeof *cmp; i++)
+        if (c->op == cmp[i].op)
+            op = neg ? cmp[i].not : cmp[i].op;
+    if (op) {
+        x = stmt_aff(m, ps, aff_of(m->a, c->kids[0]));
+        y = stmt_aff(m, ps, aff_of(m->a, c->kids[1]));
+    } else {
+        /* an integer used as a condition: c != 0 */
+        x = stmt_aff(m, ps, aff_of(m->a, (Expr *)c));
+        y = x ? isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space))) : NULL;
+        op = neg ? OP_EQ : OP_NE;
     }
-    return NULL;
+    if (!x || !y) {
+        isl_aff_free(x);
+        isl_aff_free(y);
+        return isl_set_universe(isl_space_copy(ps->space));
+    }
+    *exact = true;
+    switch (op) {
+    case OP_LT: return isl_aff_lt_set(x, y);
+    case OP_LE: return isl_aff_le_set(x, y);
+    case OP_GT: return isl_aff_gt_set(x, y);
+    case OP_GE: return isl_aff_ge_set(x, y);
+    case OP_EQ: return isl_aff_eq_set(x, y);
+    default: return isl_aff_ne_set(x, y);
+    }
 }
 
-/* Whether cond_constraint(c, negate) is c itself, not a weaker condition. */
-static bool cond_exact(Model *m, Expr *c, bool negate)
+/* lb <= iv < ub, and (iv - lb) % step == 0, of the k-th loop around ps. */
+static isl_set *loop_set(Model *m, const PStmt *ps, int k, bool *exact)
 {
-    if (!c || c->kind != E_BINARY)
-        return false;
-    Op op = c->op;
-    if (op == OP_LAND)
-        return !negate && cond_exact(m, c->kids[0], false) && cond_exact(m, c->kids[1], false);
-    if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && (op != OP_EQ || negate))
-        return false;
-    return aff_of(m->a, c->kids[0]) && aff_of(m->a, c->kids[1]);
+    Stmt *l = ps->loops[k];
+    isl_set *s = isl_set_universe(isl_space_copy(ps->space));
+    isl_aff *lb = stmt_aff(m, ps, aff_of(m->a, l->lb)), *ub = stmt_aff(m, ps, aff_of(m->a, l->ub));
+    *exact = lb && ub;
+    if (ub)
+        s = isl_set_intersect(s, isl_aff_lt_set(stmt_iv(ps, k), ub));
+    if (!lb)
+        return s;
+    if (l->step > 1) {
+        isl_aff *d = isl_aff_mod_val(isl_aff_sub(stmt_iv(ps, k), isl_aff_copy(lb)),
+                                     isl_val_int_from_si(m->ctx, l->step));
+        s = isl_set_intersect(s, isl_set_from_basic_set(isl_aff_zero_basic_set(d)));
+    }
+    return isl_set_intersect(s, isl_aff_ge_set(stmt_iv(ps, k), lb));
 }
 
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red);
@@ -274,14 +386,72 @@ static void collect_reads_elem(Model *m, PStmt *ps, Expr *e, const Expr *elem)
         collect_reads_elem(m, ps, e->kids[i], elem);
 }
 
-/* An array private to each iteration (Var.is_private) is expanded over the
- * loops around its declaration, like a scalar local: "i, j, " */
-static char *private_prefix(Model *m, PStmt *ps, Var *v)
+/* An aff of one variable with coefficient 1. */
+static Aff *aff_var(Arena *a, Var *v)
 {
-    char *p = arena_strdup(m->a, "");
-    for (int i = 0; v->is_private && i < v->depth && i < ps->nloops; i++)
-        p = arena_printf(m->a, "%s%s, ", p, isl_name(m, ps->loops[i]->iv));
-    return p;
+    Aff *f = arena_alloc(a, sizeof *f);
+    f->terms = arena_alloc(a, sizeof *f->terms);
+    f->terms[0] = (AffTerm){v, 1};
+    f->nterms = 1;
+    return f;
+}
+
+/* { S[iv...] -> v[iv_0..iv_nprefix-1, dims...] }: the first nprefix loop
+ * indices (a scalar local or a private array, expanded over the loops
+ * around its declaration), then the subscripts; a NULL subscript, or one
+ * isl cannot express, is any index (*exact = false). */
+static isl_map *access_map(Model *m, PStmt *ps, Var *v, int nprefix, Aff *const *dims, int nd, bool *exact)
+{
+    int n = nprefix + nd;
+    isl_space *arr = isl_space_set_tuple_id(set_space(m, n), isl_dim_set, var_id(m, v));
+    isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(ps->space), arr);
+    isl_aff_list *list = isl_aff_list_alloc(m->ctx, n);
+    bool *any = arena_alloc(m->a, sizeof(bool) * (size_t)(n ? n : 1));
+    for (int k = 0; k < nprefix; k++)
+        list = isl_aff_list_add(list, stmt_iv(ps, k));
+    for (int k = 0; k < nd; k++) {
+        isl_aff *a = stmt_aff(m, ps, dims[k]);
+        if (!a) {
+            any[nprefix + k] = true;
+            *exact = false;
+            a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space)));
+        }
+        list = isl_aff_list_add(list, a);
+    }
+    isl_map *map = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list));
+    for (int k = n - 1; k >= 0; k--)
+        if (any[k])
+            map = isl_map_insert_dims(isl_map_project_out(map, isl_dim_out, (unsigned)k, 1), isl_dim_out,
+                                      (unsigned)k, 1);
+    map = isl_map_set_tuple_id(map, isl_dim_out, var_id(m, v));
+    isl_bad(m, !map);
+    return map;
+}
+
+/* The loops around ps that a private array or scalar local of v is expanded over. */
+static int expanded_over(const PStmt *ps, const Var *v)
+{
+    return v->depth < ps->nloops ? v->depth : ps->nloops;
+}
+
+/* Whether a[outer*P + inner] stays in the row: 0 <= inner < P on every
+ * instance of ps (isl checks the instances where it does not). */
+static bool flat_in_row(Model *m, PStmt *ps, Var *P, const Aff *inner)
+{
+    isl_aff *in = stmt_aff(m, ps, inner), *p = stmt_aff(m, ps, aff_var(m->a, P));
+    if (!in || !p) {
+        isl_aff_free(in);
+        isl_aff_free(p);
+        return false;
+    }
+    isl_aff *zero = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space)));
+    isl_set *below = isl_aff_lt_set(isl_aff_copy(in), zero);
+    isl_set *out = isl_set_union(below, isl_aff_ge_set(in, p));
+    isl_set *bad = isl_set_intersect(out, isl_set_copy(ps->dom));
+    isl_bool empty = isl_set_is_empty(bad);
+    isl_set_free(bad);
+    isl_bad(m, empty < 0);
+    return empty == isl_bool_true;
 }
 
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
@@ -294,50 +464,39 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
     ac->exact = true;
     Var *v = e->var;
     ac->var = v;
-    char *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
     if (e->kind == E_VAR) {
         /* a scalar local: expanded over the loops enclosing its declaration */
-        for (int i = 0; i < v->depth && i < ps->nloops; i++)
-            out = arena_printf(m->a, "%s%s%s", out, i ? ", " : "", isl_name(m, ps->loops[i]->iv));
-    } else {
-        if (!e->aff) {
-            e->aff = arena_alloc(m->a, sizeof(Aff *) * (size_t)e->nkids);
-            for (int i = 0; i < e->nkids; i++)
-                e->aff[i] = aff_of(m->a, e->kids[i]);
-        }
-        Var *P = NULL;
-        Aff *o = NULL, *in = NULL;
-        if (v->delin && !v->delin_bad && deps_split_flat(m->a, e->kids[0], &P, &o, &in) && P == v->delin && o) {
-            /* a[outer*P + inner]: the 2-D access a[outer][inner], valid when
-             * 0 <= inner < P on this statement's domain */
-            const char *pn = isl_name(m, P);
-            char *bad = arena_printf(m->a, "%s -> { %s[%s] : %s%s(%s < 0 or %s >= %s) }", m->params, ps->name, ps->iters,
-                                     ps->cons, *ps->cons ? " and " : "", aff_isl(m->a, in), aff_isl(m->a, in), pn);
-            isl_set *s = isl_set_read_from_str(ctx, bad);
-            bool empty = s && isl_set_is_empty(s) == isl_bool_true;
-            isl_set_free(s);
-            if (!empty) {
-                v->delin_bad = true;
-                m->redo = true;
-            }
-            out = arena_strdup(m->a, "o0, o1");
-            cons = arena_printf(m->a, "o0 = %s and o1 = %s", aff_isl(m->a, o), aff_isl(m->a, in));
-        } else if (v->delin && !v->delin_bad) {
+        ac->map = access_map(m, ps, v, expanded_over(ps, v), NULL, 0, &ac->exact);
+        vec_push(m->a, &ps->acc, ac);
+        return;
+    }
+    if (!e->aff) {
+        e->aff = arena_alloc(m->a, sizeof(Aff *) * (size_t)e->nkids);
+        for (int i = 0; i < e->nkids; i++)
+            e->aff[i] = aff_of(m->a, e->kids[i]);
+    }
+    int prefix = v->is_private ? expanded_over(ps, v) : 0;
+    Var *P = NULL;
+    Aff *o = NULL, *in = NULL;
+    if (v->delin && !v->delin_bad && deps_split_flat(m->a, e->kids[0], &P, &o, &in) && P == v->delin && o) {
+        /* a[outer*P + inner]: the 2-D access a[outer][inner], valid when
+         * 0 <= inner < P on this statement's domain */
+        if (!flat_in_row(m, ps, P, in)) {
             v->delin_bad = true;
             m->redo = true;
-        } else {
-            for (int i = 0; i < e->nkids; i++) {
-                out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
-                if (e->aff[i])
-                    cons = arena_printf(m->a, "%s%so%d = %s", cons, *cons ? " and " : "", i, aff_isl(m->a, e->aff[i]));
-                else
-                    ac->exact = false;
-            }
         }
+        Aff *dims[2] = {o, in};
+        ac->map = access_map(m, ps, v, prefix, dims, 2, &ac->exact);
+    } else {
+        if (v->delin && !v->delin_bad) {
+            v->delin_bad = true;
+            m->redo = true;
+        }
+        for (int i = 0; i < e->nkids; i++)
+            if (!e->aff[i])
+                ac->exact = false;
+        ac->map = access_map(m, ps, v, prefix, e->aff, e->nkids, &ac->exact);
     }
-    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s%s]%s%s }", m->params, ps->name, ps->iters,
-                           isl_name(m, v), e->kind == E_VAR ? "" : private_prefix(m, ps, v), out,
-                           *cons ? " : " : "", cons);
     vec_push(m->a, &ps->acc, ac);
 }
 
@@ -347,53 +506,55 @@ static void add_whole(Model *m, PStmt *ps, Var *v, bool write)
     Access *ac = arena_alloc(m->a, sizeof *ac);
     ac->write = write;
     ac->var = v;
-    ac->exact = false;
     int rank = v->delin && !v->delin_bad ? 2 : v->ndims > 0 ? v->ndims : 1;
-    char *out = arena_strdup(m->a, "");
-    for (int i = 0; i < rank; i++)
-        out = arena_printf(m->a, "%s%so%d", out, i ? ", " : "", i);
-    ac->map = arena_printf(m->a, "%s -> { %s[%s] -> %s[%s%s] }", m->params, ps->name, ps->iters, isl_name(m, v),
-                           private_prefix(m, ps, v), out);
+    Aff **any = arena_alloc(m->a, sizeof(Aff *) * (size_t)rank);
+    ac->map = access_map(m, ps, v, v->is_private ? expanded_over(ps, v) : 0, any, rank, &ac->exact);
+    ac->exact = false;
     vec_push(m->a, &ps->acc, ac);
+}
+
+/* [params] -> S<id>[iv...], the ids carrying the statement and the loop indices. */
+static isl_space *stmt_space(Model *m, PStmt *ps)
+{
+    isl_space *sp = set_space(m, ps->nloops);
+    for (int k = 0; k < ps->nloops; k++)
+        sp = isl_space_set_dim_id(sp, isl_dim_set, (unsigned)k, var_id(m, ps->loops[k]->iv));
+    return isl_space_set_tuple_id(sp, isl_dim_set, isl_id_alloc(m->ctx, arena_printf(m->a, "S%d", ps->s->id), ps));
 }
 
 static PStmt *new_pstmt(Model *m, Stmt *s)
 {
     PStmt *ps = arena_alloc(m->a, sizeof *ps);
     ps->s = s;
-    ps->nloops = m->nloops;
-    memcpy(ps->loops, m->loops, sizeof(Stmt *) * (size_t)m->nloops);
-    ps->name = arena_printf(m->a, "S%d", s->id);
-    ps->iters = arena_strdup(m->a, "");
-    ps->cons = arena_strdup(m->a, "");
+    ps->nloops = m->loops.len;
+    ps->loops = arena_alloc(m->a, sizeof(Stmt *) * (size_t)(ps->nloops ? ps->nloops : 1));
+    if (ps->nloops)
+        memcpy(ps->loops, m->loops.data, sizeof(Stmt *) * (size_t)ps->nloops);
+    ps->space = stmt_space(m, ps);
     ps->exact_domain = true;
     ps->exact_cond = m->inexact == 0;
     ps->ord = m->ord++;
-    for (int i = 0; i < m->nloops; i++) {
-        Stmt *l = m->loops[i];
-        const char *iv = isl_name(m, l->iv);
-        ps->iters = arena_printf(m->a, "%s%s%s", ps->iters, i ? ", " : "", iv);
-        Aff *lb = aff_of(m->a, l->lb), *ub = aff_of(m->a, l->ub);
-        if (lb)
-            ps->cons = arena_printf(m->a, "%s%s%s <= %s", ps->cons, *ps->cons ? " and " : "", aff_isl(m->a, lb), iv);
-        if (ub)
-            ps->cons = arena_printf(m->a, "%s%s%s < %s", ps->cons, *ps->cons ? " and " : "", iv, aff_isl(m->a, ub));
-        if (lb && l->step > 1)
-            ps->cons = arena_printf(m->a, "%s and (%s - (%s)) mod %lld = 0", ps->cons, iv, aff_isl(m->a, lb), l->step);
-        if (!lb || !ub)
-            ps->exact_domain = false;
+    isl_set *dom = isl_set_universe(isl_space_copy(ps->space));
+    for (int k = 0; k < ps->nloops; k++) {
+        bool exact;
+        dom = isl_set_intersect(dom, loop_set(m, ps, k, &exact));
+        ps->exact_domain &= exact;
     }
-    for (int i = 0; i < m->nconds; i++) {
-        if (m->conds[i])
-            ps->cons = arena_printf(m->a, "%s%s%s", ps->cons, *ps->cons ? " and " : "", m->conds[i]);
+    for (int i = 0; i < m->conds.len; i++) {
+        Cond *c = vec_at(&m->conds, i);
+        bool exact;
+        dom = isl_set_intersect(dom, cond_set(m, ps, c->e, c->neg, &exact));
+        ps->exact_cond &= exact;
     }
-    if (m->nloops > m->maxdepth)
-        m->maxdepth = m->nloops;
+    ps->dom = dom;
+    isl_bad(m, !dom);
+    if (ps->nloops > m->maxdepth)
+        m->maxdepth = ps->nloops;
     vec_push(m->a, &m->ps, ps);
     /* what the enclosing conditions and loop bounds read, this statement
      * reads too (it cannot run without evaluating them) */
-    for (int i = 0; i < m->ncexprs; i++)
-        collect_reads(m, ps, m->cexprs[i]);
+    for (int i = 0; i < m->cexprs.len; i++)
+        collect_reads(m, ps, vec_at(&m->cexprs, i));
     return ps;
 }
 
@@ -536,7 +697,7 @@ static const char *atomic_op_name(RedOp r)
 
 static RedOp atomic_of(Model *m, Stmt *s)
 {
-    if (s->kind != S_ASSIGN || s->lhs->kind != E_INDEX || !m->nloops)
+    if (s->kind != S_ASSIGN || s->lhs->kind != E_INDEX || !m->loops.len)
         return RED_NONE;
     Expr *l = s->lhs;
     Var *v = l->var;
@@ -640,6 +801,79 @@ static void check_atomics(Model *m)
     }
 }
 
+/* The accesses of a while loop's body, all in the one statement ps. */
+static void while_accesses(Model *m, PStmt *ps, Stmt *t)
+{
+    if (!t)
+        return;
+    switch (t->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < t->list.len; i++)
+            while_accesses(m, ps, vec_at(&t->list, i));
+        return;
+    case S_IF:
+        collect_reads(m, ps, t->cond);
+        while_accesses(m, ps, t->then);
+        while_accesses(m, ps, t->els);
+        return;
+    case S_WHILE:
+        collect_reads(m, ps, t->cond);
+        collect_reads(m, ps, t->brk);
+        while_accesses(m, ps, t->body);
+        return;
+    case S_FOR:
+        collect_reads(m, ps, t->lb);
+        collect_reads(m, ps, t->ub);
+        collect_reads(m, ps, t->brk);
+        while_accesses(m, ps, t->body);
+        return;
+    case S_DECL:
+        collect_reads(m, ps, t->rhs);
+        if (t->rhs && !t->var->is_array) {
+            Expr *ve = arena_alloc(m->a, sizeof *ve);
+            ve->kind = E_VAR;
+            ve->var = t->var;
+            add_access(m, ps, ve, true, false);
+        }
+        return;
+    case S_ASSIGN: {
+        collect_reads(m, ps, t->rhs);
+        Expr *l = t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs;
+        if (t->op != OP_ASSIGN)
+            collect_reads(m, ps, t->lhs);
+        else if (l->kind != E_VAR)
+            for (int i = 0; i < l->nkids; i++)
+                collect_reads(m, ps, l->kids[i]);
+        add_access(m, ps, t->lhs, true, false);
+        return;
+    }
+    case S_RETURN: collect_reads(m, ps, t->rhs); return;
+    case S_LIB:
+        /* a library call touches its arrays anywhere */
+        for (int i = 0; i < t->rhs->nkids; i++) {
+            Expr *a = t->rhs->kids[i];
+            const char *roles = lib_builtin_roles(t->rhs->text);
+            if (LIB_SCALAR_ROLE(roles[i]) || a->kind != E_VAR) {
+                collect_reads(m, ps, a);
+                continue;
+            }
+            add_whole(m, ps, a->var, false);
+            if (roles[i] == 'W')
+                add_whole(m, ps, a->var, true);
+        }
+        return;
+    case S_FREE: return;
+    }
+}
+
+static void push_cond(Model *m, Expr *e, bool neg)
+{
+    Cond *c = arena_alloc(m->a, sizeof *c);
+    c->e = e;
+    c->neg = neg;
+    vec_push(m->a, &m->conds, c);
+}
+
 static void build(Model *m, Stmt *s)
 {
     if (!s)
@@ -650,45 +884,37 @@ static void build(Model *m, Stmt *s)
             build(m, vec_at(&s->list, i));
         return;
     case S_FOR: {
-        int save_c = m->ncexprs;
-        s->depth = m->nloops;
-        if (m->nloops == 16)
-            return;
+        int save_c = m->cexprs.len;
+        s->depth = m->loops.len;
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
-        if (m->ncexprs + 3 <= 64) {
-            m->cexprs[m->ncexprs++] = s->lb;
-            m->cexprs[m->ncexprs++] = s->ub;
-            /* a loop that breaks tests its flag before each iteration */
-            if (s->brk)
-                m->cexprs[m->ncexprs++] = s->brk;
-        }
-        m->loops[m->nloops++] = s;
-        if (m->nloops > m->maxdepth)   /* a loop with no statement still has a time dimension */
-            m->maxdepth = m->nloops;
+        vec_push(m->a, &m->cexprs, s->lb);
+        vec_push(m->a, &m->cexprs, s->ub);
+        /* a loop that breaks tests its flag before each iteration */
+        if (s->brk)
+            vec_push(m->a, &m->cexprs, s->brk);
+        vec_push(m->a, &m->loops, s);
+        if (m->loops.len > m->maxdepth)   /* a loop with no statement still has a time dimension */
+            m->maxdepth = m->loops.len;
         /* a loop that breaks may stop before its bound: what its body
          * writes is only possibly written (isl sees the whole range) */
         m->inexact += s->brk != NULL;
         build(m, s->body);
         m->inexact -= s->brk != NULL;
-        m->nloops--;
-        m->ncexprs = save_c;
+        m->loops.len--;
+        m->cexprs.len = save_c;
         return;
     }
     case S_IF: {
-        int save = m->nconds, save_c = m->ncexprs;
-        if (m->ncexprs < 64)
-            m->cexprs[m->ncexprs++] = s->cond;
-        m->conds[m->nconds++] = cond_constraint(m, s->cond, false);
-        int in = m->inexact;
-        m->inexact = in + !cond_exact(m, s->cond, false);
+        int save = m->conds.len, save_c = m->cexprs.len;
+        vec_push(m->a, &m->cexprs, s->cond);
+        push_cond(m, s->cond, false);
         build(m, s->then);
-        m->conds[save] = cond_constraint(m, s->cond, true);
-        m->inexact = in + !cond_exact(m, s->cond, true);
+        m->conds.len = save;
+        push_cond(m, s->cond, true);
         build(m, s->els);
-        m->inexact = in;
-        m->nconds = save;
-        m->ncexprs = save_c;
+        m->conds.len = save;
+        m->cexprs.len = save_c;
         return;
     }
     case S_WHILE: {
@@ -696,47 +922,7 @@ static void build(Model *m, Stmt *s)
         PStmt *ps = new_pstmt(m, s);
         collect_reads(m, ps, s->cond);
         collect_reads(m, ps, s->brk);
-        Stmt *stack[64];
-        int n = 0;
-        stack[n++] = s->body;
-        while (n) {
-            Stmt *t = stack[--n];
-            if (!t)
-                continue;
-            switch (t->kind) {
-            case S_BLOCK:
-                for (int i = 0; i < t->list.len && n < 63; i++)
-                    stack[n++] = vec_at(&t->list, i);
-                break;
-            case S_IF: collect_reads(m, ps, t->cond); stack[n++] = t->then; if (n < 63) stack[n++] = t->els; break;
-            case S_WHILE: collect_reads(m, ps, t->cond); collect_reads(m, ps, t->brk); stack[n++] = t->body; break;
-            case S_FOR:
-                collect_reads(m, ps, t->lb);
-                collect_reads(m, ps, t->ub);
-                collect_reads(m, ps, t->brk);
-                stack[n++] = t->body;
-                break;
-            case S_DECL:
-                collect_reads(m, ps, t->rhs);
-                if (t->rhs && !t->var->is_array) {
-                    Expr *ve = arena_alloc(m->a, sizeof *ve);
-                    ve->kind = E_VAR;
-                    ve->var = t->var;
-                    add_access(m, ps, ve, true, false);
-                }
-                break;
-            case S_ASSIGN:
-                collect_reads(m, ps, t->rhs);
-                if (t->op != OP_ASSIGN)
-                    collect_reads(m, ps, t->lhs);
-                else if (t->lhs->kind != E_VAR)
-                    for (int i = 0; i < (t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs)->nkids; i++)
-                        collect_reads(m, ps, (t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs)->kids[i]);
-                add_access(m, ps, t->lhs, true, false);
-                break;
-            default: break;
-            }
-        }
+        while_accesses(m, ps, s->body);
         return;
     }
     case S_DECL: {
@@ -790,22 +976,10 @@ static void build(Model *m, Stmt *s)
     }
     case S_FREE:
         return;
-    case S_LIB: {
+    case S_LIB:
         /* a library call touches its arrays anywhere */
-        PStmt *ps = new_pstmt(m, s);
-        const char *roles = lib_builtin_roles(s->rhs->text);
-        for (int i = 0; i < s->rhs->nkids; i++) {
-            Expr *a = s->rhs->kids[i];
-            if (LIB_SCALAR_ROLE(roles[i]) || a->kind != E_VAR) {
-                collect_reads(m, ps, a);
-                continue;
-            }
-            add_whole(m, ps, a->var, false);
-            if (roles[i] == 'W')
-                add_whole(m, ps, a->var, true);
-        }
+        while_accesses(m, new_pstmt(m, s), s);
         return;
-    }
     }
 }
 
@@ -815,16 +989,6 @@ static int loop_ord(const Stmt *l)
 }
 
 /* ---- isl computations -------------------------------------------------------- */
-
-static isl_union_map *umap(Model *m, const char *s)
-{
-    isl_union_map *u = isl_union_map_read_from_str(ctx, s);
-    if (!u) {
-        diag_at(DIAG_ERROR, m->r->loc, NULL, "internal: isl rejected '%s'", s);
-        gfc_panic(__FILE__, __LINE__, "isl parse");
-    }
-    return u;
-}
 
 /* D(X, Y): dependences from accesses X (earlier) to Y (later). */
 static isl_union_map *deps_between(Model *m, isl_union_map *wx, isl_union_map *rx, isl_union_map *wy,
@@ -866,7 +1030,8 @@ static AccSets access_sets(Model *m, const Var *only, Var *const *skip, int nski
             Access *ac = vec_at(&ps->acc, j);
             if ((only && ac->var != only) || skipped(ac->var, skip, nskip))
                 continue;
-            isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+            isl_union_map *a = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(ac->map),
+                                                                               isl_set_copy(ps->dom)));
             isl_union_map **dst = ac->red ? (ac->write ? &s.wr : &s.rr) : (ac->write ? &s.w : &s.r);
             *dst = isl_union_map_union(*dst, a);
         }
@@ -905,30 +1070,45 @@ static isl_union_map *to_time(Model *m, isl_union_map *d)
     return isl_union_map_apply_range(d, isl_union_map_copy(m->sched));
 }
 
-/* { [t] -> [s] : t_k = s_k for k < dim, t_dim-1 = ord (the loop), t_dim != s_dim } */
-static bool carries(Model *m, isl_union_map *dt, int ord, int dim, bool only_change)
+/* { [t] -> [s] : t_k = s_k for k < eq } over the time space. */
+static isl_map *time_eq(Model *m, int eq)
 {
     int n = 2 * m->maxdepth + 1;
-    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
-    for (int k = 0; k < n; k++) {
-        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
-        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
-    }
-    for (int k = 0; k < dim; k++)
-        cons = arena_printf(m->a, "%st%d = s%d and ", cons, k, k);
-    cons = arena_printf(m->a, "%st%d = %d and t%d %s s%d", cons, dim - 1, ord, dim, only_change ? "!=" : "<", dim);
-    char *str = arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, cons);
-    isl_union_map *sel = umap(m, str);
-    isl_union_map *x = isl_union_map_intersect(isl_union_map_copy(dt), sel);
-    bool empty = isl_union_map_is_empty(x);
-    isl_union_map_free(x);
-    return !empty;
+    isl_map *t = isl_map_universe(isl_space_map_from_set(set_space(m, n)));
+    for (int k = 0; k < eq && k < n; k++)
+        t = isl_map_equate(t, isl_dim_in, k, isl_dim_out, k);
+    return t;
 }
 
-static char *umap_str(Model *m, isl_union_map *u)
+/* t_k != s_k */
+static isl_map *time_differ(isl_map *t, int k)
 {
-    char *s = isl_union_map_to_str(u);
-    char *r = arena_strdup(m->a, s ? s : "");
+    isl_map *lt = isl_map_order_lt(isl_map_copy(t), isl_dim_in, k, isl_dim_out, k);
+    return isl_map_union(lt, isl_map_order_gt(t, isl_dim_in, k, isl_dim_out, k));
+}
+
+/* Whether dt is empty; an isl failure reads as "not empty". */
+static bool empty_umap(Model *m, isl_union_map *dt)
+{
+    isl_bool e = isl_union_map_is_empty(dt);
+    isl_union_map_free(dt);
+    return !isl_bad(m, e < 0) && e == isl_bool_true;
+}
+
+/* Whether the time-space dependences dt hold one carried by the loop with
+ * ordinal `ord` whose index is time dimension `dim`:
+ * { [t] -> [s] : t_k = s_k for k < dim, t_dim-1 = ord, t_dim < s_dim }.
+ * True when isl fails. */
+static bool carries(Model *m, isl_union_map *dt, int ord, int dim)
+{
+    isl_map *sel = isl_map_fix_si(time_eq(m, dim), isl_dim_in, (unsigned)(dim - 1), ord);
+    sel = isl_map_order_lt(sel, isl_dim_in, dim, isl_dim_out, dim);
+    return !empty_umap(m, isl_union_map_intersect(isl_union_map_copy(dt), isl_union_map_from_map(sel)));
+}
+
+static char *isl_text(Model *m, char *s)
+{
+    char *r = arena_strdup(m->a, s ? s : arena_printf(m->a, "(isl failed: %s)", m->failed ? m->failed : "?"));
     free(s);
     return r;
 }
@@ -948,7 +1128,7 @@ static void mark_loops(Model *m, Stmt *s)
         return;
     case S_FOR: {
         int dim = 2 * s->depth + 1;
-        s->parallel = !carries(m, m->deps_t, loop_ord(s), dim, false);
+        s->parallel = !carries(m, m->deps_t, loop_ord(s), dim);
         /* a reduction loop: a reduction statement inside whose accumulator
          * lives outside the loop */
         s->reduction = false;
@@ -984,21 +1164,66 @@ static bool any_parallel(Stmt *s)
     }
 }
 
-/* Names the array (or scalar) whose dependence a loop carries. */
-static Var *carried_var(Model *m, Stmt *loop)
+/* The arrays and scalars whose dependences `loop` carries, at most max of
+ * them (in the order of Region.vars): how many. */
+static int carried_vars(Model *m, Stmt *loop, Var **out, int max)
 {
-    for (int i = 0; i < m->r->vars.len; i++) {
+    int n = 0;
+    for (int i = 0; i < m->r->vars.len && n < max; i++) {
         Var *v = vec_at(&m->r->vars, i);
         if (v->kind == V_IV || (!v->is_array && v->kind == V_PARAM))
             continue;
-        isl_union_map *d = compute_deps(m, v);
-        isl_union_map *dt = to_time(m, d);
-        bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1, false);
+        isl_union_map *dt = to_time(m, compute_deps(m, v));
+        if (carries(m, dt, loop_ord(loop), 2 * loop->depth + 1))
+            out[n++] = v;
         isl_union_map_free(dt);
-        if (c)
-            return v;
     }
-    return NULL;
+    return n;
+}
+
+/* The loop under s that comes closest to being parallel: the fewest
+ * variables carried, the outermost on a tie (*nbest: how many). */
+static void closest_loop(Model *m, Stmt *s, Stmt **best, int *nbest)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            closest_loop(m, vec_at(&s->list, i), best, nbest);
+        return;
+    case S_IF:
+        closest_loop(m, s->then, best, nbest);
+        closest_loop(m, s->els, best, nbest);
+        return;
+    case S_FOR: {
+        Var *vs[64];
+        int n = carried_vars(m, s, vs, *best ? *nbest : 64);
+        if (!*best || n < *nbest) {
+            *best = s;
+            *nbest = n;
+        }
+        closest_loop(m, s->body, best, nbest);
+        return;
+    }
+    default: return;
+    }
+}
+
+/* Names what keeps the nest `t` sequential: its loop that comes closest to
+ * being parallel (*at), and one variable that loop carries, preferably one
+ * that could not be private to each iteration (it says why). */
+static Var *carried_var(Model *m, Stmt *t, Stmt **at)
+{
+    int n = 0;
+    *at = NULL;
+    closest_loop(m, t, at, &n);
+    Var *vs[64];
+    n = carried_vars(m, *at, vs, 64);
+    for (int i = 0; i < n; i++)
+        if (vs[i]->priv_why)
+            return vs[i];
+    return n ? vs[0] : NULL;
 }
 
 /* A loop that breaks (Stmt.brk) stops early on data, so it must run per
@@ -1059,7 +1284,8 @@ static bool check_nests(Model *m, Stmt *s)
         Stmt *t = vec_at(&s->list, i);
         if (t->kind != S_FOR || any_parallel(t))
             continue;
-        Var *v = carried_var(m, t);
+        Stmt *at;
+        Var *v = carried_var(m, t, &at);
         bool indirect = false;   /* some write to v has a computed subscript */
         for (int j = 0; v && v->is_array && j < m->ps.len; j++) {
             PStmt *ps = vec_at(&m->ps, j);
@@ -1070,8 +1296,10 @@ static bool check_nests(Model *m, Stmt *s)
             }
         }
         const char *why = v ? m->not_atomic[v->id] : NULL;
+        const char *cannot = v && v->priv_why ? arena_printf(m->a, "; '%s' cannot be private to each iteration: %s",
+                                                              v->name, v->priv_why) : "";
         if (indirect)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "writes to '%s' use a subscript that is not affine in the loop indices (indirect like "
                         "'%s[idx[i]]', or flattened with a variable row length like '%s[i*m + j]'), so different "
                         "iterations may write the same element%s%s%s; '%s' keeps its CPU body",
@@ -1080,19 +1308,16 @@ static bool check_nests(Model *m, Stmt *s)
                         "updates and min/max updates like '%s[k] = fmaxf(%s[k], v)' can be atomic)", v->name, v->name),
                         m->r->name);
         else if (v && !v->is_array && v->kind == V_LOCAL)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
-                        "that is not a reduction); no iteration can run in parallel, so '%s' keeps its CPU body",
-                        v->name, m->r->name);
+                        "that is not a reduction)%s; no iteration can run in parallel, so '%s' keeps its CPU body",
+                        v->name, cannot, m->r->name);
         else if (v)
-            diag_reject(t->loc, "-Wgpufuse-dependence",
-                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s%s%s%s; "
-                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name,
-                        v->priv_why ? "; '" : "", v->priv_why ? v->name : "",
-                        v->priv_why ? "' cannot be private to each iteration: " : "",
-                        v->priv_why ? v->priv_why : "", m->r->name);
+            diag_reject(at->loc, "-Wgpufuse-dependence",
+                        "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s; "
+                        "no loop of this nest is parallel, so '%s' keeps its CPU body", v->name, cannot, m->r->name);
         else
-            diag_reject(t->loc, "-Wgpufuse-dependence",
+            diag_reject(at->loc, "-Wgpufuse-dependence",
                         "no loop of this nest is free of loop-carried dependences; '%s' keeps its CPU body",
                         m->r->name);
         return false;
@@ -1100,14 +1325,17 @@ static bool check_nests(Model *m, Stmt *s)
     return true;
 }
 
-static int live_models;
-
-static void free_ctx(void)
+/* The statements' isl objects. */
+static void free_stmts(Model *m)
 {
-    if (ctx && !live_models) {
-        isl_ctx_free(ctx);
-        ctx = NULL;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        for (int j = 0; j < ps->acc.len; j++)
+            isl_map_free(((Access *)vec_at(&ps->acc, j))->map);
+        isl_set_free(ps->dom);
+        isl_space_free(ps->space);
     }
+    m->ps.len = 0;
 }
 
 void deps_free(Region *r)
@@ -1115,46 +1343,83 @@ void deps_free(Region *r)
     if (!r->deps || !r->deps->priv)
         return;
     Model *m = &((DepPriv *)r->deps->priv)->m;
+    free_stmts(m);
     isl_union_set_free(m->domain);
     isl_union_map_free(m->sched);
     isl_union_map_free(m->deps);
     isl_union_map_free(m->deps_t);
+    isl_space_free(m->params);
+    isl_ctx_free(m->ctx);
     r->deps->priv = NULL;
-    live_models--;
+}
+
+/* The parameter space: the integer scalar parameters, ids carrying their Var. */
+static void model_params(Model *m)
+{
+    Region *r = m->r;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array && type_is_integer(v->ty))
+            vec_push(m->a, &m->pvars, v);
+    }
+    m->params = isl_space_params_alloc(m->ctx, (unsigned)m->pvars.len);
+    for (int k = 0; k < m->pvars.len; k++)
+        m->params = isl_space_set_dim_id(m->params, isl_dim_param, (unsigned)k, var_id(m, vec_at(&m->pvars, k)));
+}
+
+/* The statements' instances and their original order: S[iv...] -> [ord_0,
+ * iv_0, ord_1, iv_1, ..., ord, 0...] (a loop's ordinal before its index,
+ * the statement's own ordinal last, padded to 2 * maxdepth + 1). */
+static void model_schedule(Model *m)
+{
+    int n = 2 * m->maxdepth + 1;
+    m->domain = isl_union_set_empty(isl_space_copy(m->params));
+    m->sched = isl_union_map_empty(isl_space_copy(m->params));
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(ps->space), set_space(m, n));
+        isl_aff_list *t = isl_aff_list_alloc(m->ctx, n);
+        for (int k = 0; k < n; k++) {
+            isl_local_space *ls = isl_local_space_from_space(isl_space_copy(ps->space));
+            long c = k == 2 * ps->nloops ? ps->ord : k < 2 * ps->nloops && k % 2 == 0 ? loop_ord(ps->loops[k / 2]) : 0;
+            if (k < 2 * ps->nloops && k % 2) {
+                isl_local_space_free(ls);
+                t = isl_aff_list_add(t, stmt_iv(ps, k / 2));
+            } else {
+                t = isl_aff_list_add(t, isl_aff_val_on_domain(ls, isl_val_int_from_si(m->ctx, c)));
+            }
+        }
+        isl_map *s = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, t));
+        m->sched = isl_union_map_add_map(m->sched, isl_map_intersect_domain(s, isl_set_copy(ps->dom)));
+        m->domain = isl_union_set_add_set(m->domain, isl_set_copy(ps->dom));
+    }
 }
 
 void deps_model(Unit *u, Region *r)
 {
-    if (!ctx) {
-        ctx = isl_ctx_alloc();
-        isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
-        atexit(free_ctx);
-    }
     DepPriv *dp = arena_alloc(u->arena, sizeof *dp);
     Model *m = &dp->m;
     m->u = u;
     m->r = r;
     m->a = u->arena;
-    m->params = arena_strdup(m->a, "[");
-    int np = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array && type_is_integer(v->ty))
-            m->params = arena_printf(m->a, "%s%s%s", m->params, np++ ? ", " : "", isl_name(m, v));
-    }
-    m->params = arena_printf(m->a, "%s]", m->params);
+    m->ctx = isl_ctx_alloc();
+    /* errors come back as NULL and isl_bool_error, seen by isl_bad */
+    isl_options_set_on_error(m->ctx, ISL_ON_ERROR_CONTINUE);
+    if (deps_isl_max_operations)
+        isl_ctx_set_max_operations(m->ctx, deps_isl_max_operations);
+    model_params(m);
     delin_stmt(m, r->body);
     /* a flattened array whose inner part leaves [0, P) somewhere is taken
      * back to 1-D and the model rebuilt (at most once per array) */
     for (int tries = 0; tries <= r->vars.len; tries++) {
         m->redo = false;
-        m->ps.len = 0;
+        free_stmts(m);
         m->ord = 0;
         m->maxdepth = 0;
-        m->nloops = 0;
-        m->nconds = 0;
+        m->loops.len = 0;
+        m->conds.len = 0;
         m->inexact = 0;
-        m->ncexprs = 0;
+        m->cexprs.len = 0;
         m->not_atomic = arena_alloc(m->a, sizeof(char *) * (size_t)(r->vars.len + 1));
         build(m, r->body);
         if (!m->redo)
@@ -1201,40 +1466,15 @@ void deps_model(Unit *u, Region *r)
 
     check_atomics(m);
 
-    /* domain and schedule */
-    char *dom = arena_printf(m->a, "%s -> { ", m->params);
-    char *sch = arena_printf(m->a, "%s -> { ", m->params);
-    int n = 2 * m->maxdepth + 1;
-    for (int i = 0; i < m->ps.len; i++) {
-        PStmt *ps = vec_at(&m->ps, i);
-        dom = arena_printf(m->a, "%s%s%s[%s]%s%s", dom, i ? "; " : "", ps->name, ps->iters,
-                           *ps->cons ? " : " : "", ps->cons);
-        char *t = arena_strdup(m->a, "");
-        int k = 0;
-        for (int l = 0; l < ps->nloops; l++, k += 2)
-            t = arena_printf(m->a, "%s%d, %s, ", t, loop_ord(ps->loops[l]), isl_name(m, ps->loops[l]->iv));
-        t = arena_printf(m->a, "%s%d", t, ps->ord);
-        for (k++; k < n; k++)
-            t = arena_printf(m->a, "%s, 0", t);
-        sch = arena_printf(m->a, "%s%s%s[%s] -> [%s]", sch, i ? "; " : "", ps->name, ps->iters, t);
-    }
-    dom = arena_printf(m->a, "%s }", dom);
-    sch = arena_printf(m->a, "%s }", sch);
-    isl_union_set *d = isl_union_set_read_from_str(ctx, dom);
-    if (!d) {
-        diag_at(DIAG_ERROR, r->loc, NULL, "internal: isl rejected the domain %s", dom);
-        gfc_panic(__FILE__, __LINE__, "isl domain");
-    }
-    m->domain = d;
-    m->sched = isl_union_map_intersect_domain(umap(m, sch), isl_union_set_copy(d));
+    model_schedule(m);
     m->deps = compute_deps(m, NULL);
     m->deps_t = to_time(m, isl_union_map_copy(m->deps));
-    live_models++;
+    isl_bad(m, !m->domain || !m->sched || !m->deps_t);
 
     r->deps = arena_alloc(m->a, sizeof *r->deps);
-    r->deps->isl_domain = dom;
-    r->deps->isl_schedule = sch;
-    r->deps->isl_deps = umap_str(m, m->deps);
+    r->deps->isl_domain = isl_text(m, isl_union_set_to_str(m->domain));
+    r->deps->isl_schedule = isl_text(m, isl_union_map_to_str(m->sched));
+    r->deps->isl_deps = isl_text(m, isl_union_map_to_str(m->deps));
     r->deps->priv = dp;
 
     mark_loops(m, r->body);
@@ -1269,6 +1509,12 @@ static bool check_private(Model *m, Stmt *s)
 bool deps_check(Region *r)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
+    if (m->failed) {
+        diag_reject(r->loc, "-Wgpufuse-dependence",
+                    "the dependence analysis failed (isl: %s), so no loop can be shown to be parallel; '%s' "
+                    "keeps its CPU body", m->failed, r->name);
+        return false;
+    }
     /* a nest whose outermost loop breaks is said so first; a nest with no
      * parallel loop at all, for its own reason; then the other breaks */
     return check_breaks(m, r->body, false, true) && check_nests(m, r->body) &&
@@ -1297,36 +1543,26 @@ static bool deps_keep(Region *r, Stmt *a, Stmt *b, const int *tdims, int nd)
     Model *m = &((DepPriv *)r->deps->priv)->m;
     isl_union_map *d = isl_union_map_copy(m->deps);
     /* restrict to A -> B */
-    isl_union_set *sa = isl_union_set_empty(isl_union_set_get_space(m->domain));
+    isl_union_set *sa = isl_union_set_empty(isl_space_copy(m->params));
     isl_union_set *sb = isl_union_set_copy(sa);
     for (int i = 0; i < m->ps.len; i++) {
         PStmt *ps = vec_at(&m->ps, i);
-        bool ina = under(ps, a), inb = under(ps, b);
-        if (!ina && !inb)
-            continue;
-        char *s = arena_printf(m->a, "%s -> { %s[%s] }", m->params, ps->name, ps->iters);
-        if (ina)
-            sa = isl_union_set_union(sa, isl_union_set_read_from_str(ctx, s));
-        if (inb)
-            sb = isl_union_set_union(sb, isl_union_set_read_from_str(ctx, s));
+        if (under(ps, a))
+            sa = isl_union_set_add_set(sa, isl_set_universe(isl_space_copy(ps->space)));
+        if (under(ps, b))
+            sb = isl_union_set_add_set(sb, isl_set_universe(isl_space_copy(ps->space)));
     }
     d = isl_union_map_intersect_domain(d, sa);
     d = isl_union_map_intersect_range(d, sb);
     isl_union_map *dt = to_time(m, d);
-    int n = 2 * m->maxdepth + 1;
-    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
-    for (int k = 0; k < n; k++) {
-        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
-        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
-    }
+    isl_map *same = time_eq(m, 0);
     for (int k = 0; k < nd; k++)
-        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", tdims[k], tdims[k]);
-    char *str = arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, *cons ? cons : "true");
-    isl_union_map *same = umap(m, str);
-    bool ok = isl_union_map_is_subset(dt, same);
-    isl_union_map_free(same);
+        same = isl_map_equate(same, isl_dim_in, tdims[k], isl_dim_out, tdims[k]);
+    isl_union_map *s = isl_union_map_from_map(same);
+    isl_bool ok = isl_union_map_is_subset(dt, s);
+    isl_union_map_free(s);
     isl_union_map_free(dt);
-    return ok;
+    return !isl_bad(m, ok < 0) && ok == isl_bool_true;
 }
 
 bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims)
@@ -1391,92 +1627,230 @@ bool deps_interchange(Region *r)
 
 /* ---- extents ------------------------------------------------------------------- */
 
-static char *pw_to_c(Model *m, isl_pw_aff *pa)
+/* Extents are IR expressions in the parameters, computed in long long: the
+ * AST expression isl builds for a piecewise affine bound (isl_ast_expr
+ * objects, never text) turned node by node into Expr; isl's floor division,
+ * min and max are calls of gf_floord, gf_min and gf_max (templates/common.h). */
+
+static Expr *ext_node(Model *m, ExprKind k, Op op, int nkids)
 {
-    isl_set *ctxset = isl_set_universe(isl_pw_aff_get_domain_space(pa));
-    isl_ast_build *b = isl_ast_build_from_context(ctxset);
-    isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, pa);
-    char *s = e ? isl_ast_expr_to_C_str(e) : NULL;
-    isl_ast_expr_free(e);
-    isl_ast_build_free(b);
-    if (!s)
-        return NULL;
-    /* isl's min/max/floord become the generated file's gf_ helpers */
-    Buf out = {0};
-    for (const char *p = s; *p;) {
-        bool boundary = p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                                    (p[-1] >= '0' && p[-1] <= '9'));
-        if (boundary && (!strncmp(p, "min(", 4) || !strncmp(p, "max(", 4) || !strncmp(p, "floord(", 7))) {
-            buf_puts(&out, "gf_");
-        }
-        buf_printf(&out, "%c", *p++);
-    }
-    char *r = arena_strdup(m->a, out.data ? out.data : "");
-    buf_free(&out);
-    free(s);
-    return r;
+    static Type ll = {.kind = TY_LLONG};
+    Expr *e = arena_alloc(m->a, sizeof *e);
+    e->kind = k;
+    e->op = op;
+    e->ty = &ll;
+    e->loc = m->r->loc;
+    e->nkids = nkids;
+    if (nkids)
+        e->kids = arena_alloc(m->a, sizeof(Expr *) * (size_t)nkids);
+    return e;
 }
 
-bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
+static Expr *ext_call(Model *m, const char *fn, Expr *x, Expr *y)
 {
-    (void)u;
-    Model *m = &((DepPriv *)r->deps->priv)->m;
-    isl_union_map *acc = NULL;
-    for (int i = 0; i < m->ps.len; i++) {
+    Expr *e = ext_node(m, E_CALL, OP_NONE, 2);
+    e->text = fn;
+    e->kids[0] = x;
+    e->kids[1] = y;
+    return e;
+}
+
+static Expr *ast_to_expr(Model *m, isl_ast_expr *a);
+
+static Expr *ast_int(Model *m, isl_ast_expr *a)
+{
+    isl_val *v = isl_ast_expr_int_get_val(a);
+    bool ok = v && isl_val_is_int(v) == isl_bool_true && isl_val_cmp_si(v, 1L << 62) < 0 &&
+              isl_val_cmp_si(v, -(1L << 62)) > 0;
+    long x = ok ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+    if (!ok)
+        return NULL;
+    Expr *e = ext_node(m, E_INT, OP_NONE, 0);
+    e->text = arena_printf(m->a, x >= -2147483647L && x <= 2147483647L ? "%ld" : "%ldLL", x);
+    return e;
+}
+
+/* A parameter, converted to long long. */
+static Expr *ast_id(Model *m, isl_ast_expr *a)
+{
+    isl_id *id = isl_ast_expr_id_get_id(a);
+    Var *v = id ? isl_id_get_user(id) : NULL;
+    isl_id_free(id);
+    bool param = false;
+    for (int k = 0; k < m->pvars.len; k++)
+        param |= vec_at(&m->pvars, k) == v;
+    if (!param)
+        return NULL;
+    Expr *e = ext_node(m, E_VAR, OP_NONE, 0);
+    e->var = v;
+    e->ty = v->ty;
+    Expr *c = ext_node(m, E_CAST, OP_NONE, 1);
+    c->kids[0] = e;
+    return c;
+}
+
+static Expr *ast_op(Model *m, isl_ast_expr *a)
+{
+    isl_size n = isl_ast_expr_op_get_n_arg(a);
+    if (n < 1 || n > 64)
+        return NULL;
+    Expr *k[64];
+    for (int i = 0; i < n; i++) {
+        isl_ast_expr *x = isl_ast_expr_op_get_arg(a, i);
+        k[i] = ast_to_expr(m, x);
+        isl_ast_expr_free(x);
+        if (!k[i])
+            return NULL;
+    }
+    static const struct { enum isl_ast_expr_op_type t; Op op; } bin[] = {
+        {isl_ast_expr_op_add, OP_ADD},   {isl_ast_expr_op_sub, OP_SUB},       {isl_ast_expr_op_mul, OP_MUL},
+        {isl_ast_expr_op_div, OP_DIV},   {isl_ast_expr_op_pdiv_q, OP_DIV},    {isl_ast_expr_op_pdiv_r, OP_MOD},
+        {isl_ast_expr_op_zdiv_r, OP_MOD}, {isl_ast_expr_op_and, OP_LAND},     {isl_ast_expr_op_and_then, OP_LAND},
+        {isl_ast_expr_op_or, OP_LOR},    {isl_ast_expr_op_or_else, OP_LOR},   {isl_ast_expr_op_eq, OP_EQ},
+        {isl_ast_expr_op_le, OP_LE},     {isl_ast_expr_op_lt, OP_LT},         {isl_ast_expr_op_ge, OP_GE},
+        {isl_ast_expr_op_gt, OP_GT}};
+    enum isl_ast_expr_op_type t = isl_ast_expr_op_get_type(a);
+    for (size_t i = 0; i < sizeof bin / sizeof *bin; i++) {
+        if (t != bin[i].t || n != 2)
+            continue;
+        Expr *e = ext_node(m, E_BINARY, bin[i].op, 2);
+        e->kids[0] = k[0];
+        e->kids[1] = k[1];
+        return e;
+    }
+    if (t == isl_ast_expr_op_minus && n == 1) {
+        Expr *e = ext_node(m, E_UNARY, OP_NEG, 1);
+        e->kids[0] = k[0];
+        return e;
+    }
+    if (t == isl_ast_expr_op_fdiv_q && n == 2)
+        return ext_call(m, "gf_floord", k[0], k[1]);
+    if ((t == isl_ast_expr_op_min || t == isl_ast_expr_op_max)) {
+        Expr *e = k[0];
+        for (int i = 1; i < n; i++)
+            e = ext_call(m, t == isl_ast_expr_op_min ? "gf_min" : "gf_max", e, k[i]);
+        return e;
+    }
+    if ((t == isl_ast_expr_op_cond || t == isl_ast_expr_op_select) && n == 3) {
+        Expr *e = ext_node(m, E_COND, OP_NONE, 3);
+        memcpy(e->kids, k, 3 * sizeof *k);
+        return e;
+    }
+    return NULL;
+}
+
+/* NULL when the expression holds something else (reported as unknown). */
+static Expr *ast_to_expr(Model *m, isl_ast_expr *a)
+{
+    switch (isl_ast_expr_get_type(a)) {
+    case isl_ast_expr_int: return ast_int(m, a);
+    case isl_ast_expr_id: return ast_id(m, a);
+    case isl_ast_expr_op: return ast_op(m, a);
+    default: return NULL;
+    }
+}
+
+static Expr *pw_to_expr(Model *m, isl_pw_aff *pa)
+{
+    isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_pw_aff_get_domain_space(pa)));
+    isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, pa);
+    Expr *x = e ? ast_to_expr(m, e) : NULL;
+    isl_bad(m, !e);
+    isl_ast_expr_free(e);
+    isl_ast_build_free(b);
+    return x;
+}
+
+/* Whether a bound is a number everywhere (not unbounded). */
+static bool bounded(Model *m, isl_pw_aff *pa)
+{
+    isl_bool nan = isl_pw_aff_involves_nan(pa);
+    return !isl_bad(m, !pa || nan < 0) && nan == isl_bool_false;
+}
+
+/* The elements of v the region touches, or NULL (untouched): each access
+ * applied to its statement's instances, united in program order (the
+ * result, hence the extents, do not depend on isl's hash order); *ok =
+ * false when some access or domain is not exact, the accesses disagree on
+ * the rank, or isl failed. */
+static isl_set *touched(Model *m, Var *v, bool *ok)
+{
+    isl_set *set = NULL;
+    *ok = true;
+    for (int i = 0; i < m->ps.len && *ok; i++) {
         PStmt *ps = vec_at(&m->ps, i);
-        for (int j = 0; j < ps->acc.len; j++) {
+        for (int j = 0; j < ps->acc.len && *ok; j++) {
             Access *ac = vec_at(&ps->acc, j);
             if (ac->var != v)
                 continue;
-            if (!ac->exact || !ps->exact_domain) {
-                if (acc)
-                    isl_union_map_free(acc);
-                return false;
-            }
-            isl_union_map *a = umap(m, ac->map);
-            acc = acc ? isl_union_map_union(acc, a) : a;
+            *ok = ac->exact && ps->exact_domain;
+            isl_set *t = isl_set_apply(isl_set_copy(ps->dom), isl_map_copy(ac->map));
+            isl_space *st = isl_set_get_space(t), *ss = set ? isl_set_get_space(set) : NULL;
+            isl_bool same = ss ? isl_space_has_equal_tuples(ss, st) : isl_bool_true;
+            isl_space_free(st);
+            isl_space_free(ss);
+            *ok = *ok && !isl_bad(m, !t || same < 0) && same == isl_bool_true;
+            if (*ok)
+                set = set ? isl_set_union(set, t) : t;
+            else
+                isl_set_free(t);
         }
     }
-    if (!acc) {
+    if (!*ok) {
+        isl_set_free(set);
+        return NULL;
+    }
+    set = set ? isl_set_coalesce(set) : NULL;
+    *ok = !isl_bad(m, false);
+    return set;
+}
+
+bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi)
+{
+    (void)u;
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    bool ok;
+    isl_set *set = touched(m, v, &ok);
+    if (!set) {
         *lo = *hi = NULL;    /* untouched */
-        return true;
+        return ok && !m->failed;
     }
-    isl_union_set *touched = isl_union_set_apply(isl_union_set_copy(m->domain), acc);
-    isl_set_list *sets = isl_union_set_get_set_list(touched);
-    isl_union_set_free(touched);
-    if (isl_set_list_n_set(sets) != 1) {
-        isl_set_list_free(sets);
-        return false;
-    }
-    isl_set *set = isl_set_list_get_set(sets, 0);
-    isl_set_list_free(sets);
     /* the bounding box, per dimension; the launcher flattens it */
-    int nd = isl_set_dim(set, isl_dim_set);
-    char **los = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
-    char **his = arena_alloc(m->a, sizeof(char *) * (size_t)(nd ? nd : 1));
+    isl_size nd = isl_set_dim(set, isl_dim_set);
+    isl_bad(m, nd < 0);
+    Expr **los = arena_alloc(m->a, sizeof(Expr *) * (size_t)(nd > 0 ? nd : 1));
+    Expr **his = arena_alloc(m->a, sizeof(Expr *) * (size_t)(nd > 0 ? nd : 1));
     bool flat = nd == 2 && v->ndims == 1 && v->delin && !v->delin_bad;
-    bool ok = nd == v->ndims || flat;
+    ok = nd == v->ndims || flat;
     for (int d = 0; d < nd && ok; d++) {
         isl_pw_aff *mn = isl_set_dim_min(isl_set_copy(set), d);
         isl_pw_aff *mx = isl_set_dim_max(isl_set_copy(set), d);
-        if (!mn || !mx || isl_pw_aff_involves_nan(mn) || isl_pw_aff_involves_nan(mx)) {
-            isl_pw_aff_free(mn);
-            isl_pw_aff_free(mx);
-            ok = false;
-            break;
-        }
-        los[d] = pw_to_c(m, mn);
-        his[d] = pw_to_c(m, mx);
+        ok = bounded(m, mn) && bounded(m, mx);
+        los[d] = ok ? pw_to_expr(m, isl_pw_aff_copy(mn)) : NULL;
+        his[d] = ok ? pw_to_expr(m, isl_pw_aff_copy(mx)) : NULL;
         ok = los[d] && his[d];
+        isl_pw_aff_free(mn);
+        isl_pw_aff_free(mx);
     }
     isl_set_free(set);
-    if (!ok)
+    if (!ok || m->failed)
         return false;
     if (flat) {
         /* rows of length P: the box corners, flattened */
-        const char *p = v->delin->cname;
-        los[0] = arena_printf(m->a, "(long long)(%s) * (long long)(%s) + (%s)", los[0], p, los[1]);
-        his[0] = arena_printf(m->a, "(long long)(%s) * (long long)(%s) + (%s)", his[0], p, his[1]);
+        for (int k = 0; k < 2; k++) {
+            Expr **x = k ? his : los;
+            Expr *p = ext_node(m, E_VAR, OP_NONE, 0), *mul = ext_node(m, E_BINARY, OP_MUL, 2);
+            Expr *add = ext_node(m, E_BINARY, OP_ADD, 2), *cp = ext_node(m, E_CAST, OP_NONE, 1);
+            p->var = v->delin;
+            p->ty = v->delin->ty;
+            cp->kids[0] = p;
+            mul->kids[0] = x[0];
+            mul->kids[1] = cp;
+            add->kids[0] = mul;
+            add->kids[1] = x[1];
+            x[0] = add;
+        }
     }
     *lo = los;
     *hi = his;
@@ -1488,26 +1862,20 @@ bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi)
 /* { [t0..] -> [s0..] : t_k = s_k for k < eq } and, with differ >= 0, t_differ != s_differ. */
 static isl_union_map *time_rel(Model *m, int eq, int differ)
 {
-    int n = 2 * m->maxdepth + 1;
-    char *in = arena_strdup(m->a, ""), *out = arena_strdup(m->a, ""), *cons = arena_strdup(m->a, "");
-    for (int k = 0; k < n; k++) {
-        in = arena_printf(m->a, "%s%st%d", in, k ? ", " : "", k);
-        out = arena_printf(m->a, "%s%ss%d", out, k ? ", " : "", k);
-    }
-    for (int k = 0; k < eq && k < n; k++)
-        cons = arena_printf(m->a, "%s%st%d = s%d", cons, k ? " and " : "", k, k);
-    if (differ >= 0 && differ < n)
-        cons = arena_printf(m->a, "%s%st%d != s%d", cons, *cons ? " and " : "", differ, differ);
-    return umap(m, arena_printf(m->a, "%s -> { [%s] -> [%s] : %s }", m->params, in, out, *cons ? cons : "true"));
+    isl_map *t = time_eq(m, eq);
+    if (differ >= 0 && differ < 2 * m->maxdepth + 1)
+        t = time_differ(t, differ);
+    return isl_union_map_from_map(t);
 }
 
 const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
-    isl_space *sp = isl_union_set_get_space(m->domain);
-    isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
-    isl_union_map *must = isl_union_map_empty(isl_space_copy(sp));
-    isl_union_map *may = isl_union_map_empty(sp);
+    if (m->failed)
+        return arena_printf(m->a, "the dependence analysis failed (isl: %s)", m->failed);
+    isl_union_map *sink = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *must = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *may = isl_union_map_empty(isl_space_copy(m->params));
     const char *why = NULL;
     for (int i = 0; i < m->ps.len && !why; i++) {
         PStmt *ps = vec_at(&m->ps, i);
@@ -1515,7 +1883,9 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
             Access *ac = vec_at(&ps->acc, j);
             if (ac->var != t)
                 continue;
-            if (!under(ps, loop)) {
+            /* its initial value: a source outside the loop like any other */
+            bool init = ps->s->kind == S_DECL && ps->s->var == t;
+            if (!under(ps, loop) && !init) {
                 why = arena_printf(m->a, "line %d uses it outside the loop", ps->s->loc.line);
                 break;
             }
@@ -1523,7 +1893,8 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                 why = arena_printf(m->a, "a subscript of '%s' on line %d is not affine", t->name, ps->s->loc.line);
                 break;
             }
-            isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+            isl_union_map *a = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(ac->map),
+                                                                               isl_set_copy(ps->dom)));
             if (!ac->write)
                 sink = isl_union_map_union(sink, a);
             else if (ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
@@ -1544,8 +1915,6 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
     ai = isl_union_access_info_set_may_source(ai, may);
     ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
     isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
-    if (!fl)
-        return "isl could not compute its flow of values";
     isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
     isl_union_flow_free(fl);
     /* every source in the same iteration of the loop and of those around it */
@@ -1554,6 +1923,8 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
     isl_bool ok = isl_union_map_is_subset(dt, same);
     isl_union_map_free(same);
     isl_union_map_free(dt);
+    if (isl_bad(m, ok < 0))
+        return arena_printf(m->a, "the dependence analysis failed (isl: %s)", m->failed);
     if (ok != isl_bool_true)
         return arena_printf(m->a, "an iteration of '%s' reads elements of '%s' that an earlier iteration wrote",
                             loop->iv->name, t->name);
@@ -1564,7 +1935,7 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
     isl_union_map *dt = to_time(m, compute_deps_skip(m, NULL, skip, n));
-    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1, false);
+    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
     isl_union_map_free(dt);
     return !c;
 }
@@ -1599,29 +1970,35 @@ typedef struct GraphCx {
     bool *edge, *carried;
 } GraphCx;
 
-static int stmt_no(const char *name)
+/* The statement whose instances a tuple of d holds. */
+static PStmt *tuple_stmt(isl_map *d, enum isl_dim_type t)
 {
-    return name && name[0] == 'S' ? atoi(name + 1) : -1;
+    isl_id *id = isl_map_get_tuple_id(d, t);
+    PStmt *ps = id ? isl_id_get_user(id) : NULL;
+    isl_id_free(id);
+    return ps;
+}
+
+/* Whether dependences d (in time space) meet the time relation rel. */
+static bool meets(Model *m, isl_union_map *dt, isl_union_map *rel)
+{
+    return !empty_umap(m, isl_union_map_intersect(isl_union_map_copy(dt), isl_union_map_copy(rel)));
 }
 
 static isl_stat graph_map(isl_map *d, void *user)
 {
     GraphCx *g = user;
-    int x = stmt_no(isl_map_get_tuple_name(d, isl_dim_in)), y = stmt_no(isl_map_get_tuple_name(d, isl_dim_out));
-    int a = x >= 0 && x < g->nids ? g->kid_of[x] : -1, b = y >= 0 && y < g->nids ? g->kid_of[y] : -1;
+    PStmt *x = tuple_stmt(d, isl_dim_in), *y = tuple_stmt(d, isl_dim_out);
+    int sx = x ? x->s->id : -1, sy = y ? y->s->id : -1;
+    int a = sx >= 0 && sx < g->nids ? g->kid_of[sx] : -1, b = sy >= 0 && sy < g->nids ? g->kid_of[sy] : -1;
     if (a < 0 || b < 0) {
         isl_map_free(d);
         return isl_stat_ok;
     }
     isl_union_map *dt = to_time(g->m, isl_union_map_from_map(d));
-    isl_union_map *x1 = isl_union_map_intersect(isl_union_map_copy(dt), isl_union_map_copy(g->same));
-    if (!isl_union_map_is_empty(x1))
-        g->edge[a * g->n + b] = true;
-    isl_union_map *x2 = isl_union_map_intersect(dt, isl_union_map_copy(g->carry));
-    if (!isl_union_map_is_empty(x2))
-        g->carried[a * g->n + b] = true;
-    isl_union_map_free(x1);
-    isl_union_map_free(x2);
+    g->edge[a * g->n + b] |= meets(g->m, dt, g->same);
+    g->carried[a * g->n + b] |= meets(g->m, dt, g->carry);
+    isl_union_map_free(dt);
     return isl_stat_ok;
 }
 
@@ -1640,9 +2017,34 @@ void deps_body_graph(Region *r, Stmt *loop, Stmt *const *kids, int n, bool *edge
      * ordinal is the same; carried: the loop's own index differs */
     int d = 2 * loop->depth + 1;
     GraphCx g = {m, kid_of, nids, n, time_rel(m, d, -1), time_rel(m, d, d), edge, carried};
-    isl_union_map_foreach_map(m->deps, graph_map, &g);
+    isl_stat st = isl_union_map_foreach_map(m->deps, graph_map, &g);
     isl_union_map_free(g.same);
     isl_union_map_free(g.carry);
+    if (isl_bad(m, st < 0))
+        for (int k = 0; k < n * n; k++)
+            edge[k] = carried[k] = true;   /* the worst: one sequential component */
+}
+
+bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    int nids = r->stmts.len;
+    int *kid_of = arena_alloc(m->a, sizeof(int) * (size_t)(nids ? nids : 1));
+    for (int i = 0; i < nids; i++)
+        kid_of[i] = -1;
+    for (int k = 0; k < n; k++)
+        ids_under(stmts[k], kid_of, nids, k);
+    isl_union_set *mine = isl_union_set_empty(isl_space_copy(m->params));
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (ps->s->id >= 0 && ps->s->id < nids && kid_of[ps->s->id] >= 0)
+            mine = isl_union_set_add_set(mine, isl_set_universe(isl_space_copy(ps->space)));
+    }
+    isl_union_map *d = isl_union_map_intersect_domain(isl_union_map_copy(m->deps), isl_union_set_copy(mine));
+    isl_union_map *dt = to_time(m, isl_union_map_intersect_range(d, mine));
+    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
+    isl_union_map_free(dt);
+    return !c;
 }
 
 /* ---- library calls (libcall.c) --------------------------------------------------- */
@@ -1659,7 +2061,7 @@ static PStmt *pstmt_of(Model *m, const Stmt *s)
 
 /* The accesses of v by ps (reads: want 1, writes: 2, both: 3) on its
  * domain; false when one is not exact. */
-static bool accesses_of(Model *m, PStmt *ps, const Var *v, int want, isl_union_map **out)
+static bool accesses_of(PStmt *ps, const Var *v, int want, isl_union_map **out)
 {
     for (int j = 0; j < ps->acc.len; j++) {
         Access *ac = vec_at(&ps->acc, j);
@@ -1667,7 +2069,7 @@ static bool accesses_of(Model *m, PStmt *ps, const Var *v, int want, isl_union_m
             continue;
         if (!ac->exact || !ps->exact_domain || !ps->exact_cond)
             return false;
-        isl_union_map *a = isl_union_map_intersect_domain(umap(m, ac->map), isl_union_set_copy(m->domain));
+        isl_union_map *a = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(ac->map), isl_set_copy(ps->dom)));
         *out = isl_union_map_union(*out, a);
     }
     return true;
@@ -1677,16 +2079,17 @@ bool deps_before_on(Region *r, Stmt *a, Stmt *b, Var *v)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
     PStmt *pa = pstmt_of(m, a), *pb = pstmt_of(m, b);
-    if (!pa || !pb)
+    if (!pa || !pb || m->failed)
         return false;
-    isl_space *sp = isl_union_set_get_space(m->domain);
-    isl_union_map *xa = isl_union_map_empty(isl_space_copy(sp)), *xb = isl_union_map_empty(sp);
-    bool ok = accesses_of(m, pa, v, 3, &xa) && accesses_of(m, pb, v, 3, &xb);
+    isl_union_map *xa = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *xb = isl_union_map_empty(isl_space_copy(m->params));
+    bool ok = accesses_of(pa, v, 3, &xa) && accesses_of(pb, v, 3, &xb);
     if (ok) {
         /* instance of a -> instance of b touching the same element */
         isl_union_map *pairs = isl_union_map_apply_range(isl_union_map_copy(xa), isl_union_map_reverse(isl_union_map_copy(xb)));
         isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
-        ok = isl_union_map_is_subset(pairs, before) == isl_bool_true;
+        isl_bool sub = isl_union_map_is_subset(pairs, before);
+        ok = !isl_bad(m, sub < 0) && sub == isl_bool_true;
         isl_union_map_free(pairs);
         isl_union_map_free(before);
     }
@@ -1699,16 +2102,16 @@ bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
     PStmt *ps = pstmt_of(m, s);
-    if (!ps)
+    if (!ps || m->failed)
         return false;
-    isl_space *sp = isl_union_set_get_space(m->domain);
-    isl_union_map *rd = isl_union_map_empty(isl_space_copy(sp)), *own = isl_union_map_empty(isl_space_copy(sp));
-    isl_union_map *w = isl_union_map_empty(sp);
-    bool ok = accesses_of(m, ps, v, 1, &rd) && accesses_of(m, ps, v, 2, &own);
+    isl_union_map *rd = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *own = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *w = isl_union_map_empty(isl_space_copy(m->params));
+    bool ok = accesses_of(ps, v, 1, &rd) && accesses_of(ps, v, 2, &own);
     for (int i = 0; ok && i < m->ps.len; i++) {
         PStmt *q = vec_at(&m->ps, i);
         if (under(q, nest))
-            ok = accesses_of(m, q, v, 2, &w);
+            ok = accesses_of(q, v, 2, &w);
     }
     if (ok) {
         /* the reads of elements other than the one the instance writes,
@@ -1717,7 +2120,8 @@ bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v)
         isl_union_map *pairs = isl_union_map_apply_range(isl_union_map_copy(w), isl_union_map_reverse(isl_union_map_copy(rd)));
         isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
         pairs = isl_union_map_intersect(pairs, before);
-        ok = isl_union_map_is_empty(pairs) == isl_bool_true;
+        isl_bool none = isl_union_map_is_empty(pairs);
+        ok = !isl_bad(m, none < 0) && none == isl_bool_true;
         isl_union_map_free(pairs);
     }
     isl_union_map_free(rd);

@@ -464,6 +464,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
  * declarations, valid C++). */
 void emit_params(Buf *b, Region *r, bool cuda, bool names_only)
 {
+    buf_puts(b, "");             /* text even without parameters: f() calls f with none */
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (i)

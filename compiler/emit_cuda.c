@@ -29,6 +29,7 @@ typedef struct CudaCx {
     const Expr *rowval_def;      /* the row value being emitted as written (not replaced by itself) */
     bool launcher;               /* host code of the launcher */
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
+    int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -226,12 +227,20 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
 
 /* ---- kernel signatures ---------------------------------------------------------------------- */
 
+/* A scalar a serial kernel assigns before reading it: declared inside, no argument. */
+static bool is_fresh(Kernel *k, Var *v)
+{
+    return in(&k->fresh, v) && !in(&k->dev_in, v);
+}
+
 static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
-        if (in(&k->dev_in, v))   /* a reduction result still on the device */
+        if (is_fresh(k, v))
+            continue;
+        if (in(&k->dev_in, v))   /* a result still on the device */
             buf_printf(b, "%sconst %s *gf_dev_%s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
         else
             buf_printf(b, "%s%s %s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
@@ -246,14 +255,19 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et),
                    v->alias_class ? "" : "__restrict__ ", v->cname);
     }
+    for (int i = 0; i < k->results.len; i++) {
+        Var *v = vec_at(&k->results, i);
+        buf_printf(b, "%s%s *gf_out_%s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
+    }
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         const char *t = type_c_name(v->ty);
-        if (k->red_atomic)
-            buf_printf(b, "%s%s %s_init, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname);
-        else
-            buf_printf(b, "%s%s %s_init, %s *gf_part_%s, %s *gf_out_%s", n++ ? ", " : "", t, v->cname, t, v->cname,
-                       t, v->cname);
+        /* the starting value: an argument, or the result slot itself */
+        if (!in(&k->red_dev_init, v))
+            buf_printf(b, "%s%s %s_init", n++ ? ", " : "", t, v->cname);
+        if (!k->red_atomic)
+            buf_printf(b, "%s%s *gf_part_%s", n++ ? ", " : "", t, v->cname);
+        buf_printf(b, "%s%s *gf_out_%s", n++ ? ", " : "", t, v->cname);
     }
     if (k->red_vars.len && !k->red_atomic)
         buf_printf(b, ", unsigned *gf_ticket");
@@ -271,7 +285,8 @@ static void kernel_args(Buf *b, Kernel *k, Uses *u)
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
-        buf_printf(b, "%s%s%s", n++ ? ", " : "", in(&k->dev_in, v) ? "gf_out_" : "", v->cname);
+        if (!is_fresh(k, v))
+            buf_printf(b, "%s%s%s", n++ ? ", " : "", in(&k->dev_in, v) ? "gf_out_" : "", v->cname);
     }
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
@@ -279,12 +294,15 @@ static void kernel_args(Buf *b, Kernel *k, Uses *u)
             continue;
         buf_printf(b, "%sgf_d_%s", n++ ? ", " : "", v->cname);
     }
+    for (int i = 0; i < k->results.len; i++)
+        buf_printf(b, "%sgf_out_%s", n++ ? ", " : "", ((Var *)vec_at(&k->results, i))->cname);
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
-        if (k->red_atomic)
-            buf_printf(b, "%s%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname);
-        else
-            buf_printf(b, "%s%s, gf_part_%s, gf_out_%s", n++ ? ", " : "", v->cname, v->cname, v->cname);
+        if (!in(&k->red_dev_init, v))
+            buf_printf(b, "%s%s", n++ ? ", " : "", v->cname);
+        if (!k->red_atomic)
+            buf_printf(b, "%sgf_part_%s", n++ ? ", " : "", v->cname);
+        buf_printf(b, "%sgf_out_%s", n++ ? ", " : "", v->cname);
     }
     if (k->red_vars.len && !k->red_atomic)
         buf_printf(b, ", gf_ticket");
@@ -413,18 +431,31 @@ static bool red_all_atomic(Kernel *k)
     return true;
 }
 
-static void emit_red_finish(Buf *b, Kernel *k)
+/* The value accumulator v started with: its argument, or its device slot
+ * (an earlier kernel's result, read only by the block that finishes). */
+static const char *red_init(CudaCx *c, Kernel *k, Var *v)
+{
+    if (in(&k->red_dev_init, v))
+        return arena_printf(A(c), "*gf_out_%s", v->cname);
+    return arena_printf(A(c), "%s_init", v->cname);
+}
+
+static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
 {
     if (k->red_atomic) {
-        /* --atomic-reductions: each block adds its share into the zeroed
-         * result; block 0 brings the value the accumulator started with */
+        /* --atomic-reductions: each block adds its share into the result,
+         * zeroed by the launcher (block 0 brings the starting value) or
+         * already holding the starting value (an earlier kernel's result) */
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
             const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
             buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
             buf_line(b, "if (threadIdx.x == 0)");
-            buf_line(b, "    %s(gf_out_%s, blockIdx.x == 0 ? %s<%s>()(%s_init, %s) : %s);",
-                     red_atomic_fn(red_of_var(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
+            if (in(&k->red_dev_init, v))
+                buf_line(b, "    %s(gf_out_%s, %s);", red_atomic_fn(red_of_var(k, v), v->ty), v->cname, v->cname);
+            else
+                buf_line(b, "    %s(gf_out_%s, blockIdx.x == 0 ? %s<%s>()(%s_init, %s) : %s);",
+                         red_atomic_fn(red_of_var(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
         }
         return;
     }
@@ -442,7 +473,7 @@ static void emit_red_finish(Buf *b, Kernel *k)
         const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
         buf_line(b, "const %s gf_total_%s = gf_finish(gf_part_%s, (int)gridDim.x, %s<%s>());", t, v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
-        buf_line(b, "    *gf_out_%s = %s<%s>()(%s_init, gf_total_%s);", v->cname, f, t, v->cname, v->cname);
+        buf_line(b, "    *gf_out_%s = %s<%s>()(%s, gf_total_%s);", v->cname, f, t, red_init(c, k, v), v->cname);
     }
     b->indent--;
     buf_line(b, "}");
@@ -552,7 +583,7 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
     b->indent--;
     buf_line(b, "}");
     if (k->red_vars.len)
-        emit_red_finish(b, k);
+        emit_red_finish(b, c, k);
     b->indent = 0;
     buf_puts(b, "}\n\n");
 }
@@ -748,19 +779,46 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     buf_line(b, "}");
     c->rot.len = 0;
     if (k->red_vars.len)
-        emit_red_finish(b, k);
+        emit_red_finish(b, c, k);
     b->indent = 0;
     buf_puts(b, "}\n\n");
 }
 
-static void emit_single_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+/* A serial kernel: one thread runs the statements in order.  Results start
+ * from their current value (an argument, or their device slot) unless
+ * assigned before any read, and are stored to their slot at the end. */
+static void emit_serial_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 {
-    buf_printf(b, "template <typename GF_I>\n__global__ void %s(", k->name);
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(1) %s(", k->name);
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    emit_dev_loads(b, c, k);
-    emit_stmt(b, &c->base, vec_at(&k->nests, 0));
+    for (int i = 0; i < k->dev_in.len; i++) {
+        Var *v = vec_at(&k->dev_in, i);
+        buf_line(b, "%s %s = *gf_dev_%s; /* computed on the device by an earlier kernel */", type_c_name(v->ty),
+                 v->cname, v->cname);
+    }
+    if (k->dev_prelude.len)
+        buf_line(b, "/* scalar statements of the source recomputed here instead of on the host */");
+    for (int i = 0; i < k->dev_prelude.len; i++)
+        emit_stmt(b, &c->base, vec_at(&k->dev_prelude, i));
+    for (int i = 0; i < u->scalars.len; i++) {
+        Var *v = vec_at(&u->scalars, i);
+        if (is_fresh(k, v))
+            buf_line(b, "%s %s; /* assigned before it is read */", type_c_name(v->ty), v->cname);
+    }
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *s = vec_at(&k->nests, i);
+        if (s->end_line > s->loc.line)
+            buf_line(b, "/* %s:%d-%d */", c->u->gen_path, s->loc.line, s->end_line);
+        else
+            buf_line(b, "/* %s:%d */", c->u->gen_path, s->loc.line);
+        emit_stmt(b, &c->base, s);
+    }
+    for (int i = 0; i < k->results.len; i++) {
+        Var *v = vec_at(&k->results, i);
+        buf_line(b, "*gf_out_%s = %s; /* '%s' stays on the device for what follows */", v->cname, v->cname, v->name);
+    }
     b->indent = 0;
     buf_puts(b, "}\n\n");
 }
@@ -1486,19 +1544,29 @@ static void collect_temps(CudaCx *c, const Stmt *s, Vec *out)
  * with the staging: out of memory is then found before any kernel runs, and
  * the call can still go to the host.  A temporary whose size reads locals is
  * left to gf_call_scratch at its declaration. */
-static void emit_reservations(Buf *b, CudaCx *c, Region *r)
+/* The scalars that live in device memory during the call: reduction
+ * results and serial kernels' results, one slot each. */
+static void device_scalars(CudaCx *c, Region *r, Vec *out)
 {
-    Vec lines = {0};
     for (int i = 0; i < r->plan->kernels.len; i++) {
         Kernel *k = vec_at(&r->plan->kernels, i);
-        for (int j = 0; j < k->red_vars.len; j++) {
-            Var *v = vec_at(&k->red_vars, j);
-            if (slot_of(c, v) >= 0)
-                continue;
-            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s)); /* %d: '%s' on the device */",
-                                                 type_c_name(v->ty), c->slots.len, v->name));
-            vec_push(A(c), &c->slots, v);
-        }
+        Vec *lists[2] = {&k->red_vars, &k->results};
+        for (int l = 0; l < 2; l++)
+            for (int j = 0; j < lists[l]->len; j++)
+                if (!in(out, vec_at(lists[l], j)))
+                    vec_push(A(c), out, vec_at(lists[l], j));
+    }
+}
+
+static void emit_reservations(Buf *b, CudaCx *c, Region *r)
+{
+    Vec lines = {0}, scalars = {0};
+    device_scalars(c, r, &scalars);
+    for (int i = 0; i < scalars.len; i++) {
+        Var *v = vec_at(&scalars, i);
+        vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s)); /* %d: '%s' on the device */",
+                                             type_c_name(v->ty), c->slots.len, v->name));
+        vec_push(A(c), &c->slots, v);
     }
     for (int i = 0; i < r->plan->kernels.len; i++) {
         Kernel *k = vec_at(&r->plan->kernels, i);
@@ -1557,10 +1625,36 @@ static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
     buf_free(&ub);
 }
 
+/* A serial kernel: one thread.  What it declares and leaves on the device
+ * for the host to read is declared here first. */
+static void emit_serial_launch(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+{
+    for (int i = 0; i < k->nests.len; i++) {
+        Stmt *s = vec_at(&k->nests, i);
+        if (s->kind == S_DECL && in(&k->results, s->var))
+            buf_line(b, "GF_UNUSED %s %s; /* line %d: computed on the device by %s */", type_c_name(s->var->ty), s->var->cname,
+                     s->loc.line, k->name);
+    }
+    buf_line(b, "{ /* %s: %s lines %d-%d, one thread in order */", k->name, c->u->gen_path, k->first_line, k->last_line);
+    Buf args = {0};
+    kernel_args(&args, k, u);
+    buf_line(b, "    if (gf_big < GF_I32_LIMIT) /* 32-bit index arithmetic when every extent allows it */");
+    buf_line(b, "        %s<int><<<1, 1, 0, gf_s>>>(%s);", k->name, args.data ? args.data : "");
+    buf_line(b, "    else");
+    buf_line(b, "        %s<long long><<<1, 1, 0, gf_s>>>(%s);", k->name, args.data ? args.data : "");
+    buf_line(b, "    gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
+    buf_line(b, "}");
+    buf_free(&args);
+}
+
 static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
 {
     Uses u;
     kernel_uses(c, k, &u);
+    if (k->kind == K_SERIAL) {
+        emit_serial_launch(b, c, k, &u);
+        return;
+    }
     buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->gen_path, k->first_line, k->last_line);
     b->indent++;
     const char *n0 = "gf_n0";
@@ -1574,6 +1668,8 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     if (k->red_atomic) {
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
+            if (in(&k->red_dev_init, v))
+                continue;        /* atomics add into the earlier result */
             buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_out_%s, 0, sizeof *gf_out_%s, gf_s), \"cudaMemsetAsync\"); "
                         "/* atomics add into it */", v->cname, v->cname);
         }
@@ -1594,9 +1690,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
              k->pdims >= 2 ? " && gf_n0 * gf_n1 < GF_I32_LIMIT" : "",
              k->pdims >= 3 ? " && gf_n0 * gf_n1 * gf_n2 < GF_I32_LIMIT" : "");
     Buf launch = {0};            /* the launch statements, "@I@" = index type */
-    if (k->pdims == 0) {
-        buf_printf(&launch, "%s<@I@><<<1, 1, 0, gf_s>>>(%s);\n", k->name, args.data);
-    } else if (k->kind == K_ROW) {
+    if (k->kind == K_ROW) {
         Stmt *inner = first_inner_loop(k);
         trip_count(b, c, inner, "gf_cols");
         buf_line(b, "/* rows of up to %d elements: a warp per row, %d rows per block; longer rows: a block", GF_WARP_ROW_MAX,
@@ -2029,26 +2123,45 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     if (s->kind == S_FREE)
         return true;             /* scratch lives until the call ends */
+    if (s->kind == S_DECL && !s->var->is_array) {
+        /* kernels may compute it and the host never read it */
+        Buf init = {0};
+        if (s->rhs) {
+            buf_puts(&init, " = ");
+            emit_expr(&init, cx, s->rhs);
+        }
+        buf_line(b, "GF_UNUSED %s %s%s;", type_c_name(s->var->ty), s->var->cname, init.data ? init.data : "");
+        buf_free(&init);
+        return true;
+    }
     return false;
 }
 
-/* Copies reduction results from the device to their host variables. */
-static void emit_copy_back(Buf *b, Vec *vars, const char *why)
+/* Copies scalar results from their device slots to their host variables,
+ * through the thread's pinned slot (offsets are sums of sizes). */
+static void emit_copy_back(Buf *b, CudaCx *c, Vec *vars, const char *why)
 {
     if (!vars->len)
         return;
+    Buf total = {0};
+    const char **off = arena_alloc(A(c), (size_t)vars->len * sizeof *off);
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        off[i] = arena_strdup(A(c), total.data ? total.data : "0");
+        buf_printf(&total, "%ssizeof %s", i ? " + " : "", v->cname);
+    }
     buf_line(b, "/* %s, through pinned memory */", why);
-    buf_line(b, "if (char *gf_pin = (char *)gf_call_host_slot(gf_c, %d)) {", 8 * vars->len);
+    buf_line(b, "if (char *gf_pin = (char *)gf_call_host_slot(gf_c, %s)) {", total.data);
     b->indent++;
     for (int i = 0; i < vars->len; i++) {
         Var *v = vec_at(vars, i);
-        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(gf_pin + %d, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
-                    "\"reading %s\");", 8 * i, v->cname, v->cname, v->name);
+        buf_line(b, "gf_call_check(gf_c, cudaMemcpyAsync(gf_pin + %s, gf_out_%s, sizeof %s, cudaMemcpyDeviceToHost, gf_s), "
+                    "\"reading %s\");", off[i], v->cname, v->cname, v->name);
     }
     buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
     for (int i = 0; i < vars->len; i++) {
         Var *v = vec_at(vars, i);
-        buf_line(b, "memcpy(&%s, gf_pin + %d, sizeof %s);", v->cname, 8 * i, v->cname);
+        buf_line(b, "memcpy(&%s, gf_pin + %s, sizeof %s);", v->cname, off[i], v->cname);
     }
     b->indent--;
     buf_line(b, "} else {");
@@ -2061,13 +2174,75 @@ static void emit_copy_back(Buf *b, Vec *vars, const char *why)
     buf_line(b, "gf_call_check(gf_c, cudaStreamSynchronize(gf_s), \"cudaStreamSynchronize\");");
     b->indent--;
     buf_line(b, "}");
+    buf_free(&total);
+}
+
+static void launcher_steps(Buf *b, CudaCx *c, Vec *steps);
+
+/* Stores host values into their device slots, in stream order. */
+static void emit_upload(Buf *b, Vec *vars, const char *why)
+{
+    if (vars->len)
+        buf_line(b, "/* %s */", why);
+    for (int i = 0; i < vars->len; i++) {
+        Var *v = vec_at(vars, i);
+        buf_line(b, "gf_store<<<1, 1, 0, gf_s>>>(gf_out_%s, %s);", v->cname, v->cname);
+        buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"storing %s\");", v->name);
+    }
+}
+
+/* A host loop around kernels.  Results the next iteration reads come back
+ * at the end of each iteration; those only the rest of the region reads,
+ * once after the loop (when it ran: else the host values are current). */
+static void launcher_loop(Buf *b, CudaCx *c, Step *st)
+{
+    int ran = c->loops++;
+    emit_upload(b, &st->upload_before, "every iteration finds these on the device");
+    if (st->sync_after.len)
+        buf_line(b, "bool gf_ran%d = false; /* whether the loop of line %d ran */", ran, st->stmt->loc.line);
+    emit_loop_head(b, &c->base, st->stmt, "sequential");
+    b->indent++;
+    if (st->sync_after.len)
+        buf_line(b, "gf_ran%d = true;", ran);
+    launcher_steps(b, c, &st->body);
+    emit_copy_back(b, c, &st->sync_end, "results the loop's head reads");
+    emit_upload(b, &st->upload_end, "the next iteration finds these on the device");
+    b->indent--;
+    buf_line(b, "}");
+    if (!st->sync_after.len)
+        return;
+    buf_line(b, "if (gf_ran%d) {", ran);
+    b->indent++;
+    emit_copy_back(b, c, &st->sync_after, "results of the loop read after it");
+    b->indent--;
+    buf_line(b, "}");
+}
+
+static void launcher_if(Buf *b, CudaCx *c, Step *st)
+{
+    Buf cond = {0};
+    emit_expr(&cond, &c->base, st->stmt->cond);
+    buf_line(b, "if (%s) { /* line %d */", cond.data, st->stmt->loc.line);
+    buf_free(&cond);
+    b->indent++;
+    launcher_steps(b, c, &st->body);
+    emit_copy_back(b, c, &st->sync_end, "results only this branch leaves on the device");
+    b->indent--;
+    if (st->els.len || st->sync_els.len) {
+        buf_line(b, "} else {");
+        b->indent++;
+        launcher_steps(b, c, &st->els);
+        emit_copy_back(b, c, &st->sync_els, "results only this branch leaves on the device");
+        b->indent--;
+    }
+    buf_line(b, "}");
 }
 
 static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
-        emit_copy_back(b, &st->sync_before, "reduction results the host needs now");
+        emit_copy_back(b, c, &st->sync_before, "results the host needs now");
         for (int j = 0; j < st->host_prelude.len; j++)
             emit_stmt(b, &c->base, vec_at(&st->host_prelude, j));
         switch (st->kind) {
@@ -2087,25 +2262,210 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             }
             break;
         case P_LIB: emit_lib_call(b, c, st->stmt); break;
-        case P_LOOP: {
-            Stmt *l = st->stmt;
-            Buf lb = {0}, ub = {0};
-            emit_expr(&lb, &c->base, l->lb);
-            emit_expr(&ub, &c->base, l->ub);
-            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) { /* sequential loop, line %d: runs on the host */",
-                     type_c_name(l->iv->ty), l->iv->cname, lb.data, l->iv->cname, ub.data, l->iv->cname, l->step,
-                     l->loc.line);
-            buf_free(&lb);
-            buf_free(&ub);
-            b->indent++;
-            launcher_steps(b, c, &st->body);
-            emit_copy_back(b, &st->sync_end, "each iteration ends with its reduction results on the host");
-            b->indent--;
-            buf_line(b, "}");
-            break;
-        }
+        case P_LOOP: launcher_loop(b, c, st); break;
+        case P_IF: launcher_if(b, c, st); break;
         }
     }
+}
+
+/* ---- the cost model ------------------------------------------------------------------------
+ * Emitted when the plan launches kernels in host loops or runs loops in a
+ * serial kernel (Plan.cost_model): before anything is staged, the launcher
+ * counts the launches the plan will make, the copies back that wait for
+ * the device, and the statement instances of its parallel and serial
+ * kernels, from the loop bounds: a loop's trip count is taken at the middle
+ * of the ranges of the loops around it (exact for rectangular nests, about
+ * right for triangular ones); a while loop counts once.  gf_gpu_wins
+ * (templates/device.cuh) then decides, and gf_call_prefer_c_body sends the
+ * call to the C body when the GPU cannot win. */
+
+typedef struct Cost {
+    CudaCx *c;
+    Buf *b;
+    Vec loops;                   /* Stmt*: the loops around, innermost last */
+    int *ids;                    /* their numbers (gf_ct<N> trips, gf_cm<N> middle index) */
+    int cap, n;
+} Cost;
+
+static int cost_id_of(Cost *k, const Var *iv)
+{
+    for (int i = k->loops.len - 1; i >= 0; i--)
+        if (((Stmt *)vec_at(&k->loops, i))->iv == iv)
+            return k->ids[i];
+    return -1;
+}
+
+/* An affine bound in doubles, loop indices at the middle of their range. */
+static void cost_aff(Cost *k, Expr *e, Buf *out)
+{
+    Aff *f = aff_of(A(k->c), e);
+    gfc_assert(f);               /* fuse.c checked every bound */
+    for (int i = 0; i < f->nterms; i++) {
+        Var *v = f->terms[i].var;
+        long long a = f->terms[i].coef;
+        int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
+        /* an index of no loop around (cannot happen in a plan): its middle is unknown, 0 */
+        const char *x = id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
+                                : arena_printf(A(k->c), "(double)%s", v->cname);
+        const char *sign = a < 0 ? (i ? " - " : "-") : i ? " + " : "";
+        long long m = a < 0 ? -a : a;
+        if (m == 1)
+            buf_printf(out, "%s%s", sign, x);
+        else
+            buf_printf(out, "%s%lld * %s", sign, m, x);
+    }
+    if (!f->nterms)
+        buf_printf(out, "%lld", f->c);
+    else if (f->c)
+        buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+}
+
+/* Declares loop l's trip count and middle index; the caller pops it. */
+static int cost_loop(Cost *k, Stmt *l)
+{
+    Buf lb = {0}, ub = {0};
+    cost_aff(k, l->lb, &lb);
+    cost_aff(k, l->ub, &ub);
+    int id = k->n++;
+    buf_line(k->b, "const double gf_ct%d = gf_trips(%s, %s, %lld); /* trips of line %d */", id, lb.data, ub.data,
+             l->step, l->loc.line);
+    const char *from = strcmp(lb.data, "0") ? arena_printf(A(k->c), "%s + ", lb.data) : "";
+    if (l->step == 1)
+        buf_line(k->b, "GF_UNUSED const double gf_cm%d = %sgf_max(0.0, gf_ct%d - 1) / 2; /* its middle index */", id,
+                 from, id);
+    else
+        buf_line(k->b, "GF_UNUSED const double gf_cm%d = %s%lld * gf_max(0.0, gf_ct%d - 1) / 2; /* its middle index */",
+                 id, from, l->step, id);
+    buf_free(&lb);
+    buf_free(&ub);
+    if (k->loops.len == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 8;
+        int *ids = arena_alloc(A(k->c), (size_t)k->cap * sizeof *ids);
+        if (k->loops.len)
+            memcpy(ids, k->ids, (size_t)k->loops.len * sizeof *ids);
+        k->ids = ids;
+    }
+    k->ids[k->loops.len] = id;
+    vec_push(A(k->c), &k->loops, l);
+    return id;
+}
+
+static const char *cost_work(Cost *k, Stmt *s);
+
+/* The statement instances of list[0..n), as an expression (constants folded). */
+static const char *cost_sum(Cost *k, Stmt *const *list, int n)
+{
+    Buf sum = {0};
+    long long c = 0;
+    for (int i = 0; i < n; i++) {
+        const char *w = cost_work(k, list[i]);
+        char *end;
+        long long v = strtoll(w, &end, 10);
+        if (!*end)
+            c += v;
+        else
+            buf_printf(&sum, "%s%s", sum.len ? " + " : "", w);
+    }
+    const char *r = !sum.len ? arena_printf(A(k->c), "%lld", c)
+                    : c ? arena_printf(A(k->c), "%s + %lld", sum.data, c) : arena_strdup(A(k->c), sum.data);
+    buf_free(&sum);
+    return r;
+}
+
+/* The statement instances s runs, as an expression. */
+static const char *cost_work(Cost *k, Stmt *s)
+{
+    if (!s)
+        return "0";
+    switch (s->kind) {
+    case S_BLOCK: return cost_sum(k, (Stmt **)s->list.data, s->list.len);
+    case S_FOR: {
+        int id = cost_loop(k, s);
+        const char *body = cost_work(k, s->body);
+        k->loops.len--;
+        return strchr(body, ' ') ? arena_printf(A(k->c), "gf_ct%d * (%s)", id, body)
+                                 : !strcmp(body, "1") ? arena_printf(A(k->c), "gf_ct%d", id)
+                                 : arena_printf(A(k->c), "gf_ct%d * %s", id, body);
+    }
+    case S_WHILE: return arena_printf(A(k->c), "(%s)", cost_work(k, s->body));
+    case S_IF: return arena_printf(A(k->c), "(1 + %s + %s)", cost_work(k, s->then), cost_work(k, s->els));
+    case S_DECL:
+    case S_ASSIGN: return "1";
+    default: return "0";
+    }
+}
+
+/* x times the multiplier of the loops around (NULL: none). */
+static const char *cost_times(Cost *k, const char *mult, const char *x)
+{
+    if (!mult)
+        return x;
+    if (!strcmp(x, "1"))
+        return mult;
+    return arena_printf(A(k->c), strchr(x, ' ') ? "%s * (%s)" : "%s * %s", mult, x);
+}
+
+static void cost_steps(Cost *k, Vec *steps, const char *mult)
+{
+    Buf *b = k->b;
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->sync_before.len)
+            buf_line(b, "gf_syncs += %s;", cost_times(k, mult, "1"));
+        switch (st->kind) {
+        case P_HOST:
+        case P_LIB: break;
+        case P_KERNEL: {
+            Kernel *kn = st->kernel;
+            const char *w = cost_sum(k, (Stmt **)kn->nests.data, kn->nests.len);
+            /* a reduction's ticket is cleared by a memset of its own */
+            buf_line(b, "gf_launches += %s; gf_%s += %s; /* %s */", cost_times(k, mult, kn->red_vars.len ? "2" : "1"),
+                     kn->kind == K_SERIAL ? "ser" : "par", cost_times(k, mult, w), kn->name);
+            break;
+        }
+        case P_LOOP: {
+            const char *inner = mult;
+            int id = -1;
+            if (st->upload_before.len)
+                buf_line(b, "gf_launches += %s;", cost_times(k, mult, arena_printf(A(k->c), "%d", st->upload_before.len)));
+            if (st->stmt->kind == S_FOR) {
+                id = cost_loop(k, st->stmt);
+                inner = cost_times(k, mult, arena_printf(A(k->c), "gf_ct%d", id));
+            }
+            cost_steps(k, &st->body, inner);
+            if (st->sync_end.len)
+                buf_line(b, "gf_syncs += %s;", cost_times(k, inner, "1"));
+            if (st->upload_end.len)
+                buf_line(b, "gf_launches += %s;", cost_times(k, inner, arena_printf(A(k->c), "%d", st->upload_end.len)));
+            if (st->sync_after.len)
+                buf_line(b, "gf_syncs += %s;", cost_times(k, mult, "1"));
+            if (id >= 0)
+                k->loops.len--;
+            break;
+        }
+        case P_IF:
+            cost_steps(k, &st->body, mult);
+            cost_steps(k, &st->els, mult);
+            if (st->sync_end.len || st->sync_els.len)
+                buf_line(b, "gf_syncs += %s;", cost_times(k, mult, "1"));
+            break;
+        }
+    }
+}
+
+static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
+{
+    if (!r->plan->cost_model)
+        return;
+    buf_line(b, "{ /* the cost model: can the GPU win this call? (docs/performance.md) */");
+    b->indent++;
+    buf_line(b, "double gf_launches = 0, gf_syncs = 0, gf_par = 0, gf_ser = 0;");
+    Cost k = {.c = c, .b = b};
+    cost_steps(&k, &r->plan->steps, NULL);
+    buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser))");
+    buf_line(b, "    gf_call_prefer_c_body(gf_c); /* too little work for its launches: the C body */");
+    b->indent--;
+    buf_line(b, "}");
 }
 
 static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
@@ -2123,8 +2483,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
             nargs++;
     buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
     buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    emit_isl_aliases(b, r);
-    buf_line(b, "long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
+    buf_line(b, "GF_UNUSED long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
     int idx = 0;
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
@@ -2140,6 +2499,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
     }
     emit_reservations(b, c, r);
+    emit_cost_model(b, c, r);
     buf_line(b, "switch (gf_call_map(gf_c)) {");
     buf_line(b, "case GF_PATH_DEVICE:");
     buf_line(b, "    break;");
@@ -2151,7 +2511,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
         buf_line(b, "    return;");
-    buf_line(b, "default: /* overlapping arguments: the original order */");
+    buf_line(b, "default: /* overlapping arguments, or too little work for the GPU: the original order */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
     buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)
@@ -2169,18 +2529,13 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", v->written ? "" : "const ", type_c_name(et),
                  v->cname, v->written ? "" : "const ", type_c_name(et), idx++);
     }
-    /* one device slot per reduction result, for the whole call */
+    /* one device slot per scalar result, for the whole call */
     Vec outs = {0};
-    for (int i = 0; i < r->plan->kernels.len; i++) {
-        Kernel *k = vec_at(&r->plan->kernels, i);
-        for (int j = 0; j < k->red_vars.len; j++) {
-            Var *v = vec_at(&k->red_vars, j);
-            if (in(&outs, v))
-                continue;
-            vec_push(A(c), &outs, v);
-            buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */",
-                     type_c_name(v->ty), v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
-        }
+    device_scalars(c, r, &outs);
+    for (int i = 0; i < outs.len; i++) {
+        Var *v = vec_at(&outs, i);
+        buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */", type_c_name(v->ty),
+                 v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
     }
     c->launcher = true;
     c->base.stmt_hook = launcher_hook;
@@ -2230,11 +2585,15 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             c.k = k;
             Uses us;
             kernel_uses(&c, k, &us);
-            buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
-                       kernel_kind_names[k->kind], u->gen_path, k->first_line, k->last_line, k->nests.len,
-                       k->nests.len == 1 ? "" : "s");
-            if (k->pdims == 0)
-                emit_single_kernel(b, &c, k, &us);
+            if (k->kind == K_SERIAL)
+                buf_printf(b, "/* %s: serial kernel for %s lines %d-%d (%d statement%s, one thread in order) */\n",
+                           k->name, u->gen_path, k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
+            else
+                buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
+                           kernel_kind_names[k->kind], u->gen_path, k->first_line, k->last_line, k->nests.len,
+                           k->nests.len == 1 ? "" : "s");
+            if (k->kind == K_SERIAL)
+                emit_serial_kernel(b, &c, k, &us);
             else if (k->kind == K_ROW)
                 emit_row_kernel(b, &c, k, &us);
             else if (k->pdims == 1) {

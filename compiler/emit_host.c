@@ -223,6 +223,11 @@ static const char *omp_red_op(RedOp r)
 
 void emit_source_comment(Buf *b, Unit *u, Kernel *k)
 {
+    if (k->kind == K_SERIAL) {
+        buf_line(b, "/* serial %s: %s lines %d-%d, %d statement%s in order */", k->name, u->gen_path, k->first_line,
+                 k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
+        return;
+    }
     buf_line(b, "/* %s %s: %s lines %d-%d, %d nest%s fused */", kernel_kind_names[k->kind], k->name, u->gen_path,
              k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
 }
@@ -234,8 +239,10 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
     h.k = k;
     h.openmp = openmp;
     emit_source_comment(b, u, k);
-    if (k->pdims == 0) {
-        emit_stmt(b, &h.base, vec_at(&k->nests, 0));
+    if (k->kind == K_SERIAL) {
+        /* in order, in the enclosing scope: what it declares is used after it */
+        for (int i = 0; i < k->nests.len; i++)
+            emit_stmt(b, &h.base, vec_at(&k->nests, i));
         return;
     }
     if (openmp) {
@@ -295,6 +302,26 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
     }
 }
 
+/* The head of a host loop (for or while) around planned steps, with `what`
+ * and its line in a comment; the caller closes it. */
+void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what)
+{
+    Buf c = {0};
+    if (l->kind == S_WHILE) {
+        emit_expr(&c, cx, l->cond);
+        buf_line(b, "while (%s) { /* %s loop, line %d */", c.data, what, l->loc.line);
+        buf_free(&c);
+        return;
+    }
+    Buf lb = {0};
+    emit_expr(&lb, cx, l->lb);
+    emit_expr(&c, cx, l->ub);
+    buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) { /* %s loop, line %d */", type_c_name(l->iv->ty), l->iv->cname,
+             lb.data, l->iv->cname, c.data, l->iv->cname, l->step, what, l->loc.line);
+    buf_free(&lb);
+    buf_free(&c);
+}
+
 static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
 {
     HostCx h;
@@ -305,18 +332,27 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
         case P_HOST:
         case P_LIB: emit_stmt(b, &h.base, st->stmt); break;
         case P_KERNEL: emit_host_kernel(b, u, r, st->kernel, openmp); break;
-        case P_LOOP: {
-            Stmt *l = st->stmt;
-            Buf lb = {0}, ub = {0};
-            emit_expr(&lb, &h.base, l->lb);
-            emit_expr(&ub, &h.base, l->ub);
-            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) { /* sequential, line %d */", type_c_name(l->iv->ty),
-                     l->iv->cname, lb.data, l->iv->cname, ub.data, l->iv->cname, l->step, l->loc.line);
-            buf_free(&lb);
-            buf_free(&ub);
+        case P_LOOP:
+            emit_loop_head(b, &h.base, st->stmt, "sequential");
             b->indent++;
             emit_steps(b, u, r, &st->body, openmp);
             b->indent--;
+            buf_line(b, "}");
+            break;
+        case P_IF: {
+            Buf c = {0};
+            emit_expr(&c, &h.base, st->stmt->cond);
+            buf_line(b, "if (%s) { /* line %d */", c.data, st->stmt->loc.line);
+            buf_free(&c);
+            b->indent++;
+            emit_steps(b, u, r, &st->body, openmp);
+            b->indent--;
+            if (st->els.len) {
+                buf_line(b, "} else {");
+                b->indent++;
+                emit_steps(b, u, r, &st->els, openmp);
+                b->indent--;
+            }
             buf_line(b, "}");
             break;
         }
@@ -385,8 +421,12 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
                 emit_expr(&stride, &cx, v->dims[k]);
                 buf_puts(&stride, ")");
             }
-            buf_printf(&l, "%s(long long)(%s)%s", d ? " + " : "", v->ext_lo[d], stride.data ? stride.data : "");
-            buf_printf(&h, "%s(long long)(%s)%s", d ? " + " : "", v->ext_hi[d], stride.data ? stride.data : "");
+            buf_printf(&l, "%s(long long)(", d ? " + " : "");
+            emit_expr(&l, &cx, v->ext_lo[d]);
+            buf_printf(&l, ")%s", stride.data ? stride.data : "");
+            buf_printf(&h, "%s(long long)(", d ? " + " : "");
+            emit_expr(&h, &cx, v->ext_hi[d]);
+            buf_printf(&h, ")%s", stride.data ? stride.data : "");
             buf_free(&stride);
         }
         buf_puts(&h, " + 1");
@@ -398,19 +438,6 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
     buf_free(&h);
 }
 
-/* isl names that differ from the C names get an alias. */
-void emit_isl_aliases(Buf *b, Region *r)
-{
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (v->is_array || !type_is_integer(v->ty))
-            continue;
-        const char *n = aff_var_name(r->unit->arena, v);
-        if (strcmp(n, v->cname))
-            buf_line(b, "const long long %s = %s;", n, v->cname);
-    }
-}
-
 /* Host target: true when arguments overlap in a way the plan does not allow. */
 static void emit_host_hazard(Buf *b, Region *r)
 {
@@ -420,7 +447,6 @@ static void emit_host_hazard(Buf *b, Region *r)
             n++;
     if (n < 2)
         return;
-    emit_isl_aliases(b, r);
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)

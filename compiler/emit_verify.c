@@ -186,7 +186,6 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
     buf_line(b, "gf_entry *gf_e = gf_entry_begin(&gf_esite_, %d);", nargs);
     buf_line(b, "if (!gf_e)");
     buf_line(b, "    return %s;", call);
-    emit_isl_aliases(b, r);
     emit_verify_args(b, r);
     buf_line(b, "if (!gf_entry_snapshot(gf_e)) { /* only timed (or the copies failed: reported) */");
     buf_line(b, "    %s%s;", is_void ? "" : arena_printf(a, "%s gf_r = ", ret), call);
@@ -241,5 +240,5 @@ void emit_abi_check(Buf *b, Unit *u)
     buf_printf(b, "/* Static libraries: %s compiled with -DGPUFUSE_UNIT refers to this, so the\n"
                   " * linker takes these launchers along with its weak C bodies (gpufuse.h). */\n"
                   "extern \"C\" __attribute__((weak)) const char %s = 0;\n\n",
-               c_escape(u->arena, u->path), unit_symbol(u->arena, u->path));
+               u->gen_path, unit_symbol(u->arena, u->path));
 }

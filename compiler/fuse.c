@@ -12,6 +12,10 @@ typedef struct F {
     Region *r;
     Arena *a;
     Plan *plan;
+    Vec on_device;               /* Var*: scalars a kernel may compute (reductions, and
+                                    what statements touching arrays assign) */
+    Vec returns;                 /* Stmt*: triples (a return reading arrays, the
+                                    declaration computing its value, the return of it) */
 } F;
 
 /* ---- small queries -------------------------------------------------------------- */
@@ -274,7 +278,7 @@ static const char *why_not_fuse(F *f, Kernel *k, Stmt *nest)
     return NULL;
 }
 
-/* ---- the plan ---------------------------------------------------------------------------- */
+/* ---- steps ------------------------------------------------------------------------------------ */
 
 static Step *new_step(F *f, StepKind kind)
 {
@@ -289,18 +293,397 @@ static void note(F *f, Loc loc, const char *fmt, const char *a, const char *b)
                                                  arena_printf(f->a, fmt, a, b)));
 }
 
-static Kernel *single_thread_kernel(F *f, Stmt *s)
+/* ---- serial kernels ----------------------------------------------------------------------
+ * What runs outside every parallel loop and touches arrays runs on the
+ * device in one thread, in order: a maximal run of consecutive such
+ * statements (sequential loops with no parallel loop inside included) is
+ * ONE kernel (K_SERIAL), so that a sequential loop is never a host loop
+ * launching a kernel per statement per iteration.  A scalar statement
+ * between two of them joins the run when it depends on what the run did
+ * so far, else runs on the host before the kernel.  Scalars the kernel
+ * assigns and the rest of the region uses are its results: they stay in
+ * device memory like reduction results (place_scalars). */
+
+/* What a statement of a block becomes in the plan. */
+typedef enum Role {
+    R_NEST,                      /* a parallel loop nest: a kernel */
+    R_LIB,                       /* a library call */
+    R_LOOP,                      /* a sequential loop around kernels: on the host */
+    R_IF,                        /* an if around kernels (or a return): on the host */
+    R_HOST,                      /* return, free, a temporary's allocation */
+    R_SERIAL,                    /* touches arrays outside parallel loops: a serial kernel */
+    R_SCALAR,                    /* scalars only: on the host, or in a serial run */
+    R_NONE                       /* an empty statement */
+} Role;
+
+/* Whether s needs the host: a parallel loop (a kernel of its own), a
+ * library call, a temporary's allocation or release, a return. */
+static bool needs_host(const Stmt *s)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (needs_host(vec_at(&s->list, i)))
+                return true;
+        return false;
+    case S_FOR: return s->parallel || needs_host(s->body);
+    case S_WHILE: return needs_host(s->body);
+    case S_IF: return needs_host(s->then) || needs_host(s->els);
+    case S_DECL: return s->var->is_array && !s->var->is_private;
+    case S_LIB:
+    case S_RETURN:
+    case S_FREE: return true;
+    default: return false;
+    }
+}
+
+static Role role_of(const Stmt *s)
+{
+    switch (s->kind) {
+    case S_BLOCK: return s->list.len ? R_SCALAR : R_NONE;   /* flattened before */
+    case S_FOR:
+        if (s->parallel)
+            return R_NEST;
+        /* fall through */
+    case S_WHILE:
+        /* the host evaluates the head: it must not read arrays */
+        if (needs_host(s->body) && !ir_expr_any(s->cond, is_index, NULL) && !ir_expr_any(s->lb, is_index, NULL) &&
+            !ir_expr_any(s->ub, is_index, NULL))
+            return R_LOOP;
+        break;
+    case S_IF:
+        if (needs_host(s) && !ir_expr_any(s->cond, is_index, NULL))
+            return R_IF;
+        break;
+    case S_LIB: return R_LIB;
+    case S_RETURN:
+    case S_FREE: return R_HOST;
+    case S_DECL:
+        if (s->var->is_array)
+            return R_HOST;
+        break;
+    default: break;
+    }
+    return ir_stmt_any(s, is_index, NULL) ? R_SERIAL : R_SCALAR;
+}
+
+/* The statements of a block, nested blocks flattened (every variable has
+ * its own name in generated code: a block's scope does not matter). */
+static void flatten(F *f, Stmt *s, Vec *out)
+{
+    if (s && s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            flatten(f, vec_at(&s->list, i), out);
+        return;
+    }
+    for (int i = 0; s && i < f->returns.len; i += 3)
+        if (vec_at(&f->returns, i) == s) {
+            /* split_returns: the value where the arrays are, then the return */
+            vec_push(f->a, out, vec_at(&f->returns, i + 1));
+            vec_push(f->a, out, vec_at(&f->returns, i + 2));
+            return;
+        }
+    if (s)
+        vec_push(f->a, out, s);
+}
+
+static bool collect_scalar(const Expr *e, const void *arg)
+{
+    void *const *a = arg;
+    if (e->kind == E_VAR && !e->var->is_array && !in_set(a[1], e->var))
+        vec_push(a[0], a[1], e->var);
+    return false;
+}
+
+/* Scalars s mentions (reads or writes), added to out. */
+static void scalars_mentioned(F *f, const Stmt *s, Vec *out)
+{
+    void *arg[2] = {f->a, out};
+    ir_stmt_any(s, collect_scalar, arg);
+    if (s->kind == S_DECL && !s->var->is_array && !in_set(out, s->var))
+        vec_push(f->a, out, s->var);
+}
+
+/* Scalars s assigns (declarations, assignments, loop indices), added to out. */
+static void scalars_assigned(F *f, const Stmt *s, Vec *out)
+{
+    if (!s)
+        return;
+    Var *v = NULL;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            scalars_assigned(f, vec_at(&s->list, i), out);
+        return;
+    case S_FOR:
+        v = s->iv;
+        scalars_assigned(f, s->body, out);
+        break;
+    case S_WHILE: scalars_assigned(f, s->body, out); return;
+    case S_IF:
+        scalars_assigned(f, s->then, out);
+        scalars_assigned(f, s->els, out);
+        return;
+    case S_DECL: v = s->var->is_array ? NULL : s->var; break;
+    case S_ASSIGN: {
+        const Expr *l = s->lhs;
+        while (l->kind == E_FIELD)  /* a field of a struct scalar */
+            l = l->kids[0];
+        v = l->kind == E_VAR ? l->var : NULL;
+        break;
+    }
+    default: return;
+    }
+    if (v && !in_set(out, v))
+        vec_push(f->a, out, v);
+}
+
+static bool meets(const Vec *a, const Vec *b)
+{
+    for (int i = 0; i < a->len; i++)
+        if (in_set(b, vec_at(a, i)))
+            return true;
+    return false;
+}
+
+static Kernel *serial_kernel(F *f)
 {
     Kernel *k = arena_alloc(f->a, sizeof *k);
     k->id = f->plan->kernels.len;
     k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
-    k->kind = K_MAP;
-    k->pdims = 0;
-    vec_push(f->a, &k->nests, s);
-    k->first_line = s->loc.line;
-    k->last_line = s->end_line;
+    k->kind = K_SERIAL;
     vec_push(f->a, &f->plan->kernels, k);
     return k;
+}
+
+static void serial_add(F *f, Kernel *k, Stmt *s, Vec *mentioned, Vec *assigned)
+{
+    vec_push(f->a, &k->nests, s);
+    if (!k->first_line || s->loc.line < k->first_line)
+        k->first_line = s->loc.line;
+    if (s->end_line > k->last_line)
+        k->last_line = s->end_line;
+    scalars_mentioned(f, s, mentioned);
+    scalars_assigned(f, s, assigned);
+}
+
+/* A scalar statement next to a serial statement: in the serial kernel when
+ * it depends on what the run did so far (it must follow it), or when it
+ * mentions a scalar a kernel may compute (on the device, it needs no copy
+ * back); else on the host, before the kernel. */
+static bool joins_run(F *f, Stmt *s, const Vec *mentioned, const Vec *assigned)
+{
+    if (s->kind == S_DECL && !s->rhs)
+        return false;            /* no value: the host declares it */
+    Vec mine = {0}, set = {0};
+    scalars_mentioned(f, s, &mine);
+    scalars_assigned(f, s, &set);
+    return meets(&mine, assigned) || meets(&set, mentioned) || meets(&mine, &f->on_device);
+}
+
+/* The serial run starting at list[i] (a serial statement, or scalar ones
+ * before one): one kernel step, after the host steps of the scalar
+ * statements that do not join it.  Returns the index of its last
+ * statement. */
+static int plan_run(F *f, Stmt **list, int n, int i, Vec *steps)
+{
+    Kernel *k = serial_kernel(f);
+    Vec mentioned = {0}, assigned = {0};
+    int last = i - 1;
+    for (int j = i; j < n; j++) {
+        Role r = role_of(list[j]);
+        if (r == R_NONE || r == R_SCALAR)
+            continue;
+        if (r != R_SERIAL)
+            break;
+        for (int m = last + 1; m < j; m++) {
+            Stmt *s = list[m];
+            if (role_of(s) == R_NONE)
+                continue;
+            if (joins_run(f, s, &mentioned, &assigned)) {
+                serial_add(f, k, s, &mentioned, &assigned);
+                continue;
+            }
+            Step *st = new_step(f, P_HOST);
+            st->stmt = s;
+            vec_push(f->a, steps, st);
+        }
+        serial_add(f, k, list[j], &mentioned, &assigned);
+        last = j;
+    }
+    /* scalar statements right after it that depend on it: in it too (on
+     * the host they would wait for its results) */
+    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR &&
+           joins_run(f, list[last + 1], &mentioned, &assigned))
+        serial_add(f, k, list[++last], &mentioned, &assigned);
+    Step *st = new_step(f, P_KERNEL);
+    st->kernel = k;
+    vec_push(f->a, steps, st);
+    return last;
+}
+
+/* Whether the scalar statements from list[i] lead to a serial statement
+ * and one of them mentions a scalar a kernel may compute: the run starts
+ * at list[i] (those that do not join it still run on the host first). */
+static bool leads_run(F *f, Stmt **list, int n, int i)
+{
+    bool dev = false;
+    for (int j = i; j < n; j++) {
+        Role r = role_of(list[j]);
+        if (r == R_SERIAL)
+            return dev;
+        if (r != R_SCALAR && r != R_NONE)
+            return false;
+        Vec mine = {0};
+        scalars_mentioned(f, list[j], &mine);
+        dev |= meets(&mine, &f->on_device);
+    }
+    return false;
+}
+
+static void device_candidates(F *f, Stmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            device_candidates(f, vec_at(&s->list, i));
+        return;
+    }
+    switch (role_of(s)) {
+    case R_LOOP: device_candidates(f, s->body); return;
+    case R_IF:
+        device_candidates(f, s->then);
+        device_candidates(f, s->els);
+        return;
+    case R_SERIAL: scalars_assigned(f, s, &f->on_device); return;
+    default: return;
+    }
+}
+
+/* Scalars a kernel may compute: reduction accumulators, and what the
+ * statements touching arrays outside parallel loops assign. */
+static void find_on_device(F *f)
+{
+    for (int i = 0; i < f->r->stmts.len; i++) {
+        Stmt *s = vec_at(&f->r->stmts, i);
+        if (s && s->kind == S_ASSIGN && s->red && s->red_var && !in_set(&f->on_device, s->red_var))
+            vec_push(f->a, &f->on_device, s->red_var);
+    }
+    device_candidates(f, f->r->body);
+}
+
+/* A return whose value reads arrays: in the plan the value is computed
+ * where the arrays are (`T gf_result = value;`, a serial statement) and the
+ * host returns it.  The region's body stays as written (gf_seq_, --emit=ir);
+ * flatten() puts the pair in place of the return. */
+static void split_returns(F *f, Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            split_returns(f, vec_at(&s->list, i));
+        return;
+    case S_FOR:
+    case S_WHILE: split_returns(f, s->body); return;
+    case S_IF:
+        split_returns(f, s->then);
+        split_returns(f, s->els);
+        return;
+    case S_RETURN: break;
+    default: return;
+    }
+    if (!ir_expr_any(s->rhs, is_index, NULL))
+        return;
+    Var *v = arena_alloc(f->a, sizeof *v);
+    v->name = "gf_result";
+    v->ty = f->r->ret;
+    v->kind = V_LOCAL;
+    v->loc = s->loc;
+    v->id = f->r->vars.len;
+    v->cname = v->name;
+    for (int j = 0, n = 1; j < f->r->vars.len; j++)
+        if (!strcmp(((Var *)vec_at(&f->r->vars, j))->cname, v->cname)) {
+            v->cname = arena_printf(f->a, "gf_result_%d", n++);
+            j = -1;
+        }
+    vec_push(f->a, &f->r->vars, v);
+    Stmt *d = arena_alloc(f->a, sizeof *d), *ret = arena_alloc(f->a, sizeof *ret);
+    *d = *s;
+    d->kind = S_DECL;
+    d->id = -1;
+    d->var = v;
+    v->decl = d;
+    *ret = *s;
+    ret->id = -1;
+    ret->rhs = arena_alloc(f->a, sizeof(Expr));
+    *ret->rhs = (Expr){.kind = E_VAR, .var = v, .ty = v->ty, .loc = s->loc};
+    vec_push(f->a, &f->returns, s);
+    vec_push(f->a, &f->returns, d);
+    vec_push(f->a, &f->returns, ret);
+}
+
+/* ---- the plan ------------------------------------------------------------------------------ */
+
+static void plan_block(F *f, Stmt *block, Vec *steps);
+
+/* A nest: a kernel of its own, or joined to the open one.  Returns the new
+ * open step. */
+static int plan_nest(F *f, Stmt *s, Vec *steps, int open)
+{
+    f->plan->nests++;
+    Kernel *ok = open >= 0 ? ((Step *)vec_at(steps, open))->kernel : NULL;
+    const char *lwhy = NULL;
+    LibCall *lc = lib_match(f->a, f->r, s, &lwhy);
+    if (lwhy)
+        note(f, s->loc, "not a library call: %s%s", lwhy, "");
+    if (lc) {
+        /* library calls: their own kernel (the fallback) */
+        if (ok)
+            note(f, s->loc, "not fused with kernel %s: %s", ok->name, "library calls compute it (cuBLAS)");
+        Step *st = new_step(f, P_KERNEL);
+        st->kernel = new_kernel(f, s);
+        st->kernel->lib = lc;
+        vec_push(f->a, steps, st);
+        return -1;
+    }
+    const char *why = ok ? why_not_fuse(f, ok, s) : NULL;
+    if (ok && !why) {
+        /* rotate: host steps first, then the growing kernel */
+        Step *kst = vec_at(steps, open);
+        for (int j = open; j < steps->len - 1; j++)
+            steps->data[j] = steps->data[j + 1];
+        steps->data[steps->len - 1] = kst;
+        kernel_add_nest(f, ok, s);
+        return steps->len - 1;
+    }
+    if (ok)
+        note(f, s->loc, "not fused with kernel %s: %s", ok->name, why);
+    Step *st = new_step(f, P_KERNEL);
+    st->kernel = new_kernel(f, s);
+    vec_push(f->a, steps, st);
+    return steps->len - 1;
+}
+
+/* A host statement after the open kernel: whether a later nest may still
+ * join that kernel (moved after this statement). */
+static bool keeps_open(Kernel *k, Stmt *s)
+{
+    Var *t = host_target(s);
+    if (s->kind == S_RETURN || s->kind == S_FREE || (s->kind == S_DECL && s->var->is_array) || s->kind == S_IF ||
+        s->kind == S_WHILE || s->kind == S_FOR)
+        return false;
+    for (int j = 0; j < k->red_vars.len; j++)
+        if (stmt_uses(s, vec_at(&k->red_vars, j)))
+            return false;
+    for (int j = 0; t && j < k->nests.len; j++)
+        if (stmt_uses(vec_at(&k->nests, j), t))
+            return false;
+    return true;
 }
 
 /* Plans a statement list.  `open` is the index of the kernel step that a
@@ -308,63 +691,37 @@ static Kernel *single_thread_kernel(F *f, Stmt *s)
  * it and are moved before it when a nest joins. */
 static void plan_block(F *f, Stmt *block, Vec *steps)
 {
-    Stmt *one[1] = {block};
-    Stmt **list = block->kind == S_BLOCK ? (Stmt **)block->list.data : one;
-    int n = block->kind == S_BLOCK ? block->list.len : 1;
+    Vec flat = {0};
+    flatten(f, block, &flat);
+    Stmt **list = (Stmt **)flat.data;
+    int n = flat.len;
     int open = -1;
     for (int i = 0; i < n; i++) {
         Stmt *s = list[i];
-        if (s->kind == S_FOR && s->parallel) {
-            f->plan->nests++;
-            Kernel *ok = open >= 0 ? ((Step *)vec_at(steps, open))->kernel : NULL;
-            const char *lwhy = NULL;
-            LibCall *lc = lib_match(f->a, f->r, s, &lwhy);
-            if (lwhy)
-                note(f, s->loc, "not a library call: %s%s", lwhy, "");
-            if (lc) {
-                /* library calls: their own kernel (the fallback) */
-                if (ok)
-                    note(f, s->loc, "not fused with kernel %s: %s", ok->name, "library calls compute it (cuBLAS)");
-                Step *st = new_step(f, P_KERNEL);
-                st->kernel = new_kernel(f, s);
-                st->kernel->lib = lc;
-                vec_push(f->a, steps, st);
-                open = -1;
-                continue;
-            }
-            const char *why = ok ? why_not_fuse(f, ok, s) : NULL;
-            if (ok && !why) {
-                /* rotate: host steps first, then the growing kernel */
-                Step *kst = vec_at(steps, open);
-                for (int j = open; j < steps->len - 1; j++)
-                    steps->data[j] = steps->data[j + 1];
-                steps->data[steps->len - 1] = kst;
-                open = steps->len - 1;
-                kernel_add_nest(f, ok, s);
-                continue;
-            }
-            if (ok)
-                note(f, s->loc, "not fused with kernel %s: %s", ok->name, why);
-            Step *st = new_step(f, P_KERNEL);
-            st->kernel = new_kernel(f, s);
-            vec_push(f->a, steps, st);
-            open = steps->len - 1;
-            continue;
-        }
-        if (s->kind == S_FOR) {
+        Step *st;
+        switch (role_of(s)) {
+        case R_NONE: continue;
+        case R_NEST: open = plan_nest(f, s, steps, open); continue;
+        case R_LOOP:
             /* a sequential loop around parallel work: runs on the host */
-            Step *st = new_step(f, P_LOOP);
+            st = new_step(f, P_LOOP);
             st->stmt = s;
             plan_block(f, s->body, &st->body);
             vec_push(f->a, steps, st);
             open = -1;
             continue;
-        }
-        if (s->kind == S_BLOCK && !s->list.len)
+        case R_IF:
+            st = new_step(f, P_IF);
+            st->stmt = s;
+            plan_block(f, s->then, &st->body);
+            if (s->els)
+                plan_block(f, s->els, &st->els);
+            vec_push(f->a, steps, st);
+            open = -1;
             continue;
-        if (s->kind == S_LIB) {
+        case R_LIB:
             /* a library call between the kernels: nothing fuses across it */
-            Step *st = new_step(f, P_LIB);
+            st = new_step(f, P_LIB);
             st->stmt = s;
             f->plan->has_lib = true;
             vec_push(f->a, steps, st);
@@ -372,34 +729,26 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
                  lib_builtin_library(s->rhs->text));
             open = -1;
             continue;
-        }
-        if (ir_stmt_any(s, is_index, NULL) || s->kind == S_IF || s->kind == S_WHILE) {
-            /* touches arrays outside any parallel loop: one thread does it */
-            Step *st = new_step(f, P_KERNEL);
-            st->kernel = single_thread_kernel(f, s);
+        case R_SERIAL:
+            i = plan_run(f, list, n, i, steps);
+            open = -1;
+            continue;
+        case R_SCALAR:
+            if (leads_run(f, list, n, i)) {
+                i = plan_run(f, list, n, i, steps);
+                open = -1;
+                continue;
+            }
+            /* fall through */
+        case R_HOST:
+            /* a host statement: scalar work, temporaries, return */
+            st = new_step(f, P_HOST);
+            st->stmt = s;
             vec_push(f->a, steps, st);
-            note(f, s->loc, "%s%sstatement outside any parallel loop touches arrays: runs as a single-thread kernel",
-                 "", "");
-            open = -1;
+            if (open >= 0 && !keeps_open(((Step *)vec_at(steps, open))->kernel, s))
+                open = -1;
             continue;
         }
-        /* a host statement: scalar work, temporaries, return */
-        Step *st = new_step(f, P_HOST);
-        st->stmt = s;
-        vec_push(f->a, steps, st);
-        if (open < 0)
-            continue;
-        Kernel *k = ((Step *)vec_at(steps, open))->kernel;
-        Var *t = host_target(s);
-        bool blocks = s->kind == S_RETURN || s->kind == S_FREE || (s->kind == S_DECL && s->var->is_array);
-        for (int j = 0; j < k->red_vars.len; j++)
-            if (stmt_uses(s, vec_at(&k->red_vars, j)))
-                blocks = true;
-        for (int j = 0; t && j < k->nests.len; j++)
-            if (stmt_uses(vec_at(&k->nests, j), t))
-                blocks = true;
-        if (blocks)
-            open = -1;
     }
 }
 
@@ -416,8 +765,9 @@ static void count_uses(F *f, Vec *steps, TempUse *tu)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
-        if (st->kind == P_LOOP) {
+        if (st->kind == P_LOOP || st->kind == P_IF) {
             count_uses(f, &st->body, tu);
+            count_uses(f, &st->els, tu);
             continue;
         }
         if (st->kind == P_HOST || st->kind == P_LIB) {
@@ -621,21 +971,18 @@ static void mark_vec4(Kernel *k)
     k->vec4 = true;
 }
 
-/* ---- where reduction results live ------------------------------------------------------------
- * A reduction's result stays in device memory; kernels that read it take a
- * pointer; it is copied to the host only before a host statement reads it,
- * and around sequential loops (so every iteration starts the same way). */
+/* ---- where scalar results live ----------------------------------------------------------------
+ * A reduction's result, and a scalar a serial kernel computes, stays in
+ * device memory (its slot gf_out_<name>); kernels that read it take a
+ * pointer, a reduction or serial kernel that updates it starts from the
+ * slot; it is copied to the host only before a host statement reads it,
+ * before a sequential host loop (every iteration starts the same way), at
+ * the end of an iteration when the next one reads it, and after the loop
+ * when the rest of the region reads it. */
 
 static bool reads_scalar(const Expr *e, const void *v)
 {
     return e->kind == E_VAR && e->var == v;
-}
-
-static void move_all(F *f, Vec *from, Vec *to)
-{
-    for (int i = 0; i < from->len; i++)
-        vec_push(f->a, to, vec_at(from, i));
-    from->len = 0;
 }
 
 static void drop(Vec *set, const Var *v)
@@ -746,73 +1093,366 @@ static void materialise(F *f, Place *p, Vec *vars, Vec *sync, Vec *prelude)
     p->derived.len = k;
 }
 
+/* Whether the deferred statement d reads v, directly or through another
+ * deferred statement. */
+static bool derived_reads(F *f, Place *p, Stmt *d, const Var *v)
+{
+    Vec vars = {0};
+    scalars_of(f, d->rhs, &vars);
+    for (int i = 0; i < vars.len; i++) {
+        Var *w = vec_at(&vars, i);
+        if (w == v)
+            return true;
+        for (int j = 0; j < p->derived.len; j++) {
+            Stmt *e = vec_at(&p->derived, j);
+            if (e->var == w && e != d && derived_reads(f, p, e, v))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* v is about to be overwritten: the deferred statements computed from its
+ * current value must be computed now, on the host (added to out). */
+static void before_write(F *f, Place *p, const Var *v, Vec *out)
+{
+    for (int i = 0; i < p->derived.len; i++) {
+        Stmt *d = vec_at(&p->derived, i);
+        if ((d->var == v || derived_reads(f, p, d, v)) && !in_set(out, d->var))
+            vec_push(f->a, out, d->var);
+    }
+}
+
+/* s assigns v whole before reading it (v = e, e not reading v). */
+static bool overwrites(const Stmt *s, const Var *v)
+{
+    if (s->kind == S_DECL)
+        return s->var == v;
+    return s->kind == S_ASSIGN && s->op == OP_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v &&
+           !expr_reads(s->rhs, v);
+}
+
+/* Whether, among statements list[0..n), the first that mentions v reads
+ * it (or may, under a condition or a loop) before assigning it whole. */
+static bool read_first(Stmt *const *list, int n, const Var *v)
+{
+    for (int i = 0; i < n; i++) {
+        if (overwrites(list[i], v))
+            return false;
+        if (stmt_uses(list[i], v))
+            return true;
+    }
+    return false;
+}
+
+/* Whether v is mentioned in s outside the statements of `skip`. */
+static bool used_outside(const Stmt *s, const Vec *skip, const Var *v)
+{
+    if (!s || in_set(skip, s))
+        return false;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (used_outside(vec_at(&s->list, i), skip, v))
+                return true;
+        return false;
+    case S_FOR:
+        return ir_expr_any(s->lb, is_var_use, v) || ir_expr_any(s->ub, is_var_use, v) ||
+               ir_expr_any(s->brk, is_var_use, v) || used_outside(s->body, skip, v);
+    case S_WHILE:
+        return ir_expr_any(s->cond, is_var_use, v) || ir_expr_any(s->brk, is_var_use, v) ||
+               used_outside(s->body, skip, v);
+    case S_IF:
+        return ir_expr_any(s->cond, is_var_use, v) || used_outside(s->then, skip, v) || used_outside(s->els, skip, v);
+    default: return stmt_uses(s, v);
+    }
+}
+
+/* Variables declared inside s (declarations and loop indices). */
+static void declared_in(F *f, const Stmt *s, Vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            declared_in(f, vec_at(&s->list, i), out);
+        return;
+    case S_FOR:
+        vec_push(f->a, out, s->iv);
+        declared_in(f, s->body, out);
+        return;
+    case S_WHILE: declared_in(f, s->body, out); return;
+    case S_IF:
+        declared_in(f, s->then, out);
+        declared_in(f, s->els, out);
+        return;
+    case S_DECL: vec_push(f->a, out, s->var); return;
+    default: return;
+    }
+}
+
+/* A serial kernel's results (scalars it assigns that the rest of the
+ * region mentions) and the scalars declared outside it that it assigns
+ * before reading (no starting value). */
+static void serial_results(F *f, Kernel *k)
+{
+    Vec set = {0}, decl = {0};
+    for (int i = 0; i < k->nests.len; i++) {
+        scalars_assigned(f, vec_at(&k->nests, i), &set);
+        declared_in(f, vec_at(&k->nests, i), &decl);
+    }
+    for (int i = 0; i < set.len; i++) {
+        Var *v = vec_at(&set, i);
+        bool used = used_outside(f->r->body, &k->nests, v);
+        for (int j = 2; j < f->returns.len; j += 3)
+            used |= stmt_uses(vec_at(&f->returns, j), v);
+        if (used)
+            vec_push(f->a, &k->results, v);
+        if (!in_set(&decl, v) && !read_first((Stmt **)k->nests.data, k->nests.len, v))
+            vec_push(f->a, &k->fresh, v);
+    }
+}
+
+static void serial_results_all(F *f)
+{
+    for (int i = 0; i < f->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&f->plan->kernels, i);
+        if (k->kind == K_SERIAL)
+            serial_results(f, k);
+    }
+}
+
+/* What kernel k reads from where scalars live now: device results by
+ * pointer (k->dev_in), deferred statements recomputed at its start. */
+static void kernel_reads(F *f, Place *p, Kernel *k, bool (*reads)(Kernel *, const Var *))
+{
+    Vec vars = {0};
+    for (int j = 0; j < p->dev.len; j++)
+        if (reads(k, vec_at(&p->dev, j)))
+            vec_push(f->a, &vars, vec_at(&p->dev, j));
+    for (int j = 0; j < p->derived.len; j++) {
+        Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
+        if (reads(k, d) && !in_set(&vars, d))
+            vec_push(f->a, &vars, d);
+    }
+    for (int j = 0; j < vars.len; j++)
+        needs_of(f, p, vec_at(&vars, j), &k->dev_in, &k->dev_prelude);
+    in_order(p, &k->dev_prelude);
+}
+
+static bool nests_read(Kernel *k, const Var *v)
+{
+    for (int m = 0; m < k->nests.len; m++)
+        if (ir_stmt_any(vec_at(&k->nests, m), reads_scalar, v))
+            return true;
+    return false;
+}
+
+/* A parallel kernel reads v (its accumulators start from their slot or an
+ * argument: not read as values). */
+static bool reduce_reads(Kernel *k, const Var *v)
+{
+    return nests_read(k, v) && !in_set(&k->red_vars, v);
+}
+
+/* A serial kernel needs v's value: it mentions v and does not assign it
+ * before reading it. */
+static bool serial_needs(Kernel *k, const Var *v)
+{
+    return nests_read(k, v) && !in_set(&k->fresh, v);
+}
+
+static void place_reduce(F *f, Place *p, Step *st)
+{
+    Kernel *k = st->kernel;
+    /* reduced again: it starts from its device slot, or from the host */
+    Vec again = {0};
+    for (int m = 0; m < k->red_vars.len; m++) {
+        Var *v = vec_at(&k->red_vars, m);
+        before_write(f, p, v, &again);
+        if (in_set(&p->dev, v) && !in_set(&again, v))
+            vec_push(f->a, &k->red_dev_init, v);
+    }
+    materialise(f, p, &again, &st->sync_before, &st->host_prelude);
+    kernel_reads(f, p, k, reduce_reads);
+    for (int m = 0; m < k->red_vars.len; m++)
+        if (!in_set(&p->dev, vec_at(&k->red_vars, m)))
+            vec_push(f->a, &p->dev, vec_at(&k->red_vars, m));
+}
+
+static void place_serial(F *f, Place *p, Step *st)
+{
+    Kernel *k = st->kernel;
+    Vec set = {0}, again = {0};
+    for (int i = 0; i < k->nests.len; i++)
+        scalars_assigned(f, vec_at(&k->nests, i), &set);
+    for (int i = 0; i < set.len; i++)
+        before_write(f, p, vec_at(&set, i), &again);
+    materialise(f, p, &again, &st->sync_before, &st->host_prelude);
+    kernel_reads(f, p, k, serial_needs);
+    for (int i = 0; i < set.len; i++) {
+        Var *v = vec_at(&set, i);
+        if (!in_set(&k->results, v))
+            drop(&p->dev, v);
+        else if (!in_set(&p->dev, v))
+            vec_push(f->a, &p->dev, v);
+    }
+}
+
+static void place_host(F *f, Place *p, Step *st)
+{
+    if (deferrable(f, p, st->stmt)) {
+        st->deferred = true;
+        vec_push(f->a, &p->derived, st->stmt);
+        return;
+    }
+    Vec set = {0}, vars = {0};
+    scalars_assigned(f, st->stmt, &set);
+    for (int j = 0; j < set.len; j++)
+        before_write(f, p, vec_at(&set, j), &vars);
+    /* what it reads; a scalar it overwrites whole needs no copy */
+    for (int j = 0; j < p->dev.len; j++) {
+        Var *v = vec_at(&p->dev, j);
+        if (stmt_uses(st->stmt, v) && !overwrites(st->stmt, v) && !in_set(&vars, v))
+            vec_push(f->a, &vars, v);
+    }
+    for (int j = 0; j < p->derived.len; j++) {
+        Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
+        if (stmt_uses(st->stmt, d) && !in_set(&vars, d))
+            vec_push(f->a, &vars, d);
+    }
+    materialise(f, p, &vars, &st->sync_before, &st->host_prelude);
+    for (int j = 0; j < set.len; j++)
+        drop(&p->dev, vec_at(&set, j));
+}
+
+static void place_scalars(F *f, Vec *steps, Place *p);
+
+/* Scalars the kernels of steps compute (results and accumulators). */
+static void device_written(F *f, Vec *steps, Vec *out)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LOOP || st->kind == P_IF) {
+            device_written(f, &st->body, out);
+            device_written(f, &st->els, out);
+        }
+        if (st->kind != P_KERNEL)
+            continue;
+        Vec *lists[2] = {&st->kernel->results, &st->kernel->red_vars};
+        for (int l = 0; l < 2; l++)
+            for (int j = 0; j < lists[l]->len; j++)
+                if (!in_set(out, vec_at(lists[l], j)))
+                    vec_push(f->a, out, vec_at(lists[l], j));
+    }
+}
+
+/* A host loop.  What a kernel of the body computes and the next iteration
+ * reads first (not the loop's own condition or bounds) lives on the device
+ * from one iteration to the next: every iteration starts with it there
+ * (uploaded before the loop, and at the end of an iteration that left it
+ * on the host), so that no iteration waits for the device.  Everything
+ * else starts on the host.  A result the loop's head reads is copied back
+ * at the end of each iteration; one only the rest of the region reads,
+ * once after the loop. */
+static void place_loop(F *f, Place *p, Step *st)
+{
+    Stmt *l = st->stmt;
+    Vec body = {0}, self = {0}, dw = {0}, carry = {0}, rest = {0};
+    flatten(f, l->body, &body);
+    vec_push(f->a, &self, l);
+    device_written(f, &st->body, &dw);
+    for (int i = 0; i < dw.len; i++) {
+        Var *v = vec_at(&dw, i);
+        bool head = ir_expr_any(l->lb, is_var_use, v) || ir_expr_any(l->ub, is_var_use, v) ||
+                    ir_expr_any(l->cond, is_var_use, v);
+        if (!head && read_first((Stmt **)body.data, body.len, v))
+            vec_push(f->a, &carry, v);
+    }
+    /* everything else on the host; the carried values on the device */
+    for (int j = 0; j < p->dev.len; j++)
+        if (!in_set(&carry, vec_at(&p->dev, j)))
+            vec_push(f->a, &rest, vec_at(&p->dev, j));
+    for (int j = 0; j < p->derived.len; j++)
+        vec_push(f->a, &rest, ((Stmt *)vec_at(&p->derived, j))->var);
+    materialise(f, p, &rest, &st->sync_before, &st->host_prelude);
+    for (int i = 0; i < carry.len; i++)
+        if (!in_set(&p->dev, vec_at(&carry, i))) {
+            vec_push(f->a, &st->upload_before, vec_at(&carry, i));
+            vec_push(f->a, &p->dev, vec_at(&carry, i));
+        }
+    Place inner = {.in_loop = true};
+    for (int i = 0; i < carry.len; i++)
+        vec_push(f->a, &inner.dev, vec_at(&carry, i));
+    place_scalars(f, &st->body, &inner);
+    for (int i = 0; i < carry.len; i++)
+        if (!in_set(&inner.dev, vec_at(&carry, i)))
+            vec_push(f->a, &st->upload_end, vec_at(&carry, i));
+    for (int i = 0; i < inner.dev.len; i++) {
+        Var *v = vec_at(&inner.dev, i);
+        if (in_set(&carry, v))
+            continue;
+        if (read_first((Stmt **)body.data, body.len, v) || ir_expr_any(l->lb, is_var_use, v) ||
+            ir_expr_any(l->ub, is_var_use, v) || ir_expr_any(l->cond, is_var_use, v))
+            vec_push(f->a, &st->sync_end, v);
+        else if (used_outside(f->r->body, &self, v))
+            vec_push(f->a, &st->sync_after, v);
+    }
+}
+
+/* A host if: its condition on the host, each branch from where the values
+ * live before it; a result only one branch leaves on the device is copied
+ * back at that branch's end. */
+static void place_if(F *f, Place *p, Step *st)
+{
+    Vec cond = {0};
+    for (int j = 0; j < p->derived.len; j++)
+        vec_push(f->a, &cond, ((Stmt *)vec_at(&p->derived, j))->var);
+    for (int j = 0; j < p->dev.len; j++)
+        if (ir_expr_any(st->stmt->cond, is_var_use, vec_at(&p->dev, j)))
+            vec_push(f->a, &cond, vec_at(&p->dev, j));
+    materialise(f, p, &cond, &st->sync_before, &st->host_prelude);
+    Place a = {.in_loop = true}, b = {.in_loop = true};
+    for (int j = 0; j < p->dev.len; j++) {
+        vec_push(f->a, &a.dev, vec_at(&p->dev, j));
+        vec_push(f->a, &b.dev, vec_at(&p->dev, j));
+    }
+    place_scalars(f, &st->body, &a);
+    place_scalars(f, &st->els, &b);
+    /* what is declared inside a branch is not read after it */
+    Vec self = {0};
+    vec_push(f->a, &self, st->stmt);
+    p->dev.len = 0;
+    for (int j = 0; j < a.dev.len; j++) {
+        Var *v = vec_at(&a.dev, j);
+        if (in_set(&b.dev, v))
+            vec_push(f->a, &p->dev, v);
+        else if (used_outside(f->r->body, &self, v))
+            vec_push(f->a, &st->sync_end, v);
+    }
+    for (int j = 0; j < b.dev.len; j++) {
+        Var *v = vec_at(&b.dev, j);
+        if (!in_set(&a.dev, v) && used_outside(f->r->body, &self, v))
+            vec_push(f->a, &st->sync_els, v);
+    }
+}
+
 static void place_scalars(F *f, Vec *steps, Place *p)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
         switch (st->kind) {
-        case P_KERNEL: {
-            Kernel *k = st->kernel;
-            /* reduced again: its starting value comes from the host */
-            Vec again = {0};
-            for (int m = 0; m < k->red_vars.len; m++) {
-                Var *v = vec_at(&k->red_vars, m);
-                if (in_set(&p->dev, v) || derived_var(p, v))
-                    vec_push(f->a, &again, v);
-            }
-            materialise(f, p, &again, &st->sync_before, &st->host_prelude);
-            /* what the kernel reads from the device, and recomputes */
-            Vec vars = {0};
-            for (int m = 0; m < k->nests.len; m++) {
-                for (int j = 0; j < p->dev.len; j++)
-                    if (ir_stmt_any(vec_at(&k->nests, m), reads_scalar, vec_at(&p->dev, j)) &&
-                        !in_set(&vars, vec_at(&p->dev, j)))
-                        vec_push(f->a, &vars, vec_at(&p->dev, j));
-                for (int j = 0; j < p->derived.len; j++) {
-                    Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-                    if (ir_stmt_any(vec_at(&k->nests, m), reads_scalar, d) && !in_set(&vars, d))
-                        vec_push(f->a, &vars, d);
-                }
-            }
-            for (int j = 0; j < vars.len; j++)
-                needs_of(f, p, vec_at(&vars, j), &k->dev_in, &k->dev_prelude);
-            in_order(p, &k->dev_prelude);
-            for (int m = 0; m < k->red_vars.len; m++)
-                vec_push(f->a, &p->dev, vec_at(&k->red_vars, m));
+        case P_KERNEL:
+            if (st->kernel->kind == K_SERIAL)
+                place_serial(f, p, st);
+            else
+                place_reduce(f, p, st);
             break;
-        }
         case P_HOST:
-        case P_LIB: {
-            if (deferrable(f, p, st->stmt)) {
-                st->deferred = true;
-                vec_push(f->a, &p->derived, st->stmt);
-                break;
-            }
-            Vec vars = {0};
-            for (int j = 0; j < p->dev.len; j++)
-                if (ir_stmt_any(st->stmt, reads_scalar, vec_at(&p->dev, j)) || host_target(st->stmt) == vec_at(&p->dev, j))
-                    vec_push(f->a, &vars, vec_at(&p->dev, j));
-            for (int j = 0; j < p->derived.len; j++) {
-                Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-                if (ir_stmt_any(st->stmt, reads_scalar, d) || host_target(st->stmt) == d)
-                    vec_push(f->a, &vars, d);
-            }
-            materialise(f, p, &vars, &st->sync_before, &st->host_prelude);
-            break;
-        }
-        case P_LOOP: {
-            /* every iteration starts with everything on the host */
-            Vec all = {0};
-            for (int j = 0; j < p->dev.len; j++)
-                vec_push(f->a, &all, vec_at(&p->dev, j));
-            for (int j = 0; j < p->derived.len; j++)
-                vec_push(f->a, &all, ((Stmt *)vec_at(&p->derived, j))->var);
-            materialise(f, p, &all, &st->sync_before, &st->host_prelude);
-            Place inner = {.in_loop = true};
-            place_scalars(f, &st->body, &inner);
-            move_all(f, &inner.dev, &st->sync_end);
-            break;
-        }
+        case P_LIB: place_host(f, p, st); break;
+        case P_LOOP: place_loop(f, p, st); break;
+        case P_IF: place_if(f, p, st); break;
         }
     }
 }
@@ -861,8 +1501,10 @@ static void fold_epilogues(F *f, Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
-        if (st->kind == P_LOOP)
+        if (st->kind == P_LOOP || st->kind == P_IF) {
             fold_epilogues(f, &st->body);
+            fold_epilogues(f, &st->els);
+        }
         if (st->kind == P_KERNEL && st->kernel->lib)
             fold_init(f, steps, i);
         if (st->kind != P_KERNEL || !st->kernel->lib || i + 1 >= steps->len)
@@ -922,13 +1564,127 @@ static void note_libs(F *f)
     }
 }
 
+/* ---- the cost model --------------------------------------------------------------------------
+ * A kernel launched in every iteration of a host loop costs a launch
+ * (about 4 us) each time whatever its work, and a serial kernel's loops run
+ * in one GPU thread.  When the plan has either, the launcher weighs them
+ * against the work at each call, from the loop bounds (emit_cuda.c,
+ * docs/performance.md), and runs the C body when the GPU cannot win.  The
+ * bounds must be affine in the parameters and the loop indices around
+ * them (a while loop counts once); a library call (its work unknown)
+ * leaves the choice to the GPU. */
+
+static int kernels_in(Vec *steps)
+{
+    int n = 0;
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        n += st->kind == P_KERNEL || st->kind == P_LIB;
+        if (st->kind == P_LOOP || st->kind == P_IF)
+            n += kernels_in(&st->body) + kernels_in(&st->els);
+    }
+    return n;
+}
+
+static bool has_lib_step(Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LIB || ((st->kind == P_LOOP || st->kind == P_IF) &&
+                                  (has_lib_step(&st->body) || has_lib_step(&st->els))))
+            return true;
+    }
+    return false;
+}
+
+/* The first loop in s (s included) whose bounds are not affine. */
+static const Stmt *not_affine(F *f, const Stmt *s)
+{
+    if (!s)
+        return NULL;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++) {
+            const Stmt *t = not_affine(f, vec_at(&s->list, i));
+            if (t)
+                return t;
+        }
+        return NULL;
+    case S_FOR:
+        if (!aff_of(f->a, s->lb) || !aff_of(f->a, s->ub))
+            return s;
+        return not_affine(f, s->body);
+    case S_WHILE: return not_affine(f, s->body);
+    case S_IF: {
+        const Stmt *t = not_affine(f, s->then);
+        return t ? t : not_affine(f, s->els);
+    }
+    default: return NULL;
+    }
+}
+
+/* Notes the host loops that launch kernels per iteration; whether any does. */
+static bool note_host_loops(F *f, Vec *steps)
+{
+    bool any = false;
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_IF)
+            any |= note_host_loops(f, &st->body) | note_host_loops(f, &st->els);
+        if (st->kind != P_LOOP)
+            continue;
+        int n = kernels_in(&st->body);
+        if (!n)
+            continue;
+        any = true;
+        Stmt *l = st->stmt;
+        vec_push(f->a, &f->plan->notes,
+                 arena_printf(f->a, "line %d: the %s runs on the host and launches %d kernel%s per iteration: each call "
+                              "weighs the launches against their work and runs the C body when the GPU cannot win",
+                              l->loc.line, l->kind == S_WHILE ? "while loop" : arena_printf(f->a, "loop over '%s'", l->iv->name),
+                              n, n == 1 ? "" : "s"));
+    }
+    return any;
+}
+
+static void plan_cost_model(F *f)
+{
+    bool serial_loops = false;
+    for (int i = 0; i < f->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&f->plan->kernels, i);
+        for (int j = 0; k->kind == K_SERIAL && j < k->nests.len; j++)
+            serial_loops |= has_inner_control(vec_at(&k->nests, j));
+    }
+    if (!note_host_loops(f, &f->plan->steps) && !serial_loops)
+        return;
+    if (has_lib_step(&f->plan->steps)) {
+        vec_push(f->a, &f->plan->notes, arena_strdup(f->a, "no cost model: a library call's work is not known "
+                                                           "ahead: the plan always runs on the GPU"));
+        return;
+    }
+    const Stmt *bad = not_affine(f, f->r->body);
+    if (bad) {
+        vec_push(f->a, &f->plan->notes,
+                 arena_printf(f->a, "line %d: no cost model: the bounds of loop '%s' are not affine in the parameters "
+                              "and loop indices: the plan always runs on the GPU", bad->loc.line, bad->iv->name));
+        return;
+    }
+    f->plan->cost_model = true;
+    if (serial_loops)
+        vec_push(f->a, &f->plan->notes, arena_strdup(f->a, "loops in a serial kernel run in one GPU thread: each call "
+                                                           "weighs their work against the C body's"));
+}
+
 void fuse_region(Unit *u, Region *r)
 {
-    F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan))};
+    F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan)), {0}, {0}};
     r->plan = f.plan;
     for (int i = 0; i < r->notes.len; i++)
         vec_push(f.a, &f.plan->notes, vec_at(&r->notes, i));
+    split_returns(&f, r->body);
+    find_on_device(&f);
     plan_block(&f, r->body, &f.plan->steps);
+    serial_results_all(&f);
     find_register_temps(&f);
     for (int i = 0; i < f.plan->kernels.len; i++)
         mark_vec4(vec_at(&f.plan->kernels, i));
@@ -937,5 +1693,6 @@ void fuse_region(Unit *u, Region *r)
     fold_epilogues(&f, &f.plan->steps);
     note_interchanges(&f, r->body);
     note_libs(&f);
+    plan_cost_model(&f);
     estimate(&f);
 }

@@ -162,9 +162,10 @@ struct Var {
     bool scalar_written;         /* scalar param assigned in the body */
     Expr **dims;                 /* array shape, outermost first (ndims) */
     int ndims;
-    /* launcher facts (driver.c): the box of elements a call touches, per
-     * dimension, as C expressions; NULL when untouched */
-    char **ext_lo, **ext_hi;
+    /* launcher facts (args.c): the box of elements a call touches, per
+     * dimension, first and last index: expressions in the integer
+     * parameters computed in long long (deps_extent); NULL when untouched */
+    Expr **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
@@ -364,10 +365,6 @@ struct Aff {
 
 /* The affine form of e, or NULL if it is not affine in ivs and integer params. */
 Aff *aff_of(Arena *a, Expr *e);
-/* Affine text for isl ("2*i + n - 1"). */
-char *aff_isl(Arena *a, const Aff *f);
-/* The name isl knows a variable by (C names that are isl keywords get a _). */
-const char *aff_var_name(Arena *a, const Var *v);
 bool aff_uses(const Aff *f, const Var *v);
 /* x + s*y */
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
@@ -496,6 +493,9 @@ bool deps_before_on(Region *r, Stmt *a, Stmt *b, Var *v);
  * instance writes, still holds its value from before `nest` (no statement of
  * the nest wrote it earlier): an in-place update reading the old values. */
 bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v);
+/* Whether `loop` carries no dependence between (statements inside) the n
+ * statements stmts[] (distribution: a piece holding only those). */
+bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n);
 /* Releases the region's isl objects (unit_free does it). */
 void deps_free(Region *r);
 /* Whether every dependence between statements of the two nests keeps the
@@ -506,10 +506,16 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * true if any was swapped: the caller analyses the region again. */
 bool deps_interchange(Region *r);
 /* The bounding box of the elements of `v` that the region touches: per
- * dimension, the first and last index as C expressions in the parameters
- * (isl's min/max/floord spelled gf_min/gf_max/gf_floord).  *lo = NULL when
- * v is not touched; false if isl cannot bound it. */
-bool deps_extent(Unit *u, Region *r, Var *v, char ***lo, char ***hi);
+ * dimension, the first and last index as expressions in the integer
+ * parameters, typed long long (parameters cast to it); isl's floor
+ * division, min and max are E_CALLs of gf_floord, gf_min and gf_max
+ * (templates/common.h, host and device).  *lo = NULL when v is not
+ * touched; false if isl cannot bound it. */
+bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi);
+/* Tests: a limit on isl's operations per model (0: none), to make isl
+ * fail; a failed model answers every question with the worst case and
+ * deps_check refuses the region. */
+extern unsigned long deps_isl_max_operations;
 /* e = P*outer + inner with P an integer parameter (outer NULL when e is
  * plain affine); false if not that shape (flattened 2-D subscripts). */
 bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner);
@@ -522,7 +528,9 @@ bool args_plan(Unit *u, Region *r);
 
 /* ---- fuse.c: the fusion plan -------------------------------------------------- */
 
-typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW } KernelKind;
+/* K_SERIAL: statements outside every parallel loop, run in order by one
+ * thread (a run of them, loops with no parallel loop inside included). */
+typedef enum KernelKind { K_MAP, K_REDUCE, K_ROW, K_SERIAL } KernelKind;
 extern const char *const kernel_kind_names[];
 
 typedef struct LibCall LibCall;
@@ -541,7 +549,14 @@ typedef struct Kernel {
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
     bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
     bool red_atomic;             /* its reductions finish with atomics (emit_cuda.c) */
-    Vec dev_in;                  /* Var*: reduction results it reads from device memory */
+    Vec dev_in;                  /* Var*: scalar results it reads from device memory */
+    Vec results;                 /* K_SERIAL: Var* scalars it assigns that are used outside
+                                    it: left in device memory (gf_out_<name>), like
+                                    reduction results */
+    Vec fresh;                   /* K_SERIAL: Var* declared outside it that it assigns
+                                    before any read: no starting value passed in */
+    Vec red_dev_init;            /* Var*: accumulators whose starting value is already
+                                    in their device slot (a result of an earlier kernel) */
     Vec dev_prelude;             /* Stmt*: scalar statements recomputed at its start */
     int first_line, last_line;
     Vec lines;                   /* source line spans fused: int pairs */
@@ -595,17 +610,28 @@ struct LibCall {
     int first_line, last_line;   /* the nest it replaces */
 };
 
-typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB } StepKind;
+/* P_LOOP: a sequential for or while loop on the host around kernels;
+ * P_IF: an if on the host whose branches launch kernels or return. */
+typedef enum StepKind { P_KERNEL, P_HOST, P_LOOP, P_LIB, P_IF } StepKind;
 
 typedef struct Step {
     StepKind kind;
     Kernel *kernel;              /* P_KERNEL */
-    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop; P_LIB: the S_LIB */
-    Vec body;                    /* P_LOOP: Step* */
-    /* reduction results left on the device and copied to the host just
-     * before this step (a host statement reads them), or at the end of
-     * each iteration of a P_LOOP */
-    Vec sync_before, sync_end;
+    Stmt *stmt;                  /* P_HOST: scalar statement; P_LOOP: the loop; P_LIB: the S_LIB;
+                                    P_IF: the if */
+    Vec body;                    /* P_LOOP: Step*; P_IF: the then branch */
+    Vec els;                     /* P_IF: the else branch */
+    /* scalar results left on the device and copied to the host just before
+     * this step (a host statement reads them); at the end of each iteration
+     * of a P_LOOP (the next iteration reads them) or of a P_IF's then
+     * branch; after a P_LOOP that ran at least once (read after it); at the
+     * end of a P_IF's else branch */
+    Vec sync_before, sync_end, sync_after, sync_els;
+    /* P_LOOP: scalars every iteration finds on the device (a kernel of the
+     * body computes them, the next iteration reads them first): copied to
+     * their device slot before the loop when the host holds them, and at
+     * the end of an iteration that left them on the host */
+    Vec upload_before, upload_end;
     Vec host_prelude;            /* Stmt*: deferred scalar statements run just before */
     bool deferred;               /* P_HOST: runs in the kernels that need it instead */
 } Step;
@@ -617,6 +643,9 @@ typedef struct Plan {
     Vec dead_temps;              /* Var*: temporaries never allocated */
     int nests;                   /* parallel nests before fusion */
     bool has_lib;                /* a P_LIB step: the host code calls libgpufuse */
+    bool cost_model;             /* kernels launched per iteration of a host loop, or a
+                                    serial kernel with loops: the launcher weighs launches
+                                    against work before choosing the GPU (emit_cuda.c) */
     double bytes_unfused, bytes_fused;   /* per element-estimates for --report */
 } Plan;
 
@@ -727,7 +756,7 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
-void emit_isl_aliases(Buf *b, Region *r);
+void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 

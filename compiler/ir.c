@@ -17,7 +17,7 @@ const char *const stmt_kind_names[] = {
 #undef X
 };
 const char *const red_op_names[] = {"none", "+", "*", "min", "max", "&&", "||", "&", "|", "^"};
-const char *const kernel_kind_names[] = {"map", "reduce", "row"};
+const char *const kernel_kind_names[] = {"map", "reduce", "row", "serial"};
 
 /* ---- operators ---------------------------------------------------------- */
 

@@ -264,6 +264,10 @@ static bool in_nest(Cx *x, const Var *iv)
     return false;
 }
 
+/* A parameter or outer loop index in isl text: by its place in the region
+ * (never an isl keyword, never a role's name). */
+static const char *isl_var(Cx *x, const Var *v) { return arena_printf(x->a, "gf_v%d", v->id); }
+
 /* An affine form as isl text in the frame of it: its loops by role. */
 static const char *aff_text(Cx *x, const Aff *f, const Item *it)
 {
@@ -271,7 +275,7 @@ static const char *aff_text(Cx *x, const Aff *f, const Item *it)
     for (int i = 0; i < f->nterms; i++) {
         const Var *v = f->terms[i].var;
         int l = loop_index(it, v);
-        const char *n = l >= 0 ? role_name[it->role[l]] : aff_var_name(x->a, v);
+        const char *n = l >= 0 ? role_name[it->role[l]] : isl_var(x, v);
         long long k = f->terms[i].coef;
         s = arena_printf(x->a, "%s %s %lld*%s", s, k < 0 ? "-" : "+", llabs(k), n);
     }
@@ -1758,7 +1762,7 @@ static const char *isl_params(Cx *x)
         Var *v = vec_at(&x->r->vars, i);
         bool param = v->kind == V_PARAM && !v->is_array && type_is_integer(v->ty);
         if (param || (v->kind == V_IV && !in_nest(x, v)))
-            p = arena_printf(x->a, "%s%s%s", p, n++ ? ", " : "", aff_var_name(x->a, v));
+            p = arena_printf(x->a, "%s%s%s", p, n++ ? ", " : "", isl_var(x, v));
     }
     return arena_printf(x->a, "%s]", p);
 }
@@ -1837,7 +1841,8 @@ bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k)
 
 bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
 {
-    if (lc->init || lc->epi || k->nests.len != 1 || k->reds.len || k->lib || k->folded_into)
+    if (lc->init || lc->epi || k->nests.len != 1 || k->reds.len || k->lib || k->folded_into || k->pdims < 1 ||
+        ((Stmt *)vec_at(&k->nests, 0))->kind != S_FOR)
         return false;
     /* k alone: v = 0, v = s * v, v *= s */
     Cx *x = arena_alloc(a, sizeof *x);

@@ -6,9 +6,34 @@
 #include "decls.h"
 
 #include <clang-c/Index.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A loop counting down is converted as one counting up (conv_for); while
+ * its body is converted, its index reads this instead. */
+typedef struct Down {
+    Var *iv;                     /* the index as written */
+    Expr *value;                 /* what a use reads: hi - k */
+} Down;
+
+/* The front end's limits, each checked where it applies with a located
+ * "too many ... (limit is N)" diagnostic (limit()); everything else (the
+ * children of a node, statements in a block, cases of a switch, loops with
+ * `continue`/`break`) lives in arena vectors without a limit. */
+#define MAX_LOOP_DEPTH 16        /* nested for loops (deps.c and args.c keep that many) */
+#define MAX_RANK 8               /* dimensions of an array */
+#define MAX_HELPER_DEPTH 8       /* helpers calling helpers */
+#define MAX_EXPR_DEPTH 4000      /* nested expressions (the passes recurse on them) */
+#define MAX_STMT_DEPTH 1000      /* nested statements (the same) */
+
+/* The flags of one loop's `continue` and `break` statements. */
+typedef struct Ctl {
+    Var *cont;                   /* set by its continues (NULL until the first one) */
+    Var *brk;                    /* set by its breaks (NULL until the first one) */
+    int brk_depth;               /* the loop depth just outside the loop */
+} Ctl;
 
 typedef struct Binding {
     CXCursor decl;
@@ -19,6 +44,8 @@ typedef struct P {
     Unit *u;
     Arena *a;
     CXTranslationUnit tu;
+    const GfcOps *ops;           /* the operators of the marked functions */
+    CXCursor fn;                 /* the function being converted */
     Region *r;
     jmp_buf fail;
     Binding *binds;
@@ -26,20 +53,19 @@ typedef struct P {
     Vec loops;                   /* Stmt* S_FOR enclosing the current point */
     bool lvalue;                 /* converting the target of a plain '=' */
     int depth;                   /* expression nesting, bounded */
+    int sdepth;                  /* statement nesting, bounded */
     int stmt_ids;
     int conds;                   /* if/while statements enclosing the current point */
-    /* `continue`: per enclosing loop (for or while), innermost last, the
-     * flag that its continues set (NULL until the first one) */
-    Var *cont[24];
-    CXCursor cont_at[24];
-    /* `break`: per enclosing loop, the flag that its breaks set (NULL until
-     * the first one), and the loop depth just outside that loop */
-    Var *brk[24];
-    int brk_depth[24];
-    int ncont;
+    Vec ctl;                     /* Ctl*: per enclosing loop (for or while), innermost last */
     Vec broke;                   /* Var*: indices of the loops that break */
+    Vec downs;                   /* Down*: down-counting loops around the current point */
+    const Vec *asserts;          /* unsigned[2]: the extents of assert() in the file */
     int cases;                   /* switch groups being converted (loops reset it) */
 } P;
+
+static Down *down_of(P *p, Var *v);
+static Expr *clone_expr(P *p, const Expr *e, Loc loc);
+static Expr *int_lit(P *p, CXCursor c, const char *text);
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -67,41 +93,103 @@ static int end_line_of(CXCursor c)
     return (int)line;
 }
 
-/* Rejects the region being built: diagnoses and unwinds to parse_region. */
 static _Noreturn void __attribute__((format(printf, 4, 5)))
-reject(P *p, CXCursor at, const char *flag, const char *fmt, ...)
+reject(P *p, CXCursor at, const char *flag, const char *fmt, ...);
+
+/* Rejects when n exceeds a limit of the front end (Lua's luaY_checklimit). */
+static void limit(P *p, CXCursor at, int n, int max, const char *what)
+{
+    if (n > max)
+        reject(p, at, "-Wgpufuse-size", "too many %s (limit is %d)", what, max);
+}
+
+/* Rejects the region being built: diagnoses and unwinds to parse_region. */
+static _Noreturn void vreject(P *p, Loc at, const char *flag, const char *fmt, va_list ap)
 {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    diag_reject(loc_of(p, at), flag, "%s; '%s' keeps its CPU body", msg, p->r->name);
+    diag_reject(at, flag, "%s; '%s' keeps its CPU body", msg, p->r->name);
     longjmp(p->fail, 1);
 }
 
+static _Noreturn void __attribute__((format(printf, 4, 5)))
+reject(P *p, CXCursor at, const char *flag, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreject(p, loc_of(p, at), flag, fmt, ap);
+}
+
+/* The same at a statement's location. */
+static _Noreturn void __attribute__((format(printf, 4, 5)))
+reject_at(P *p, Loc at, const char *flag, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreject(p, at, flag, fmt, ap);
+}
+
+/* The operator of an operator node, read from the AST (clang_compat.c);
+ * OP_NONE for `__extension__` and operators the IR has no enum for.
+ * Rejects when it could not be read. */
+static Op op_of(P *p, CXCursor c)
+{
+    Op op;
+    if (gfc_op(p->ops, c, &op))
+        return op == GFC_OP_EXTENSION ? OP_NONE : op;
+    CXCursor at;
+    const char *why = gfc_ops_failure(p->ops, p->fn, &at);
+    if (why)
+        reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression: %s, on line %d; please report "
+               "this", why, loc_of(p, at).line);
+    reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression");
+}
+
+/* The children of a cursor, in the arena (any number). */
 typedef struct Kids {
-    CXCursor c[64];
+    CXCursor *c;
     int n;
 } Kids;
 
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+static enum CXChildVisitResult count_kid(CXCursor c, CXCursor parent, CXClientData d)
 {
+    (void)c;
     (void)parent;
-    Kids *k = d;
-    if (k->n < 64)
-        k->c[k->n] = c;
-    k->n++;
+    (*(int *)d)++;
     return CXChildVisit_Continue;
 }
 
-static Kids kids_of(CXCursor c)
+static enum CXChildVisitResult fill_kid(CXCursor c, CXCursor parent, CXClientData d)
 {
-    Kids k = {.n = 0};
-    clang_visitChildren(c, collect, &k);
-    if (k.n > 64)
-        k.n = 64;
+    (void)parent;
+    Kids *k = d;
+    k->c[k->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+static Kids kids_of(P *p, CXCursor c)
+{
+    int n = 0;
+    clang_visitChildren(c, count_kid, &n);
+    Kids k = {arena_alloc(p->a, sizeof(CXCursor) * (size_t)(n ? n : 1)), 0};
+    clang_visitChildren(c, fill_kid, &k);
+    gfc_assert(k.n == n);
     return k;
+}
+
+typedef struct OnlyKid {
+    CXCursor c;
+    int n;
+} OnlyKid;
+
+static enum CXChildVisitResult first_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    OnlyKid *o = d;
+    if (o->n++)
+        return CXChildVisit_Break;
+    o->c = c;
+    return CXChildVisit_Continue;
 }
 
 /* Skips implicit-cast and paren wrappers that carry no meaning for us. */
@@ -111,10 +199,11 @@ static CXCursor strip(CXCursor c)
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
             return c;
-        Kids ks = kids_of(c);
-        if (ks.n != 1)
+        OnlyKid o = {.n = 0};
+        clang_visitChildren(c, first_kid, &o);
+        if (o.n != 1)
             return c;
-        c = ks.c[0];
+        c = o.c;
     }
 }
 
@@ -239,6 +328,20 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
     return ty;
 }
 
+/* The dimensions of an array or pointer-to-array type (float a[n][m]: 2). */
+static int cx_rank(CXType t)
+{
+    int r = 0;
+    for (t = clang_getCanonicalType(t);; t = clang_getCanonicalType(t), r++) {
+        if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray || t.kind == CXType_IncompleteArray)
+            t = clang_getArrayElementType(t);
+        else if (t.kind == CXType_Pointer && !r)
+            t = clang_getPointeeType(t);
+        else
+            return r;
+    }
+}
+
 /* ---- variables -------------------------------------------------------------- */
 
 static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kind)
@@ -288,6 +391,9 @@ static bool bound_by_loop(P *p, Var *v)
     for (int i = 0; i < p->loops.len; i++)
         if (((Stmt *)vec_at(&p->loops, i))->iv == v)
             return true;
+    for (int i = 0; i < p->downs.len; i++)
+        if (((Down *)vec_at(&p->downs, i))->iv == v)
+            return true;
     return false;
 }
 
@@ -326,11 +432,61 @@ static bool is_math_func(const char *name)
     }
     static const char *const extra[] = {"__builtin_inff", "__builtin_inf", "__builtin_nanf",
                                         "__builtin_nan", "__builtin_huge_valf", "__builtin_huge_val",
-                                        "abs", "labs", "llabs", NULL};
+                                        "abs", "labs", "llabs", "isnan", "isfinite", "isinf", "signbit", NULL};
     for (int i = 0; extra[i]; i++)
         if (!strcmp(name, extra[i]))
             return true;
     return false;
+}
+
+/* The classification macros of math.h expand to clang builtins; device
+ * code and the host C file call them by their standard names. */
+static const char *builtin_name(const char *name)
+{
+    static const char *const names[][2] = {
+        {"__builtin_isnan", "isnan"}, {"__builtin_isfinite", "isfinite"}, {"__builtin_isinf", "isinf"},
+        {"__builtin_signbit", "signbit"}, {"__builtin_signbitf", "signbit"}, {"__builtin_fabsf", "fabsf"},
+        {"__builtin_fabs", "fabs"}, {"__builtin_sqrtf", "sqrtf"}, {"__builtin_sqrt", "sqrt"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i][0]))
+            return names[i][1];
+    return name;
+}
+
+static Expr *new_call(P *p, CXCursor c, const char *name, Type *ty, int nargs)
+{
+    Expr *e = new_expr(p, E_CALL, c);
+    e->text = name;
+    e->ty = ty;
+    set_kids(p, e, nargs);
+    return e;
+}
+
+/* Builtins that are not calls in the IR: __builtin_expect(e, v) is e;
+ * __builtin_isinf_sign(x) (glibc's isinf) is isinf(x) ? (signbit(x) ? -1 :
+ * 1) : 0.  NULL for any other call. */
+static Expr *conv_builtin(P *p, CXCursor c, const char *name, Kids ks, Type *ty)
+{
+    if (!strcmp(name, "__builtin_expect") && ks.n == 3)
+        return conv_expr(p, ks.c[1]);
+    if (strcmp(name, "__builtin_isinf_sign") || ks.n != 2)
+        return NULL;
+    Expr *x = conv_expr(p, ks.c[1]);
+    Expr *inf = new_call(p, c, "isinf", ty, 1), *neg = new_call(p, c, "signbit", ty, 1);
+    inf->kids[0] = x;
+    neg->kids[0] = clone_expr(p, x, x->loc);
+    Expr *sign = arena_alloc(p->a, sizeof *sign), *e = arena_alloc(p->a, sizeof *e);
+    *sign = (Expr){.kind = E_COND, .ty = ty, .loc = x->loc};
+    set_kids(p, sign, 3);
+    sign->kids[0] = neg;
+    sign->kids[1] = int_lit(p, c, "-1");
+    sign->kids[2] = int_lit(p, c, "1");
+    *e = (Expr){.kind = E_COND, .ty = ty, .loc = x->loc};
+    set_kids(p, e, 3);
+    e->kids[0] = inf;
+    e->kids[1] = sign;
+    e->kids[2] = int_lit(p, c, "0");
+    return e;
 }
 
 /* A helper becomes a device function (decls.c prints it from the AST): it must be pure in
@@ -340,7 +496,7 @@ static bool is_math_func(const char *name)
 typedef struct HelperCx {
     P *p;
     CXCursor call;               /* the region's call, where we diagnose */
-    CXCursor chain[8];           /* helpers being checked, outermost first */
+    CXCursor chain[MAX_HELPER_DEPTH];  /* helpers being checked, outermost first */
     int depth;
     bool failed;                 /* diagnosed inside the visitor */
 } HelperCx;
@@ -389,8 +545,7 @@ static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h)
         if (!decls_helper(p->u, callee) || clang_Cursor_isNull(def))
             reject(p, h->call, "-Wgpufuse-call", "helper '%s' calls '%s', which is not a math function nor a "
                    "pure static helper defined in this file", self, name);
-        if (h->depth + 1 >= 8)
-            reject(p, h->call, "-Wgpufuse-call", "helpers nest too deeply below '%s'", self);
+        limit(p, h->call, h->depth + 2, MAX_HELPER_DEPTH, "nested helper calls");
         h->chain[h->depth + 1] = def;
         h->depth++;
         clang_visitChildren(def, visit_helper, h);
@@ -432,45 +587,102 @@ static void check_helper(P *p, CXCursor call, CXCursor fn, int depth)
         longjmp(p->fail, 1);     /* already diagnosed */
 }
 
-/* The literal's own spelling when it is written in the file, else its value. */
-static const char *literal_text(P *p, CXCursor c, bool is_float, Type *ty)
+/* An integer value as a C literal of type ty (the suffix keeps its type). */
+static const char *int_text(P *p, CXEvalResult ev, const Type *ty)
 {
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXToken *toks;
-    unsigned n;
-    clang_tokenize(p->tu, r, &toks, &n);
-    const char *text = NULL;
-    if (n >= 1 && clang_getTokenKind(toks[0]) == CXToken_Literal)
-        text = cx_str(p->a, clang_getTokenSpelling(p->tu, toks[0]));
-    clang_disposeTokens(p->tu, toks, n);
-    if (text)
-        return text;
+    static const char *const suffix[] = {[TY_UINT] = "u", [TY_LONG] = "l", [TY_ULONG] = "ul", [TY_LLONG] = "ll",
+                                         [TY_ULLONG] = "ull"};
+    const char *sfx = ty && ty->kind <= TY_ULLONG && suffix[ty->kind] ? suffix[ty->kind] : "";
+    if (clang_EvalResult_isUnsignedInt(ev))
+        return arena_printf(p->a, "%llu%s", clang_EvalResult_getAsUnsigned(ev), sfx);
+    long long v = clang_EvalResult_getAsLongLong(ev);
+    if (v == LLONG_MIN)          /* no literal has this value: -9223372036854775807 - 1 */
+        return arena_printf(p->a, "(%lld%s - 1%s)", v + 1, sfx, sfx);
+    return arena_printf(p->a, "%lld%s", v, sfx);
+}
+
+/* A floating value as the shortest literal that reads back as it. */
+static const char *float_text(P *p, CXCursor at, double v, const Type *ty)
+{
+    if (v != v || v - v != 0)
+        reject(p, at, "-Wgpufuse-syntax", "a constant that is infinite or NaN; write INFINITY or NAN");
+    bool f = ty && ty->kind == TY_FLOAT;
+    char buf[64];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (f ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+            break;
+    }
+    if (!strpbrk(buf, ".eE"))    /* "3" -> "3.0": a floating literal */
+        strcat(buf, ".0");
+    return arena_printf(p->a, "%s%s", buf, f ? "f" : "");
+}
+
+/* Whether c is written in the file itself, not in a macro's expansion. */
+static bool in_file(CXCursor c)
+{
+    CXSourceLocation l = clang_getCursorLocation(c);
+    unsigned o1, o2;
+    CXFile f1, f2;
+    clang_getSpellingLocation(l, &f1, NULL, NULL, &o1);
+    clang_getExpansionLocation(l, &f2, NULL, NULL, &o2);
+    return o1 == o2 && clang_File_isEqual(f1, f2);
+}
+
+/* A literal or an integer constant expression: its value from the AST
+ * (clang_Cursor_Evaluate), spelled as the source spells it when it is one
+ * literal written in the file (1e-5f stays 1e-5f), else printed from the
+ * value.  NULL when c is not a constant. */
+static Expr *constant(P *p, CXCursor c, Type *ty)
+{
     CXEvalResult ev = clang_Cursor_Evaluate(c);
     if (!ev)
-        reject(p, c, "-Wgpufuse-syntax", "cannot read this literal");
-    if (is_float) {
-        double v = clang_EvalResult_getAsDouble(ev);
-        text = arena_printf(p->a, "%a%s", v, ty->kind == TY_FLOAT ? "f" : "");
-    } else {
-        long long v = clang_EvalResult_getAsLongLong(ev);
-        text = arena_printf(p->a, "%lld", v);
+        return NULL;
+    CXEvalResultKind k = clang_EvalResult_getKind(ev);
+    if (k != CXEval_Int && k != CXEval_Float) {
+        clang_EvalResult_dispose(ev);
+        return NULL;
+    }
+    Expr *e = new_expr(p, k == CXEval_Int ? E_INT : E_FLOAT, c);
+    e->ty = ty;
+    enum CXCursorKind ck = clang_getCursorKind(c);
+    bool literal = ck == CXCursor_IntegerLiteral || ck == CXCursor_FloatingLiteral || ck == CXCursor_CharacterLiteral;
+    if (literal && in_file(c)) {
+        CXToken *toks;
+        unsigned n;
+        clang_tokenize(p->tu, clang_getCursorExtent(c), &toks, &n);
+        if (n == 1 && clang_getTokenKind(toks[0]) == CXToken_Literal)
+            e->text = cx_str(p->a, clang_getTokenSpelling(p->tu, toks[0]));
+        clang_disposeTokens(p->tu, toks, n);
+    }
+    if (!e->text) {
+        if (k == CXEval_Int && type_is_float(ty)) {   /* (float)3: a floating constant */
+            e->kind = E_FLOAT;
+            e->text = float_text(p, c, clang_EvalResult_isUnsignedInt(ev) ? (double)clang_EvalResult_getAsUnsigned(ev)
+                                                                        : (double)clang_EvalResult_getAsLongLong(ev), ty);
+        } else if (k == CXEval_Int) {
+            e->text = int_text(p, ev, ty);
+        } else if (type_is_float(ty)) {
+            e->text = float_text(p, c, clang_EvalResult_getAsDouble(ev), ty);
+        } else {
+            e = NULL;            /* (int)2.5: left to the cast */
+        }
     }
     clang_EvalResult_dispose(ev);
-    return text;
+    return e;
 }
 
 /* base[i][j]...: collects subscripts outermost first. */
 static Expr *conv_index(P *p, CXCursor c)
 {
-    CXCursor subs[8];
+    CXCursor subs[MAX_RANK];
     int nsub = 0;
     CXCursor cur = c;
     while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
-        Kids k = kids_of(cur);
+        Kids k = kids_of(p, cur);
         if (k.n != 2)
             reject(p, cur, "-Wgpufuse-syntax", "unexpected subscript form");
-        if (nsub == 8)
-            reject(p, cur, "-Wgpufuse-rank", "arrays of more than 8 dimensions are not supported");
+        limit(p, cur, nsub + 1, MAX_RANK, "subscripts of an array");
         subs[nsub++] = k.c[1];
         cur = strip(k.c[0]);
     }
@@ -504,14 +716,9 @@ static Expr *conv_index(P *p, CXCursor c)
 
 static Expr *conv_expr_(P *p, CXCursor c);
 
-/* Expressions nest at most this deep (the compiler recurses on them). */
-#define MAX_EXPR_DEPTH 4000
-
 static Expr *conv_expr(P *p, CXCursor c)
 {
-    if (++p->depth > MAX_EXPR_DEPTH)
-        reject(p, c, "-Wgpufuse-size", "expression nested more than %d levels deep; split it with local variables",
-               MAX_EXPR_DEPTH);
+    limit(p, c, ++p->depth, MAX_EXPR_DEPTH, "nested expressions (split the expression with local variables)");
     Expr *e = conv_expr_(p, c);
     p->depth--;
     return e;
@@ -520,7 +727,7 @@ static Expr *conv_expr(P *p, CXCursor c)
 static Expr *conv_expr_(P *p, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    Kids ks = kids_of(c);
+    Kids ks = kids_of(p, c);
     Type *ty = NULL;
     if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
         ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
@@ -533,14 +740,9 @@ static Expr *conv_expr_(P *p, CXCursor c)
         return conv_expr(p, ks.c[0]);
     case CXCursor_IntegerLiteral:
     case CXCursor_CharacterLiteral:
-        e = new_expr(p, E_INT, c);
-        e->ty = ty;
-        e->text = literal_text(p, c, false, ty);
-        return e;
     case CXCursor_FloatingLiteral:
-        e = new_expr(p, E_FLOAT, c);
-        e->ty = ty;
-        e->text = literal_text(p, c, true, ty);
+        if (!(e = constant(p, c, ty)))
+            reject(p, c, "-Wgpufuse-syntax", "cannot read this literal");
         return e;
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(c);
@@ -558,12 +760,11 @@ static Expr *conv_expr_(P *p, CXCursor c)
                 if (ev && clang_isConstQualifiedType(clang_getCursorType(d))) {
                     e = new_expr(p, E_INT, c);
                     e->ty = conv_type(p, clang_getCursorType(c), c, NULL, 0, NULL);
-                    if (clang_EvalResult_getKind(ev) == CXEval_Int) {
-                        e->text = arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev));
-                    } else if (clang_EvalResult_getKind(ev) == CXEval_Float) {
+                    if (clang_EvalResult_getKind(ev) == CXEval_Int && type_is_integer(e->ty)) {
+                        e->text = int_text(p, ev, e->ty);
+                    } else if (clang_EvalResult_getKind(ev) == CXEval_Float && type_is_float(e->ty)) {
                         e->kind = E_FLOAT;
-                        e->text = arena_printf(p->a, "%a%s", clang_EvalResult_getAsDouble(ev),
-                                               e->ty->kind == TY_FLOAT ? "f" : "");
+                        e->text = float_text(p, c, clang_EvalResult_getAsDouble(ev), e->ty);
                     } else {
                         clang_EvalResult_dispose(ev);
                         reject(p, c, "-Wgpufuse-global", "global '%s' is not a constant", name);
@@ -578,6 +779,9 @@ static Expr *conv_expr_(P *p, CXCursor c)
             }
             reject(p, c, "-Wgpufuse-syntax", "'%s' cannot be used here", name);
         }
+        Down *dn = v->kind == V_IV ? down_of(p, v) : NULL;
+        if (dn)                  /* the index of a loop counting down: hi - k */
+            return clone_expr(p, dn->value, loc_of(p, c));
         if (v->kind == V_IV && !bound_by_loop(p, v)) {
             for (int i = 0; i < p->broke.len; i++)
                 if (vec_at(&p->broke, i) == v)
@@ -626,9 +830,12 @@ static Expr *conv_expr_(P *p, CXCursor c)
         return e;
     }
     case CXCursor_BinaryOperator: {
-        Op op = gfc_binary_op(p->tu, c);
+        Op op;
+        if (!gfc_op(p->ops, c, &op) && (e = constant(p, c, ty)))
+            return e;            /* the printer wrote it as its value (array sizes) */
+        op = op_of(p, c);
         if (!op)
-            reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression (is it a macro?)");
+            reject(p, c, "-Wgpufuse-syntax", "this operator is not supported in a fused region");
         if (op == OP_ASSIGN || op == OP_COMMA)
             reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement",
                    op_spelling(op));
@@ -643,9 +850,14 @@ static Expr *conv_expr_(P *p, CXCursor c)
     case CXCursor_CompoundAssignOperator:
         reject(p, c, "-Wgpufuse-syntax", "assignment inside an expression is not supported; write it as its own statement");
     case CXCursor_UnaryOperator: {
-        Op op = gfc_unary_op(p->tu, c, ks.c[0]);
+        Op op;
+        if (!gfc_op(p->ops, c, &op) && (e = constant(p, c, ty)))
+            return e;
+        if (gfc_op(p->ops, c, &op) && op == GFC_OP_EXTENSION)
+            return conv_expr(p, ks.c[0]);
+        op = op_of(p, c);
         if (!op)
-            reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this expression");
+            reject(p, c, "-Wgpufuse-syntax", "this operator is not supported in a fused region");
         if (op == OP_PREINC || op == OP_PREDEC || op == OP_POSTINC || op == OP_POSTDEC)
             reject(p, c, "-Wgpufuse-syntax", "'%s' inside an expression is not supported; write it as its own statement",
                    op_spelling(op));
@@ -691,22 +903,18 @@ static Expr *conv_expr_(P *p, CXCursor c)
         e->kids[0] = conv_expr(p, ks.c[ks.n - 1]);
         return e;
     }
-    case CXCursor_UnaryExpr: {
-        /* sizeof / _Alignof: constant */
-        CXEvalResult ev = clang_Cursor_Evaluate(c);
-        if (!ev)
+    case CXCursor_UnaryExpr:     /* sizeof / _Alignof: constant */
+        if (!(e = constant(p, c, ty)))
             reject(p, c, "-Wgpufuse-syntax", "unsupported expression");
-        e = new_expr(p, E_INT, c);
-        e->ty = ty;
-        e->text = arena_printf(p->a, "%lld", clang_EvalResult_getAsLongLong(ev));
-        clang_EvalResult_dispose(ev);
         return e;
-    }
     case CXCursor_CallExpr: {
         const char *name = cx_str(p->a, clang_getCursorSpelling(c));
         CXCursor callee = clang_getCursorReferenced(c);
         if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl)
             reject(p, c, "-Wgpufuse-call", "call through a function pointer cannot be compiled for the GPU");
+        if ((e = conv_builtin(p, c, name, ks, ty)))
+            return e;
+        name = builtin_name(name);
         Func *h = NULL;
         if (!is_math_func(name)) {
             h = decls_helper(p->u, callee);
@@ -784,13 +992,13 @@ static Var *lib_array_arg(P *p, CXCursor c)
     for (;;) {
         c = strip(c);
         enum CXCursorKind k = clang_getCursorKind(c);
-        Kids ks = kids_of(c);
+        Kids ks = kids_of(p, c);
         if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
             c = ks.c[ks.n - 1];
             continue;
         }
         if (k == CXCursor_UnaryOperator && ks.n == 1) {
-            if (gfc_unary_op(p->tu, c, ks.c[0]) == OP_ADDR) {
+            if (op_of(p, c) == OP_ADDR) {
                 c = ks.c[0];
                 continue;
             }
@@ -875,9 +1083,7 @@ static Stmt *conv_stmt(P *p, CXCursor c);
 static Stmt *conv_block(P *p, CXCursor c)
 {
     Stmt *b = new_stmt(p, S_BLOCK, c);
-    Kids ks = kids_of(c);
-    if (ks.n >= 64)
-        reject(p, c, "-Wgpufuse-size", "blocks of more than 63 statements are not supported; split the function");
+    Kids ks = kids_of(p, c);
     for (int i = 0; i < ks.n; i++) {
         Stmt *s = conv_stmt(p, ks.c[i]);
         if (!s)
@@ -903,45 +1109,52 @@ static bool is_var_ref(P *p, CXCursor c, Var *v)
     return clang_getCursorKind(c) == CXCursor_DeclRefExpr && lookup(p, clang_getCursorReferenced(c)) == v;
 }
 
-/* Reads the step of `i++`, `++i`, `i += c`, `i = i + c`; 0 if not canonical. */
-static long long loop_step(P *p, CXCursor inc, Var *iv)
+/* The constant integer value of c, or 0 when it is none. */
+static long long const_int(CXCursor c)
 {
-    enum CXCursorKind k = clang_getCursorKind(inc);
-    Kids ks = kids_of(inc);
-    if (k == CXCursor_UnaryOperator && ks.n == 1 && is_var_ref(p, ks.c[0], iv)) {
-        Op op = gfc_unary_op(p->tu, inc, ks.c[0]);
-        return op == OP_PREINC || op == OP_POSTINC ? 1 : 0;
-    }
-    CXCursor amount;
-    if (k == CXCursor_CompoundAssignOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
-        if (gfc_binary_op(p->tu, inc) != OP_ADD_ASSIGN)
-            return 0;
-        amount = ks.c[1];
-    } else if (k == CXCursor_BinaryOperator && ks.n == 2 && is_var_ref(p, ks.c[0], iv)) {
-        CXCursor rhs = strip(ks.c[1]);
-        Kids rk = kids_of(rhs);
-        Op op = gfc_binary_op(p->tu, inc);
-        Op rop = clang_getCursorKind(rhs) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, rhs) : OP_NONE;
-        if (op != OP_ASSIGN || rop != OP_ADD || rk.n != 2)
-            return 0;
-        if (is_var_ref(p, rk.c[0], iv))
-            amount = rk.c[1];
-        else if (is_var_ref(p, rk.c[1], iv))
-            amount = rk.c[0];
-        else
-            return 0;
-    } else {
-        return 0;
-    }
-    CXEvalResult ev = clang_Cursor_Evaluate(amount);
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
     if (!ev)
         return 0;
     long long v = clang_EvalResult_getKind(ev) == CXEval_Int ? clang_EvalResult_getAsLongLong(ev) : 0;
     clang_EvalResult_dispose(ev);
-    return v > 0 ? v : 0;
+    return v;
+}
+
+/* The signed step of `i++`, `++i`, `i--`, `--i`, `i += c`, `i -= c`,
+ * `i = i + c`, `i = c + i`, `i = i - c` with c a constant; 0 if none. */
+static long long loop_step(P *p, CXCursor inc, Var *iv)
+{
+    enum CXCursorKind k = clang_getCursorKind(inc);
+    Kids ks = kids_of(p, inc);
+    if (k == CXCursor_UnaryOperator && ks.n == 1 && is_var_ref(p, ks.c[0], iv)) {
+        Op op = op_of(p, inc);
+        return op == OP_PREINC || op == OP_POSTINC ? 1 : op == OP_PREDEC || op == OP_POSTDEC ? -1 : 0;
+    }
+    if (ks.n != 2 || !is_var_ref(p, ks.c[0], iv))
+        return 0;
+    if (k == CXCursor_CompoundAssignOperator) {
+        Op op = op_of(p, inc);
+        long long c = const_int(ks.c[1]);
+        return op == OP_ADD_ASSIGN ? c : op == OP_SUB_ASSIGN ? -c : 0;
+    }
+    if (k != CXCursor_BinaryOperator || op_of(p, inc) != OP_ASSIGN)
+        return 0;
+    CXCursor rhs = strip(ks.c[1]);
+    Kids rk = kids_of(p, rhs);
+    if (clang_getCursorKind(rhs) != CXCursor_BinaryOperator || rk.n != 2)
+        return 0;
+    Op rop = op_of(p, rhs);
+    if (rop == OP_ADD && is_var_ref(p, rk.c[0], iv))
+        return const_int(rk.c[1]);
+    if (rop == OP_ADD && is_var_ref(p, rk.c[1], iv))
+        return const_int(rk.c[0]);
+    if (rop == OP_SUB && is_var_ref(p, rk.c[0], iv))
+        return -const_int(rk.c[1]);
+    return 0;
 }
 
 static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at);
+static void check_argmax(P *p, const Stmt *loop);
 
 /* ---- continue -------------------------------------------------------------------
  * `continue` sets a flag local to the iteration (declared first in the body,
@@ -970,15 +1183,17 @@ static bool is_flag(const Expr *e, const void *flag)
 }
 
 /* A loop starts: `outer_depth` is the loop depth just outside it. */
-static void cont_begin(P *p, CXCursor loop, int outer_depth)
+static void cont_begin(P *p, int outer_depth)
 {
-    if (p->ncont == 24)
-        reject(p, loop, "-Wgpufuse-loop", "loops nested too deeply");
-    p->cont[p->ncont] = NULL;
-    p->cont_at[p->ncont] = loop;
-    p->brk[p->ncont] = NULL;
-    p->brk_depth[p->ncont] = outer_depth;
-    p->ncont++;
+    Ctl *t = arena_alloc(p->a, sizeof *t);
+    t->brk_depth = outer_depth;
+    vec_push(p->a, &p->ctl, t);
+}
+
+/* The innermost loop's flags, NULL outside loops. */
+static Ctl *ctl_top(P *p)
+{
+    return p->ctl.len ? vec_at(&p->ctl, p->ctl.len - 1) : NULL;
 }
 
 /* `flag = 1;` for a `continue` or a `break`, the flag declared at its first use. */
@@ -999,9 +1214,10 @@ static Stmt *set_flag(P *p, CXCursor c, Var **flag, const char *name, int depth)
 /* `continue;` of the innermost loop: flag = 1. */
 static Stmt *conv_continue(P *p, CXCursor c)
 {
-    if (!p->ncont)
+    Ctl *t = ctl_top(p);
+    if (!t)
         reject(p, c, "-Wgpufuse-control", "'continue' outside a loop");
-    return set_flag(p, c, &p->cont[p->ncont - 1], "gf_skip", p->loops.len);
+    return set_flag(p, c, &t->cont, "gf_skip", p->loops.len);
 }
 
 /* ---- break -----------------------------------------------------------------------
@@ -1015,9 +1231,10 @@ static Stmt *conv_continue(P *p, CXCursor c)
 
 static Stmt *conv_break(P *p, CXCursor c)
 {
-    if (!p->ncont)
+    Ctl *t = ctl_top(p);
+    if (!t)
         reject(p, c, "-Wgpufuse-control", "'break' outside a loop or a switch");
-    return set_flag(p, c, &p->brk[p->ncont - 1], "gf_brk", p->brk_depth[p->ncont - 1]);
+    return set_flag(p, c, &t->brk, "gf_brk", t->brk_depth);
 }
 
 /* Statement s with everything after a possible `continue` guarded. */
@@ -1101,30 +1318,27 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
     d->rhs = cond;
     sw->decl = d;
     number(p, d);
-    Group groups[64];
+    Vec gv = {0};                /* Group*: any number */
     int ng = 0;
-    Kids body = kids_of(ks.c[1]);
+    Kids body = kids_of(p, ks.c[1]);
     for (int i = 0; i < body.n; i++) {
         CXCursor k = body.c[i];
         enum CXCursorKind kk = clang_getCursorKind(k);
         if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt) {
-            if (ng && groups[ng - 1].body->list.len && !groups[ng - 1].ended)
+            Group *last = ng ? vec_at(&gv, ng - 1) : NULL;
+            if (last && last->body->list.len && !last->ended)
                 reject(p, k, "-Wgpufuse-control", "this case is reached by falling through from the one before; "
                        "end that one with 'break'");
-            if (ng == 64)
-                reject(p, k, "-Wgpufuse-size", "more than 64 case groups");
-            Group *g = &groups[ng];
-            bool fresh = !ng || groups[ng - 1].body->list.len || groups[ng - 1].ended;
-            if (fresh) {
-                *g = (Group){0};
+            Group *g = last;     /* labels stacked on an empty group */
+            if (!last || last->body->list.len || last->ended) {
+                g = arena_alloc(p->a, sizeof *g);
                 g->body = new_stmt(p, S_BLOCK, k);
+                vec_push(p->a, &gv, g);
                 ng++;
-            } else {
-                g = &groups[ng - 1]; /* labels stacked on an empty group */
             }
             /* case a: case b: ... stmt — labels nest, the statement is innermost */
             for (;;) {
-                Kids lk = kids_of(k);
+                Kids lk = kids_of(p, k);
                 if (clang_getCursorKind(k) == CXCursor_DefaultStmt) {
                     g->is_default = true;
                     k = lk.c[lk.n - 1];
@@ -1150,14 +1364,14 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
         }
         if (!ng)
             reject(p, k, "-Wgpufuse-control", "a statement before the first case label");
-        Group *g = &groups[ng - 1];
+        Group *g = vec_at(&gv, ng - 1);
         if (g->ended)
             continue;            /* after break: never reached */
         if (kk == CXCursor_BreakStmt) {
             g->ended = true;
             continue;
         }
-        Kids inner = kk == CXCursor_CompoundStmt ? kids_of(k) : (Kids){0};
+        Kids inner = kk == CXCursor_CompoundStmt ? kids_of(p, k) : (Kids){0};
         if (inner.n && clang_getCursorKind(inner.c[inner.n - 1]) == CXCursor_BreakStmt) {
             /* case 3: { ...; break; } */
             Stmt *blk = new_stmt(p, S_BLOCK, k);
@@ -1187,7 +1401,7 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
         p->cases--;
         if (!s)
             continue;
-        if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && p->ncont && s->lhs->var == p->cont[p->ncont - 1] &&
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && ctl_top(p) && s->lhs->var == ctl_top(p)->cont &&
             kk == CXCursor_ContinueStmt)
             g->ended = true;
         if (s->kind == S_BLOCK && s->loc.line == 0) {
@@ -1205,14 +1419,15 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
     Stmt *chain = NULL, **tail = &chain;
     Group *def = NULL;
     for (int i = 0; i < ng; i++) {
-        if (groups[i].is_default) {
-            def = &groups[i];
+        Group *g = vec_at(&gv, i);
+        if (g->is_default) {
+            def = g;
             continue;
         }
         Stmt *f = new_stmt(p, S_IF, c);
-        f->loc = groups[i].body->loc;
-        f->cond = groups[i].cond;
-        f->then = groups[i].body;
+        f->loc = g->body->loc;
+        f->cond = g->cond;
+        f->then = g->body;
         f->then->parent = f;
         *tail = f;
         tail = &f->els;
@@ -1236,8 +1451,10 @@ static Stmt *conv_switch(P *p, CXCursor c, Kids ks)
  * *brk (NULL when the loop does not break). */
 static Stmt *cont_end(P *p, Stmt *body, CXCursor c, Var **brk)
 {
-    Var *flag = p->cont[--p->ncont];
-    *brk = p->brk[p->ncont];
+    Ctl *t = ctl_top(p);
+    p->ctl.len--;
+    Var *flag = t->cont;
+    *brk = t->brk;
     if (*brk)
         body = guard_rest(p, body, *brk, c);
     if (!flag)
@@ -1281,87 +1498,384 @@ static Stmt *with_break_flag(P *p, Stmt *loop, Var *flag, CXCursor c)
     return b;
 }
 
+/* ---- for loops -------------------------------------------------------------------
+ * for (init; cond; inc) with one integer index i and a constant step c:
+ *   counting up:   i = lb; i < ub (i <= ub, ub > i, ub >= i); i++, i += c
+ *     -> for i in [lb, ub) step c (a `<=` bound is stored + 1);
+ *   counting down: i = hi; i >= lo (i > lo, lo <= i, lo < i); i--, i -= c
+ *     -> for k in [0, hi - lo + 1) step c (hi - lo for `>`), every use of i
+ *        in the body reading hi - k: an up-counting loop in the same order,
+ *        its subscripts still affine, so that the rest of the pipeline and
+ *        the dependences are those of any loop.  k carries i's name in
+ *        diagnostics.
+ * C evaluates the condition's bound before every iteration (and hi - k
+ * repeats the first value): the body must not write what they read. */
+
+static Down *down_of(P *p, Var *v)
+{
+    for (int i = p->downs.len - 1; i >= 0; i--)
+        if (((Down *)vec_at(&p->downs, i))->iv == v)
+            return vec_at(&p->downs, i);
+    return NULL;
+}
+
+static Expr *clone_expr(P *p, const Expr *e, Loc loc)
+{
+    Expr *c = arena_alloc(p->a, sizeof *c);
+    *c = *e;
+    c->loc = loc;
+    c->kids = arena_alloc(p->a, sizeof(Expr *) * (size_t)(e->nkids ? e->nkids : 1));
+    for (int i = 0; i < e->nkids; i++)
+        c->kids[i] = clone_expr(p, e->kids[i], loc);
+    return c;
+}
+
+static Expr *arith(P *p, CXCursor at, Op op, Expr *l, Expr *r, Type *ty)
+{
+    Expr *e = new_expr(p, E_BINARY, at);
+    e->op = op;
+    e->ty = ty;
+    set_kids(p, e, 2);
+    e->kids[0] = l;
+    e->kids[1] = r;
+    return e;
+}
+
+static Expr *cast_to(P *p, CXCursor at, Type *ty, Expr *x)
+{
+    if (x->ty && x->ty->kind == ty->kind)
+        return x;
+    Expr *e = new_expr(p, E_CAST, at);
+    e->ty = ty;
+    set_kids(p, e, 1);
+    e->kids[0] = x;
+    return e;
+}
+
+static Expr *typed_int(P *p, CXCursor at, long long v, Type *ty)
+{
+    Expr *e = int_lit(p, at, arena_printf(p->a, "%lld", v));
+    e->ty = ty;
+    return e;
+}
+
+/* A decimal integer literal without suffix (those the front end writes). */
+static bool plain_int(const Expr *e, long long *v)
+{
+    char *end;
+    if (e->kind != E_INT || !(e->text[0] >= '0' && e->text[0] <= '9'))
+        return false;
+    *v = strtoll(e->text, &end, 10);
+    return !*end;
+}
+
+/* e + c, folding a constant term (n - 1 + 1 is n). */
+static Expr *plus_int(P *p, CXCursor at, Expr *e, long long c)
+{
+    long long v;
+    if (plain_int(e, &v) && v + c >= 0)
+        return typed_int(p, at, v + c, e->ty);
+    if (e->kind == E_BINARY && (e->op == OP_ADD || e->op == OP_SUB) && plain_int(e->kids[1], &v)) {
+        long long r = (e->op == OP_ADD ? v : -v) + c;
+        if (!r)
+            return e->kids[0];
+        return arith(p, at, r > 0 ? OP_ADD : OP_SUB, e->kids[0], typed_int(p, at, r > 0 ? r : -r, e->kids[1]->ty),
+                     e->ty);
+    }
+    return arith(p, at, c > 0 ? OP_ADD : OP_SUB, e, typed_int(p, at, c > 0 ? c : -c, e->ty), e->ty);
+}
+
+static bool type_is_unsigned(const Type *t)
+{
+    return t->kind == TY_BOOL || t->kind == TY_UCHAR || t->kind == TY_USHORT || t->kind == TY_UINT ||
+           t->kind == TY_ULONG || t->kind == TY_ULLONG;
+}
+
+/* `int i = lb` or `i = lb`: the index and its first value. */
+static Var *loop_init(P *p, CXCursor init, Expr **first)
+{
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        Kids ik = kids_of(p, init);
+        if (ik.n != 1 || clang_getCursorKind(ik.c[0]) != CXCursor_VarDecl)
+            reject(p, init, "-Wgpufuse-loop", "the loop must declare exactly one index");
+        Kids vk = kids_of(p, ik.c[0]);
+        Type *t = conv_type(p, clang_getCursorType(ik.c[0]), ik.c[0], NULL, 0, NULL);
+        if (!type_is_integer(t) || vk.n < 1)
+            reject(p, ik.c[0], "-Wgpufuse-loop", "the loop index must be an integer with an initial value");
+        *first = conv_expr(p, vk.c[vk.n - 1]);
+        return new_var(p, ik.c[0], cx_str(p->a, clang_getCursorSpelling(ik.c[0])), t, V_IV);
+    }
+    if (clang_getCursorKind(init) != CXCursor_BinaryOperator)
+        reject(p, init, "-Wgpufuse-loop", "the loop must start by setting its index (for (int i = lb; ...))");
+    Kids ik = kids_of(p, init);
+    Op op = op_of(p, init);
+    CXCursor lhs = strip(ik.c[0]);
+    Var *v = clang_getCursorKind(lhs) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(lhs)) : NULL;
+    if (op != OP_ASSIGN || !v || (v->kind != V_LOCAL && v->kind != V_IV) || !type_is_integer(v->ty) || v->is_array)
+        reject(p, init, "-Wgpufuse-loop", "the loop must start by setting a local integer index (i = lb)");
+    if (v->kind == V_LOCAL && v->decl && v->decl->rhs)
+        reject(p, init, "-Wgpufuse-loop", "index '%s' is also given a value at its declaration", v->name);
+    if (v->kind == V_LOCAL && v->scalar_written)
+        reject(p, init, "-Wgpufuse-loop", "index '%s' is also assigned outside loop headers", v->name);
+    if (bound_by_loop(p, v))
+        reject(p, init, "-Wgpufuse-loop", "index '%s' is already the index of an enclosing loop", v->name);
+    v->kind = V_IV;
+    if (v->decl)
+        v->decl->kind = S_BLOCK;   /* the declaration becomes empty */
+    *first = conv_expr(p, ik.c[1]);
+    return v;
+}
+
+/* `i`, `i + e`, `e + i` or `i - e`: true, and the offset e (a null
+ * cursor for none) with its sign. */
+static bool index_side(P *p, CXCursor c, Var *iv, CXCursor *off, Op *sign)
+{
+    *off = clang_getNullCursor();
+    if (is_var_ref(p, c, iv))
+        return true;
+    c = strip(c);
+    Op op;
+    if (clang_getCursorKind(c) != CXCursor_BinaryOperator || !gfc_op(p->ops, c, &op) ||
+        (op != OP_ADD && op != OP_SUB))
+        return false;
+    Kids k = kids_of(p, c);
+    *sign = op;
+    if (k.n == 2 && is_var_ref(p, k.c[0], iv))
+        *off = k.c[1];
+    else if (k.n == 2 && op == OP_ADD && is_var_ref(p, k.c[1], iv))
+        *off = k.c[0];
+    return !clang_Cursor_isNull(*off);
+}
+
+/* `i < ub`, `i <= ub`, `i > lo`, `i >= lo`, the same with the operands
+ * swapped, or with `i + e` / `i - e` for `i` (`i + m <= n` is `i <= n - m`):
+ * the comparison with the index on the left, and the bound. */
+static Op loop_cond(P *p, CXCursor cond, Var *iv, Expr **bound)
+{
+    cond = strip(cond);
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
+        return OP_NONE;
+    Kids k = kids_of(p, cond);
+    Op op = op_of(p, cond);
+    if (k.n != 2 || !op_is_compare(op) || op == OP_EQ || op == OP_NE)
+        return OP_NONE;
+    static const Op mirror[OP_COUNT] = {[OP_LT] = OP_GT, [OP_LE] = OP_GE, [OP_GT] = OP_LT, [OP_GE] = OP_LE};
+    for (int side = 0; side < 2; side++) {
+        CXCursor off;
+        Op sign = OP_NONE;
+        if (!index_side(p, k.c[side], iv, &off, &sign))
+            continue;
+        Expr *b = conv_expr(p, k.c[1 - side]);
+        if (!clang_Cursor_isNull(off)) {
+            Expr *e = conv_expr(p, off);
+            b = arith(p, cond, sign == OP_ADD ? OP_SUB : OP_ADD, b, e, b->ty);
+        }
+        *bound = b;
+        return side ? mirror[op] : op;
+    }
+    return OP_NONE;
+}
+
+static bool is_post_dec(P *p, CXCursor c)
+{
+    Op op;
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_UnaryOperator && gfc_op(p->ops, c, &op) && op == OP_POSTDEC;
+}
+
+/* A condition `x-- > e` or `x--` (a loop without increment, below). */
+static bool post_dec_shape(P *p, CXCursor c)
+{
+    Op op;
+    c = strip(c);
+    if (is_post_dec(p, c))
+        return true;
+    Kids k = kids_of(p, c);
+    return clang_getCursorKind(c) == CXCursor_BinaryOperator && gfc_op(p->ops, c, &op) && op == OP_GT && k.n == 2 &&
+           is_post_dec(p, k.c[0]);
+}
+
+/* `for (i = hi; i-- > lo;)` (and `i--` alone for an unsigned i): the body
+ * sees hi - 1 down to lo, as `for (i = hi - 1; i >= lo; i--)`. */
+static bool post_dec_cond(P *p, CXCursor cond, Var *iv, Expr **lo)
+{
+    cond = strip(cond);
+    Kids k = kids_of(p, cond);
+    Op op;
+    if (clang_getCursorKind(cond) == CXCursor_UnaryOperator && k.n == 1 && gfc_op(p->ops, cond, &op) &&
+        op == OP_POSTDEC && is_var_ref(p, k.c[0], iv) && type_is_unsigned(iv->ty)) {
+        *lo = typed_int(p, cond, 0, iv->ty);
+        return true;
+    }
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || k.n != 2 || !gfc_op(p->ops, cond, &op) ||
+        op != OP_GT)
+        return false;
+    CXCursor dec = strip(k.c[0]);
+    Kids dk = kids_of(p, dec);
+    Op dop;
+    if (clang_getCursorKind(dec) != CXCursor_UnaryOperator || dk.n != 1 || !gfc_op(p->ops, dec, &dop) ||
+        dop != OP_POSTDEC || !is_var_ref(p, dk.c[0], iv))
+        return false;
+    *lo = conv_expr(p, k.c[1]);
+    return true;
+}
+
+/* The loop counting down from hi while i >= lo (ge) or i > lo, by step:
+ * s runs k up from 0 and the body's uses of iv read hi - k - shift (shift
+ * 1: `i-- > lo`, which tests the value before the decrement). */
+static Down *count_down(P *p, Stmt *s, CXCursor c, Var *iv, Expr *hi, Expr *lo, bool ge, long long step,
+                        long long shift)
+{
+    Type *t = iv->ty;
+    long long v;
+    if (type_is_unsigned(t) != type_is_unsigned(lo->ty) && !(plain_int(lo, &v) && v >= 0))
+        reject(p, c, "-Wgpufuse-loop", "the loop compares the %s index '%s' with a bound of %s type; give them the "
+               "same signedness", type_is_unsigned(t) ? "unsigned" : "signed", iv->name,
+               type_is_unsigned(lo->ty) ? "an unsigned" : "a signed");
+    /* i = hi converts hi to i's type; the trip count is computed wide
+     * unless everything is already of i's signed type */
+    hi = cast_to(p, c, t, hi);
+    bool plain = !type_is_unsigned(t) && lo->ty->kind == t->kind;
+    Type *kt = plain ? t : new_type(p, TY_LLONG);
+    Var *k = new_var(p, c, arena_printf(p->a, "%s_rev", iv->name), kt, V_IV);
+    k->name = iv->name;
+    Expr *kref = flag_ref(p, c, k);
+    Expr *span = plain_int(lo, &v) && v == 0 ? cast_to(p, c, kt, hi)
+                                              : arith(p, c, OP_SUB, cast_to(p, c, kt, hi), cast_to(p, c, kt, lo), kt);
+    s->iv = k;
+    s->lb = typed_int(p, c, 0, kt);
+    s->ub = ge ? plus_int(p, c, span, 1) : span;
+    s->step = step;
+    Down *d = arena_alloc(p->a, sizeof *d);
+    d->iv = iv;
+    Type *dt = t->kind == TY_ULONG || t->kind == TY_ULLONG ? t : kt;   /* hi - k's type in C */
+    Expr *val = arith(p, c, OP_SUB, hi, kref, dt);
+    d->value = cast_to(p, c, t, shift ? plus_int(p, c, val, -shift) : val);
+    vec_push(p->a, &p->downs, d);
+    return d;
+}
+
+static bool reads_var(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
+/* A statement of s that writes a variable e reads (*v), or NULL. */
+static const Stmt *written_and_read(const Stmt *s, const Expr *e, Var **v)
+{
+    if (!s || !e)
+        return NULL;
+    const Stmt *w = NULL;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len && !w; i++)
+            w = written_and_read(vec_at(&s->list, i), e, v);
+        return w;
+    case S_FOR:
+    case S_WHILE: return written_and_read(s->body, e, v);
+    case S_IF:
+        w = written_and_read(s->then, e, v);
+        return w ? w : written_and_read(s->els, e, v);
+    case S_ASSIGN: {
+        const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        *v = t->var;
+        return ir_expr_any(e, reads_var, t->var) ? s : NULL;
+    }
+    case S_LIB:
+        for (int i = 0; i < s->rhs->nkids; i++)
+            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(e, reads_var, s->rhs->kids[i]->var)) {
+                *v = s->rhs->kids[i]->var;
+                return s;
+            }
+        return NULL;
+    default: return NULL;
+    }
+}
+
+/* what: "bound" (read before every iteration) or "start" (of a loop
+ * counting down: read again at every use of the index). */
+static void check_bound(P *p, CXCursor at, const Stmt *body, const Expr *bound, const char *what)
+{
+    Var *v;
+    const Stmt *w = written_and_read(body, bound, &v);
+    if (w)
+        reject(p, at, "-Wgpufuse-loop", "the loop's %s reads '%s', which its body writes (line %d); the %s of a "
+               "fused loop must not change while it runs", what, v->name, w->loc.line, what);
+}
+
 static Stmt *conv_for(P *p, CXCursor c)
 {
-    Kids ks = kids_of(c);
+    Kids ks = kids_of(p, c);
+    if (ks.n == 3 && post_dec_shape(p, ks.c[1])) {
+        /* for (i = n; i-- > 0;): no increment; keep the 4-part layout */
+        Kids k4 = {arena_alloc(p->a, 4 * sizeof(CXCursor)), 4};
+        k4.c[0] = ks.c[0];
+        k4.c[1] = ks.c[1];
+        k4.c[2] = clang_getNullCursor();
+        k4.c[3] = ks.c[2];
+        ks = k4;
+    }
     if (ks.n != 4)
         reject(p, c, "-Wgpufuse-loop", "a fused loop needs an initialisation, a condition and an increment "
                "(for (int i = lb; i < ub; i++))");
     Stmt *s = new_stmt(p, S_FOR, c);
     CXCursor init = ks.c[0], cond = ks.c[1], inc = ks.c[2];
-    Var *iv = NULL;
-    Expr *lb = NULL;
-    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
-        Kids ik = kids_of(init);
-        if (ik.n != 1 || clang_getCursorKind(ik.c[0]) != CXCursor_VarDecl)
-            reject(p, init, "-Wgpufuse-loop", "the loop must declare exactly one index");
-        Kids vk = kids_of(ik.c[0]);
-        Type *t = conv_type(p, clang_getCursorType(ik.c[0]), ik.c[0], NULL, 0, NULL);
-        if (!type_is_integer(t) || vk.n < 1)
-            reject(p, ik.c[0], "-Wgpufuse-loop", "the loop index must be an integer with an initial value");
-        lb = conv_expr(p, vk.c[vk.n - 1]);
-        iv = new_var(p, ik.c[0], cx_str(p->a, clang_getCursorSpelling(ik.c[0])), t, V_IV);
-    } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator) {
-        Kids ik = kids_of(init);
-        Op op = gfc_binary_op(p->tu, init);
-        CXCursor lhs = strip(ik.c[0]);
-        Var *v = clang_getCursorKind(lhs) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(lhs)) : NULL;
-        if (op != OP_ASSIGN || !v || (v->kind != V_LOCAL && v->kind != V_IV) || !type_is_integer(v->ty) || v->is_array)
-            reject(p, init, "-Wgpufuse-loop", "the loop must start by setting a local integer index (i = lb)");
-        if (v->kind == V_LOCAL && v->decl && v->decl->rhs)
-            reject(p, init, "-Wgpufuse-loop", "index '%s' is also given a value at its declaration", v->name);
-        if (v->kind == V_LOCAL && v->scalar_written)
-            reject(p, init, "-Wgpufuse-loop", "index '%s' is also assigned outside loop headers", v->name);
-        if (bound_by_loop(p, v))
-            reject(p, init, "-Wgpufuse-loop", "index '%s' is already the index of an enclosing loop", v->name);
-        v->kind = V_IV;
-        if (v->decl)
-            v->decl->kind = S_BLOCK;   /* the declaration becomes empty */
-        iv = v;
-        lb = conv_expr(p, ik.c[1]);
+    Expr *first, *bound;
+    Var *iv = loop_init(p, init, &first);
+    Op op;
+    long long step, shift = 0;
+    if (post_dec_cond(p, cond, iv, &bound)) {
+        op = OP_GT;              /* the value before the decrement */
+        step = -1;
+        shift = 1;
     } else {
-        reject(p, init, "-Wgpufuse-loop", "the loop must start by setting its index (for (int i = lb; ...))");
+        op = loop_cond(p, cond, iv, &bound);
+        if (!op)
+            reject(p, cond, "-Wgpufuse-loop", "the loop condition must compare the index '%s' with a bound: '%s < "
+                   "ub' or '%s <= ub' counting up, '%s >= lb' or '%s > lb' counting down", iv->name, iv->name,
+                   iv->name, iv->name, iv->name);
+        step = loop_step(p, inc, iv);
+        if (!step)
+            reject(p, inc, "-Wgpufuse-loop", "the loop increment must be '%s++', '%s--', '%s += c' or '%s -= c' "
+                   "with a constant c", iv->name, iv->name, iv->name, iv->name);
+        long long v;
+        if (op == OP_GE && type_is_unsigned(iv->ty) && plain_int(bound, &v) && v == 0)
+            reject(p, c, "-Wgpufuse-loop", "'%s >= 0' is always true for the unsigned index '%s': the loop never "
+                   "ends; write 'i > 0' and use i - 1, or a signed index", iv->name, iv->name);
     }
-    /* condition: i < ub or i <= ub */
-    Kids cks = kids_of(cond);
-    Op cop = clang_getCursorKind(cond) == CXCursor_BinaryOperator ? gfc_binary_op(p->tu, cond) : OP_NONE;
-    if (cks.n != 2 || !is_var_ref(p, cks.c[0], iv) || (cop != OP_LT && cop != OP_LE))
-        reject(p, cond, "-Wgpufuse-loop", "the loop condition must be 'index < bound' or 'index <= bound'");
-    Expr *ub = conv_expr(p, cks.c[1]);
-    if (cop == OP_LE) {
-        Expr *one = new_expr(p, E_INT, cond);
-        one->text = "1";
-        one->ty = ub->ty;
-        Expr *sum = new_expr(p, E_BINARY, cond);
-        sum->op = OP_ADD;
-        sum->ty = ub->ty;
-        set_kids(p, sum, 2);
-        sum->kids[0] = ub;
-        sum->kids[1] = one;
-        ub = sum;
+    bool up = op == OP_LT || op == OP_LE;
+    if (up != (step > 0))
+        reject(p, cond, "-Wgpufuse-loop", "the loop counts %s but its condition is '%s %s bound': it would %s",
+               step > 0 ? "up" : "down", iv->name, op_spelling(op), "run forever or not at all");
+    limit(p, c, p->loops.len + 1, MAX_LOOP_DEPTH, "nested loops");
+    Down *down = NULL;
+    if (up) {
+        s->iv = iv;
+        s->lb = first;
+        s->ub = op == OP_LE ? plus_int(p, cond, bound, 1) : bound;
+        s->step = step;
+    } else {
+        down = count_down(p, s, c, iv, first, bound, op == OP_GE, -step, shift);
     }
-    long long step = loop_step(p, inc, iv);
-    if (step <= 0)
-        reject(p, inc, "-Wgpufuse-loop", "the loop increment must be 'i++', '++i' or 'i += c' with a constant c > 0");
-    s->iv = iv;
-    s->lb = lb;
-    s->ub = ub;
-    s->step = step;
-    if (p->loops.len >= 16)
-        reject(p, c, "-Wgpufuse-loop", "loops nested more than 16 deep are not supported");
     vec_push(p->a, &p->loops, s);
-    iv->depth = p->loops.len;
-    cont_begin(p, c, p->loops.len - 1);
+    iv->depth = s->iv->depth = p->loops.len;
+    cont_begin(p, p->loops.len - 1);
     int cases = p->cases;
     p->cases = 0;
     Var *brk;
     s->body = cont_end(p, conv_stmt(p, ks.c[3]), ks.c[3], &brk);
     p->cases = cases;
     p->loops.len--;
+    if (down)
+        p->downs.len--;
     if (!s->body)
         s->body = new_stmt(p, S_BLOCK, ks.c[3]);
     s->body->parent = s;
-    check_no_write(p, s->body, iv, c);
+    check_no_write(p, s->body, s->iv, c);
+    check_argmax(p, s);
+    check_bound(p, cond, s->body, bound, "bound");
+    if (down)
+        check_bound(p, init, s->body, first, "start");
     if (brk)
         vec_push(p->a, &p->broke, iv);
     return with_break_flag(p, s, brk, c);
@@ -1394,6 +1908,10 @@ static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at)
 /* An assignment statement: lhs op rhs. */
 static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
 {
+    CXCursor target = strip(lhs_c);
+    Var *tv = clang_getCursorKind(target) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(target)) : NULL;
+    if (tv && tv->kind == V_IV)
+        reject(p, c, "-Wgpufuse-loop", "assignment to loop index '%s'", tv->name);
     p->lvalue = op == OP_ASSIGN;
     Expr *lhs = conv_expr(p, lhs_c);
     p->lvalue = false;
@@ -1423,15 +1941,15 @@ static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
 /* T *t = malloc(count * sizeof *t) -> the element count; NULL if not that shape. */
 static Expr *malloc_count(P *p, CXCursor call, Type *elem)
 {
-    Kids ks = kids_of(call);
+    Kids ks = kids_of(p, call);
     const char *name = cx_str(p->a, clang_getCursorSpelling(call));
     if (strcmp(name, "malloc") || ks.n != 2)
         return NULL;
     CXCursor arg = strip(ks.c[1]);
     if (clang_getCursorKind(arg) != CXCursor_BinaryOperator)
         return NULL;
-    Kids ak = kids_of(arg);
-    if (gfc_binary_op(p->tu, arg) != OP_MUL || ak.n != 2)
+    Kids ak = kids_of(p, arg);
+    if (op_of(p, arg) != OP_MUL || ak.n != 2)
         return NULL;
     long long esize = clang_Type_getSizeOf(clang_getCursorType(call)) > 0 ? 0 : 0;
     (void)esize;
@@ -1457,7 +1975,7 @@ static Expr *malloc_count(P *p, CXCursor call, Type *elem)
 
 static Stmt *conv_decl(P *p, CXCursor d)
 {
-    Kids vk = kids_of(d);
+    Kids vk = kids_of(p, d);
     const char *name = cx_str(p->a, clang_getCursorSpelling(d));
     CXType ct = clang_getCursorType(d);
     if (clang_Cursor_getStorageClass(d) == CX_SC_Static)
@@ -1466,20 +1984,20 @@ static Stmt *conv_decl(P *p, CXCursor d)
     enum CXTypeKind tk = clang_getCanonicalType(ct).kind;
     if (tk == CXType_VariableArray || tk == CXType_ConstantArray) {
         /* a local temporary array: float t[n] */
-        Expr *dims[8];
+        Expr *dims[MAX_RANK];
         int nd = 0;
+        limit(p, d, cx_rank(ct), MAX_RANK, "dimensions of an array");
         for (int i = 0; i < vk.n; i++) {
             enum CXCursorKind kk = clang_getCursorKind(vk.c[i]);
             if (kk == CXCursor_TypeRef)
                 continue;
             if (kk == CXCursor_InitListExpr)
                 reject(p, d, "-Wgpufuse-syntax", "initialised local arrays are not supported");
-            if (nd == 8)
-                reject(p, d, "-Wgpufuse-rank", "too many dimensions");
+            limit(p, d, nd + 1, MAX_RANK, "dimensions of an array");
             dims[nd++] = conv_expr(p, vk.c[i]);
         }
         /* libclang lists sizes innermost first */
-        Expr *outer[8];
+        Expr *outer[MAX_RANK];
         for (int i = 0; i < nd; i++)
             outer[i] = dims[nd - 1 - i];
         int used = 0;
@@ -1569,16 +2087,202 @@ static Stmt *conv_decl(P *p, CXCursor d)
     return s;
 }
 
+/* ---- statements that need a second look ------------------------------------
+ * `a = b = v;` is `b = v; a = b;` (the value of an assignment is its target's
+ * new value).  `if (x > m) m = x;` (any of < <= > >=, either operand order,
+ * m a scalar or an element) is exactly `m = x > m ? x : m`, the min/max form
+ * the dependence analysis takes as a reduction.  `assert(e)` is dropped, as
+ * under NDEBUG (docs/language.md), and so is `(void)e` when e is pure. */
+
+static bool is_assignment(P *p, CXCursor c)
+{
+    Op op;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_CompoundAssignOperator || (k == CXCursor_BinaryOperator && gfc_op(p->ops, c, &op) &&
+                                                    op == OP_ASSIGN);
+}
+
+/* Statement s appended to block b, a splice marker (several statements)
+ * spread out. */
+static void append_stmt(P *p, Stmt *b, Stmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK && s->loc.line == 0) {
+        for (int i = 0; i < s->list.len; i++)
+            append_stmt(p, b, vec_at(&s->list, i));
+        return;
+    }
+    s->parent = b;
+    vec_push(p->a, &b->list, s);
+}
+
+static Stmt *chained_assign(P *p, CXCursor c, Kids ks)
+{
+    CXCursor inner = strip(ks.c[1]);
+    Stmt *first = conv_stmt(p, inner);           /* b = v (itself maybe a chain) */
+    Kids ik = kids_of(p, inner);
+    Stmt *then = make_assign(p, c, ks.c[0], OP_ASSIGN, conv_expr(p, ik.c[0]));
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    b->loc.line = 0;             /* marker: splice into the parent */
+    append_stmt(p, b, first);
+    append_stmt(p, b, then);
+    return b;
+}
+
+static Stmt *minmax_if(P *p, Stmt *s)
+{
+    Stmt *t = s->then;
+    if (s->els || !t)
+        return s;
+    if (t->kind == S_BLOCK && t->list.len == 1)
+        t = vec_at(&t->list, 0);
+    Expr *c = s->cond;
+    if (t->kind != S_ASSIGN || t->op != OP_ASSIGN || c->kind != E_BINARY || !op_is_compare(c->op) ||
+        c->op == OP_EQ || c->op == OP_NE)
+        return s;
+    if (!(expr_equal(c->kids[0], t->lhs) && expr_equal(c->kids[1], t->rhs)) &&
+        !(expr_equal(c->kids[1], t->lhs) && expr_equal(c->kids[0], t->rhs)))
+        return s;
+    Expr *sel = arena_alloc(p->a, sizeof *sel);
+    sel->kind = E_COND;
+    sel->loc = c->loc;
+    sel->ty = t->lhs->ty;
+    set_kids(p, sel, 3);
+    sel->kids[0] = c;
+    sel->kids[1] = t->rhs;
+    sel->kids[2] = clone_expr(p, t->lhs, t->lhs->loc);
+    t->rhs = sel;
+    t->loc = s->loc;
+    t->parent = NULL;
+    return t;
+}
+
+/* `if (e > m) { m = e; at = i; }` (any comparison of e with the scalar m,
+ * m = e and other scalar assignments in the block): an argmax.  Its value
+ * and where it was found are one reduction over pairs, which the analysis
+ * does not have; the loop stays sequential.  The scalar beside m, or NULL. */
+static Var *argmax_of(const Stmt *s, Var **m)
+{
+    if (s->kind != S_IF || s->els || !s->then || s->then->kind != S_BLOCK || s->then->list.len < 2)
+        return NULL;
+    const Expr *c = s->cond;
+    if (c->kind != E_BINARY || !op_is_compare(c->op) || c->op == OP_EQ || c->op == OP_NE)
+        return NULL;
+    Var *mv = NULL, *other = NULL;
+    for (int i = 0; i < s->then->list.len; i++) {
+        const Stmt *t = vec_at(&s->then->list, i);
+        if (t->kind != S_ASSIGN || t->op != OP_ASSIGN || t->lhs->kind != E_VAR)
+            return NULL;
+        bool is_m = (expr_equal(c->kids[0], t->lhs) && expr_equal(c->kids[1], t->rhs)) ||
+                    (expr_equal(c->kids[1], t->lhs) && expr_equal(c->kids[0], t->rhs));
+        if (is_m)
+            mv = t->lhs->var;
+        else
+            other = t->lhs->var;
+    }
+    *m = mv;
+    return mv ? other : NULL;
+}
+
+/* The first argmax among the statements of a loop body outside inner
+ * loops; NULL when there is none or the body has a loop. */
+static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at, bool *loop)
+{
+    if (!s)
+        return NULL;
+    if (s->kind == S_FOR || s->kind == S_WHILE) {
+        *loop = true;
+        return NULL;
+    }
+    if (s->kind == S_IF && (*at = argmax_of(s, m)))
+        return s;
+    const Stmt *r = NULL;
+    if (s->kind == S_BLOCK)
+        for (int i = 0; i < s->list.len; i++) {
+            const Stmt *x = argmax_in(vec_at(&s->list, i), m, at, loop);
+            r = r ? r : x;
+        }
+    if (s->kind == S_IF) {
+        const Stmt *x = argmax_in(s->then, m, at, loop), *y = argmax_in(s->els, m, at, loop);
+        r = x ? x : y;
+    }
+    return *loop ? NULL : r;
+}
+
+/* The outermost loop of a nest with an argmax and no inner loop can never
+ * be parallel: say why, rather than "a running value". */
+static void check_argmax(P *p, const Stmt *loop)
+{
+    Var *m = NULL, *at = NULL;
+    bool inner = false;
+    const Stmt *s = p->loops.len ? NULL : argmax_in(loop->body, &m, &at, &inner);
+    if (s)
+        reject_at(p, s->loc, "-Wgpufuse-dependence", "'%s' and '%s' are updated together when a new extreme is found "
+                  "(an argmax): a pair the loop cannot reduce in parallel, so the loop over '%s' is sequential and "
+                  "no loop of its nest is parallel; keep the search in C, or run it per row inside a parallel loop",
+                  m->name, at->name, loop->iv->name);
+}
+
+/* Statement c is exactly the expansion of the assert macro (ASSERT_MACRO),
+ * `(void)e` with e pure (ASSERT_VOID: what assert is under NDEBUG), or
+ * neither. */
+enum { ASSERT_NONE, ASSERT_MACRO, ASSERT_VOID };
+
+static int is_assert(P *p, CXCursor c)
+{
+    if (!clang_isExpression(clang_getCursorKind(c)))
+        return ASSERT_NONE;
+    CXSourceRange r = clang_getCursorExtent(c);
+    unsigned b, e;
+    CXFile f;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+    for (int i = 0; i < p->asserts->len; i++) {
+        const unsigned *x = vec_at(p->asserts, i);
+        if (x[0] == b && x[1] == e && clang_File_isEqual(f, clang_getFile(p->tu, p->u->path)))
+            return ASSERT_MACRO;
+    }
+    CXCursor s = c;
+    while (clang_getCursorKind(s) == CXCursor_ParenExpr)
+        s = clang_getCursorKind(s) == CXCursor_ParenExpr ? kids_of(p, s).c[0] : s;
+    if (clang_getCursorKind(s) != CXCursor_CStyleCastExpr ||
+        clang_getCanonicalType(clang_getCursorType(s)).kind != CXType_Void)
+        return ASSERT_NONE;
+    Kids k = kids_of(p, s);
+    if (clang_getCursorKind(strip(k.c[k.n - 1])) != CXCursor_DeclRefExpr)
+        conv_expr(p, k.c[k.n - 1]);   /* pure, or diagnosed (I/O, unknown calls) */
+    return ASSERT_VOID;
+}
+
+static Stmt *conv_stmt_(P *p, CXCursor c);
+
 static Stmt *conv_stmt(P *p, CXCursor c)
 {
+    limit(p, c, ++p->sdepth, MAX_STMT_DEPTH, "nested statements");
+    Stmt *s = conv_stmt_(p, c);
+    p->sdepth--;
+    return s;
+}
+
+static Stmt *conv_stmt_(P *p, CXCursor c)
+{
     enum CXCursorKind k = clang_getCursorKind(c);
-    Kids ks = kids_of(c);
+    int dropped = is_assert(p, c);
+    if (dropped == ASSERT_MACRO)
+        vec_push(p->a, &p->r->notes, arena_printf(p->a, "line %d: assert() is not checked in the generated code (as "
+                                                  "under NDEBUG); the C body checks it", loc_of(p, c).line));
+    if (dropped)
+        return NULL;
+    Kids ks = kids_of(p, c);
     switch (k) {
     case CXCursor_CompoundStmt:
         return conv_block(p, c);
     case CXCursor_NullStmt:
         return NULL;
     case CXCursor_DeclStmt: {
+        if (ks.n == 1 && clang_getCursorKind(ks.c[0]) == CXCursor_StaticAssert)
+            return NULL;         /* checked by the compiler: nothing to run */
         if (ks.n == 1)
             return conv_decl(p, ks.c[0]);
         Stmt *b = new_stmt(p, S_BLOCK, c);
@@ -1601,7 +2305,7 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         Stmt *s = new_stmt(p, S_WHILE, c);
         s->cond = conv_expr(p, ks.c[0]);
         p->conds++;
-        cont_begin(p, c, p->loops.len);
+        cont_begin(p, p->loops.len);
         int cases = p->cases;
         p->cases = 0;
         Var *brk;
@@ -1626,7 +2330,7 @@ static Stmt *conv_stmt(P *p, CXCursor c)
             s->then->parent = s;
         if (s->els)
             s->els->parent = s;
-        return s;
+        return minmax_if(p, s);
     }
     case CXCursor_ReturnStmt: {
         Stmt *s = new_stmt(p, S_RETURN, c);
@@ -1637,18 +2341,28 @@ static Stmt *conv_stmt(P *p, CXCursor c)
         return s;
     }
     case CXCursor_BinaryOperator: {
-        if (gfc_binary_op(p->tu, c) != OP_ASSIGN)
+        if (op_of(p, c) == OP_COMMA) {
+            /* a, b; is a; b; */
+            Stmt *b = new_stmt(p, S_BLOCK, c);
+            b->loc.line = 0;     /* marker: splice into the parent */
+            append_stmt(p, b, conv_stmt(p, ks.c[0]));
+            append_stmt(p, b, conv_stmt(p, ks.c[1]));
+            return b;
+        }
+        if (op_of(p, c) != OP_ASSIGN)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
+        if (is_assignment(p, strip(ks.c[1])))
+            return chained_assign(p, c, ks);
         return make_assign(p, c, ks.c[0], OP_ASSIGN, conv_expr(p, ks.c[1]));
     }
     case CXCursor_CompoundAssignOperator: {
-        Op op = gfc_binary_op(p->tu, c);
+        Op op = op_of(p, c);
         if (!op_is_assign(op))
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this assignment");
         return make_assign(p, c, ks.c[0], op, conv_expr(p, ks.c[1]));
     }
     case CXCursor_UnaryOperator: {
-        Op op = ks.n == 1 ? gfc_unary_op(p->tu, c, ks.c[0]) : OP_NONE;
+        Op op = ks.n == 1 ? op_of(p, c) : OP_NONE;
         if (op != OP_PREINC && op != OP_POSTINC && op != OP_PREDEC && op != OP_POSTDEC)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
         Expr *one = new_expr(p, E_INT, c);
@@ -1698,19 +2412,22 @@ static Stmt *conv_stmt(P *p, CXCursor c)
 
 /* ---- regions and the unit ----------------------------------------------------- */
 
+static enum CXChildVisitResult find_annotation(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    *(bool *)d |= !strcmp(clang_getCString(s), "gpufuse");
+    clang_disposeString(s);
+    return CXChildVisit_Continue;
+}
+
 static bool has_annotation(CXCursor fn)
 {
-    Kids ks = kids_of(fn);
-    for (int i = 0; i < ks.n; i++) {
-        if (clang_getCursorKind(ks.c[i]) != CXCursor_AnnotateAttr)
-            continue;
-        CXString s = clang_getCursorSpelling(ks.c[i]);
-        bool yes = !strcmp(clang_getCString(s), "gpufuse");
-        clang_disposeString(s);
-        if (yes)
-            return true;
-    }
-    return false;
+    bool yes = false;
+    clang_visitChildren(fn, find_annotation, &yes);
+    return yes;
 }
 
 static char *extent_text(Unit *u, CXCursor c)
@@ -1729,7 +2446,7 @@ static char *extent_text(Unit *u, CXCursor c)
 
 static void parse_params(P *p, CXCursor fn)
 {
-    Kids ks = kids_of(fn);
+    Kids ks = kids_of(p, fn);
     for (int i = 0; i < ks.n; i++) {
         CXCursor d = ks.c[i];
         if (clang_getCursorKind(d) != CXCursor_ParmDecl)
@@ -1738,13 +2455,15 @@ static void parse_params(P *p, CXCursor fn)
         if (!*name)
             reject(p, d, "-Wgpufuse-param", "unnamed parameter");
         /* VLA sizes are children of the ParmDecl, innermost first */
-        Kids dk = kids_of(d);
-        Expr *dims[8];
+        Kids dk = kids_of(p, d);
+        Expr *dims[MAX_RANK];
         int nd = 0;
-        for (int j = dk.n - 1; j >= 0 && nd < 8; j--) {
+        limit(p, d, cx_rank(clang_getCursorType(d)), MAX_RANK, "dimensions of an array");
+        for (int j = dk.n - 1; j >= 0; j--) {
             enum CXCursorKind kk = clang_getCursorKind(dk.c[j]);
             if (kk == CXCursor_TypeRef || kk == CXCursor_AnnotateAttr || !clang_isExpression(kk))
                 continue;
+            limit(p, d, nd + 1, MAX_RANK, "dimensions of an array");
             dims[nd++] = conv_expr(p, dk.c[j]);
         }
         CXType pt = clang_getCanonicalType(clang_getCursorType(d));
@@ -1793,11 +2512,11 @@ static void parse_params(P *p, CXCursor fn)
     }
 }
 
-static Region *parse_region(Unit *u, CXTranslationUnit tu, CXCursor fn)
+static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, const Vec *asserts, CXCursor fn)
 {
     Region *r = arena_alloc(u->arena, sizeof *r);
     r->unit = u;
-    P p = {.u = u, .a = u->arena, .tu = tu, .r = r};
+    P p = {.u = u, .a = u->arena, .tu = tu, .ops = ops, .asserts = asserts, .fn = fn, .r = r};
     r->name = cx_str(u->arena, clang_getCursorSpelling(fn));
     r->cname = decls_cname(u->arena, r->name);
     r->loc = loc_of(&p, fn);
@@ -1816,7 +2535,7 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, CXCursor fn)
     if (r->ret->kind != TY_VOID && !type_is_arith(r->ret))
         reject(&p, fn, "-Wgpufuse-type", "a marked function must return void or an arithmetic value");
     parse_params(&p, fn);
-    Kids ks = kids_of(fn);
+    Kids ks = kids_of(&p, fn);
     CXCursor body = ks.c[ks.n - 1];
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
         reject(&p, fn, "-Wgpufuse-syntax", "function has no body");
@@ -1851,6 +2570,31 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
             vec_push(t->u->arena, &t->marked, cp);
         }
     }
+    return CXChildVisit_Continue;
+}
+
+/* The extents of the expansions of `assert` in the file (a statement that
+ * is exactly one is dropped). */
+typedef struct AssertCx {
+    Arena *a;
+    Vec found;                   /* unsigned[2]: begin and end offsets */
+} AssertCx;
+
+static enum CXChildVisitResult visit_assert(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    AssertCx *ac = d;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    if (!strcmp(clang_getCString(s), "assert")) {
+        CXSourceRange r = clang_getCursorExtent(c);
+        unsigned *x = arena_alloc(ac->a, 2 * sizeof *x);
+        clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &x[0]);
+        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &x[1]);
+        vec_push(ac->a, &ac->found, x);
+    }
+    clang_disposeString(s);
     return CXChildVisit_Continue;
 }
 
@@ -1958,8 +2702,15 @@ Unit *parse_unit(const char *path, const ParseOptions *opt)
 
     TopCtx t = {u, tu, {0}};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &t);
+    CXCursor *fns = arena_alloc(a, sizeof *fns * (size_t)(t.marked.len + 1));
+    for (int i = 0; i < t.marked.len; i++)
+        fns[i] = *(CXCursor *)vec_at(&t.marked, i);
+    GfcSource src = {tu, path, u->source, args, n};
+    const GfcOps *ops = gfc_ops_read(a, &src, fns, t.marked.len);
+    AssertCx ac = {a, {0}};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_assert, &ac);
     for (int i = 0; i < t.marked.len; i++) {
-        Region *r = parse_region(u, tu, *(CXCursor *)vec_at(&t.marked, i));
+        Region *r = parse_region(u, tu, ops, &ac.found, fns[i]);
         vec_push(a, r->rejected ? &u->rejected : &u->regions, r);
     }
     decls_end(u);

@@ -3,16 +3,19 @@
  * only when it makes a loop parallel.  They run between deps_model and
  * deps_check (driver.c); after each one the model is rebuilt.
  *
- * Privatisation.  A temporary (a VLA or malloc'd array of the function)
+ * Privatisation.  A temporary (a VLA or malloc'd array of the function),
+ * or a scalar local declared outside the loop (PolyBench symm's `temp2`),
  * that each iteration of a loop overwrites before reading it serialises the
  * loop through its anti and output dependences only.  When every value read
  * from it inside the loop was written earlier in the same iteration (isl's
  * value-based flow analysis, deps_private_flow), it is not used outside the
  * loop (not live-in, not live-out), and the loop carries no other
  * dependence (deps_parallel_without), each iteration gets its own copy:
- *   - a small constant-size array (at most GF_PRIVATE_MAX elements) moves
- *     into the loop body: an array private to each iteration, a per-thread
- *     array in the kernel (like `float t[64];` written inside the loop);
+ *   - a scalar, or a small constant-size array (at most GF_PRIVATE_MAX
+ *     elements), moves into the loop body: a register, or an array private
+ *     to each iteration, a per-thread array in the kernel (like
+ *     `float t[64];` written inside the loop); a scalar's initial value is
+ *     dropped (never read, by the flow analysis);
  *   - any other one is expanded by the loop's trip count: t[m] becomes
  *     t[n][m] indexed by the loop index, device scratch reserved by the
  *     launcher like every temporary.
@@ -323,7 +326,7 @@ static const char *priv_legal(Pv *pv, Var *t, Stmt *loop)
                                 out->loc.line);
         return arena_printf(pv->a, "line %d uses it before the loop", out->loc.line);
     }
-    if (ir_stmt_any(loop, is_bare, t))
+    if (t->is_array && ir_stmt_any(loop, is_bare, t))
         return "it is passed whole to a library call";
     Sub sub = {t, NULL, pv->a};
     const Stmt *bad = find_non_affine(loop, &sub);
@@ -475,19 +478,69 @@ static Stmt *take_decl(Stmt *s, const Var *t)
     return found;
 }
 
+/* The loop under s (through blocks and ifs, not other loops) that holds
+ * every use of v under s, or NULL. */
+static Stmt *only_loop_using(Stmt *s, const Var *v)
+{
+    if (!s || !stmt_uses(s, v))
+        return NULL;
+    switch (s->kind) {
+    case S_FOR: return s;
+    case S_BLOCK: {
+        Stmt *found = NULL;
+        for (int i = 0; i < s->list.len; i++) {
+            Stmt *c = vec_at(&s->list, i);
+            if (!stmt_uses(c, v))
+                continue;
+            if (found)
+                return NULL;
+            found = only_loop_using(c, v);
+            if (!found)
+                return NULL;
+        }
+        return found;
+    }
+    case S_IF:
+        if (ir_expr_any(s->cond, is_use, v) || (stmt_uses(s->then, v) && stmt_uses(s->els, v)))
+            return NULL;
+        return only_loop_using(stmt_uses(s->then, v) ? s->then : s->els, v);
+    default: return NULL;
+    }
+}
+
+/* A scalar private to each iteration of `loop` goes as deep as it stays
+ * private: into the loop inside that holds all its uses, and so on. */
+static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
+{
+    for (;;) {
+        Stmt *in = only_loop_using(loop->body, t);
+        if (!in || ir_expr_any(in->lb, is_use, t) || ir_expr_any(in->ub, is_use, t) ||
+            deps_private_flow(pv->r, t, in))
+            return loop;
+        loop = in;
+    }
+}
+
 static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
 {
     Arena *a = pv->a;
     long long n = const_elems(t);
     int decl_line = t->loc.line;
+    if (!t->is_array)
+        loop = scalar_home(pv, t, loop);
     snapshot(pv);
     if (n >= 0 && n <= GF_PRIVATE_MAX) {
-        /* a small constant size: declared inside the loop, one per thread */
+        /* a scalar, or a small constant size: declared inside the loop, one
+         * per thread */
         Stmt *decl = take_decl(pv->r->body, t);
         gfc_assert(decl);
-        t->is_temp = false;
-        t->is_private = true;
-        t->priv_elems = n;
+        if (t->is_array) {
+            t->is_temp = false;
+            t->is_private = true;
+            t->priv_elems = n;
+        } else {
+            decl->rhs = NULL;    /* its initial value is never read (flow) */
+        }
         t->depth = loop->depth + 1;
         decl->is_malloc = false;
         decl->depth = loop->depth + 1;
@@ -509,11 +562,17 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
             body->list.data[i] = body->list.data[i - 1];
         body->list.data[0] = decl;
         decl->parent = body;
-        vec_push(a, &pv->r->notes,
-                 arena_printf(a, "line %d: temporary '%s' is private to each iteration of loop '%s' (line %d; isl: "
-                              "every element read is written earlier in the same iteration): declared inside the "
-                              "loop, %lld element%s per iteration (a per-thread array on the GPU)",
-                              decl_line, t->name, loop->iv->name, loop->loc.line, n, n == 1 ? "" : "s"));
+        if (!t->is_array)
+            vec_push(a, &pv->r->notes,
+                     arena_printf(a, "line %d: scalar '%s' is private to each iteration of loop '%s' (line %d; isl: "
+                                  "every value read is written earlier in the same iteration): declared inside the "
+                                  "loop", decl_line, t->name, loop->iv->name, loop->loc.line));
+        else
+            vec_push(a, &pv->r->notes,
+                     arena_printf(a, "line %d: temporary '%s' is private to each iteration of loop '%s' (line %d; "
+                                  "isl: every element read is written earlier in the same iteration): declared "
+                                  "inside the loop, %lld element%s per iteration (a per-thread array on the GPU)",
+                                  decl_line, t->name, loop->iv->name, loop->loc.line, n, n == 1 ? "" : "s"));
         return;
     }
     /* expanded: one copy per iteration, t[iv - lb][...] */
@@ -565,7 +624,9 @@ static bool try_privatise(Pv *pv, Stmt *loop)
     int n = 0;
     for (int i = 0; i < r->vars.len && n < MAX_PRIV; i++) {
         Var *t = vec_at(&r->vars, i);
-        if (!t->is_temp || !t->decl || in_set(&pv->done, t) || !stmt_uses(loop->body, t))
+        /* a scalar local declared outside the loop (symm's temp2) */
+        bool scalar = t->kind == V_LOCAL && !t->is_array && t->depth <= loop->depth;
+        if ((!t->is_temp && !scalar) || !t->decl || in_set(&pv->done, t) || !stmt_uses(loop->body, t))
             continue;
         const char *why = priv_legal(pv, t, loop);
         if (why) {
@@ -761,6 +822,143 @@ static Stmt *parent_of(Stmt *s, const Stmt *x)
     }
 }
 
+/* Strongly connected components of the graph of the groups (up[]: the
+ * union-find of units that must stay together), numbered in the order of
+ * their first unit; returns how many. */
+static int components(int n, int *up, const bool *edge, int *comp)
+{
+    static bool reach[MAX_KIDS][MAX_KIDS];
+    memset(reach, 0, sizeof reach);
+    for (int x = 0; x < n; x++) {
+        reach[find(up, x)][find(up, x)] = true;
+        for (int y = 0; y < n; y++)
+            if (edge[x * n + y])
+                reach[find(up, x)][find(up, y)] = true;
+    }
+    for (int k = 0; k < n; k++)
+        for (int x = 0; x < n; x++)
+            if (reach[x][k])
+                for (int y = 0; y < n; y++)
+                    if (reach[k][y])
+                        reach[x][y] = true;
+    int ncomp = 0;
+    for (int k = 0; k < n; k++) {
+        int g = find(up, k);
+        comp[k] = -1;
+        for (int j = 0; j < k; j++) {
+            int h = find(up, j);
+            if (reach[g][h] && reach[h][g]) {
+                comp[k] = comp[j];
+                break;
+            }
+        }
+        if (comp[k] < 0)
+            comp[k] = ncomp++;
+    }
+    return ncomp;
+}
+
+/* par[c]: no dependence inside component c is carried by the loop; how many. */
+static int parallel_components(int n, int ncomp, const int *comp, const bool *carried, bool *par)
+{
+    int npar = 0;
+    for (int c = 0; c < ncomp; c++) {
+        par[c] = true;
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++)
+                if (comp[x] == c && comp[y] == c && carried[x * n + y])
+                    par[c] = false;
+        npar += par[c];
+    }
+    return npar;
+}
+
+/* A topological order of the components, the written order where free. */
+static void component_order(int n, int ncomp, const int *comp, const bool *edge, int *order)
+{
+    bool placed[MAX_KIDS] = {0};
+    for (int o = 0; o < ncomp; o++) {
+        int pick = -1;
+        for (int c = 0; c < ncomp && pick < 0; c++) {
+            if (placed[c])
+                continue;
+            bool ready = true;
+            for (int x = 0; x < n && ready; x++)
+                for (int y = 0; y < n && ready; y++)
+                    if (comp[y] == c && comp[x] != c && !placed[comp[x]] && edge[x * n + y])
+                        ready = false;
+            if (ready)
+                pick = c;    /* components are numbered by their first unit */
+        }
+        gfc_assert(pick >= 0);
+        placed[pick] = true;
+        order[o] = pick;
+    }
+}
+
+/* A piece of the distributed loop: the loop itself for the first, a copy
+ * with an index of its own for the others, over `body`. */
+static Stmt *piece_loop(Pv *pv, Stmt *loop, Stmt *body, bool first)
+{
+    Stmt *l = first ? loop : arena_alloc(pv->a, sizeof *l);
+    if (!first)
+        *l = *loop;
+    body->parent = l;
+    l->body = body;
+    l->parallel = l->reduction = l->interchanged = false;
+    if (!first) {
+        Var *iv = fresh_iv(pv, loop->iv);
+        rename_stmt(pv->a, body, loop->iv, iv);
+        l->iv = iv;
+        l->lb = clone(pv->a, loop->lb);
+        l->ub = clone(pv->a, loop->ub);
+    }
+    return l;
+}
+
+/* The pieces in place of the loop, in its block; a note for --report. */
+static void splice(Pv *pv, Stmt *loop, Stmt **pieces, int np, const char *desc)
+{
+    Arena *a = pv->a;
+    Stmt *parent = parent_of(pv->r->body, loop);
+    gfc_assert(parent);
+    if (parent->kind == S_FOR) {
+        Stmt *nb = arena_alloc(a, sizeof *nb);
+        nb->kind = S_BLOCK;
+        nb->loc = loop->loc;
+        nb->end_line = loop->end_line;
+        nb->id = -1;
+        nb->depth = loop->depth;
+        nb->parent = parent;
+        vec_push(a, &nb->list, loop);
+        parent->body = nb;
+        parent = nb;
+    }
+    Vec list = {0};
+    for (int i = 0; i < parent->list.len; i++) {
+        Stmt *c = vec_at(&parent->list, i);
+        if (c != loop) {
+            vec_push(a, &list, c);
+            continue;
+        }
+        for (int o = 0; o < np; o++) {
+            vec_push(a, &list, pieces[o]);
+            pieces[o]->parent = parent;
+        }
+    }
+    parent->list = list;
+    vec_push(a, &pv->r->notes,
+             arena_printf(a, "line %d: loop '%s' distributed into %d loops by the dependences between its statements "
+                          "(isl), in this order: %s", loop->loc.line, loop->iv->name, np, desc));
+}
+
+static const char *piece_desc(Pv *pv, const char *desc, bool first, int lo, int hi, bool par)
+{
+    return arena_printf(pv->a, "%s%s%s (%s)", desc, first ? "" : ", ",
+                        lo == hi ? arena_printf(pv->a, "line %d", lo) : arena_printf(pv->a, "lines %d-%d", lo, hi),
+                        par ? "parallel" : "sequential: its statements depend on earlier iterations");
+}
+
 static bool try_distribute(Pv *pv, Stmt *loop)
 {
     Arena *a = pv->a;
@@ -784,49 +982,12 @@ static bool try_distribute(Pv *pv, Stmt *loop)
         if (!has_pstmt(kids[k]))
             unite(up, k, k + 1 < n ? k + 1 : k - 1);
     }
-    /* strongly connected components of the groups' graph: reach[x][y] */
-    static bool reach[MAX_KIDS][MAX_KIDS];
-    memset(reach, 0, sizeof reach);
-    for (int x = 0; x < n; x++) {
-        reach[find(up, x)][find(up, x)] = true;
-        for (int y = 0; y < n; y++)
-            if (edge[x * n + y])
-                reach[find(up, x)][find(up, y)] = true;
-    }
-    for (int k = 0; k < n; k++)
-        for (int x = 0; x < n; x++)
-            if (reach[x][k])
-                for (int y = 0; y < n; y++)
-                    if (reach[k][y])
-                        reach[x][y] = true;
-    int comp[MAX_KIDS], ncomp = 0;
-    for (int k = 0; k < n; k++) {
-        int g = find(up, k);
-        comp[k] = -1;
-        for (int j = 0; j < k; j++) {
-            int h = find(up, j);
-            if (reach[g][h] && reach[h][g]) {
-                comp[k] = comp[j];
-                break;
-            }
-        }
-        if (comp[k] < 0)
-            comp[k] = ncomp++;
-    }
+    int comp[MAX_KIDS];
+    int ncomp = components(n, up, edge, comp);
     if (ncomp < 2)
         return false;
-    /* a component is parallel when no dependence inside it is carried */
     bool par[MAX_KIDS];
-    int npar = 0;
-    for (int c = 0; c < ncomp; c++) {
-        par[c] = true;
-        for (int x = 0; x < n; x++)
-            for (int y = 0; y < n; y++)
-                if (comp[x] == c && comp[y] == c && carried[x * n + y])
-                    par[c] = false;
-        npar += par[c];
-    }
-    if (!npar)
+    if (!parallel_components(n, ncomp, comp, carried, par))
         return false;
     /* a sequential component with no parallel loop inside would run one
      * statement at a time (a running sum): the loop stays as written, and
@@ -840,39 +1001,17 @@ static bool try_distribute(Pv *pv, Stmt *loop)
         if (!par[c] && !inner)
             return false;
     }
-    /* topological order of the components, the written order where free */
     int order[MAX_KIDS];
-    bool placed[MAX_KIDS] = {0};
-    for (int o = 0; o < ncomp; o++) {
-        int pick = -1;
-        for (int c = 0; c < ncomp && pick < 0; c++) {
-            if (placed[c])
-                continue;
-            bool ready = true;
-            for (int x = 0; x < n && ready; x++)
-                for (int y = 0; y < n && ready; y++)
-                    if (comp[y] == c && comp[x] != c && !placed[comp[x]] && edge[x * n + y])
-                        ready = false;
-            if (ready)
-                pick = c;    /* components are numbered by their first statement */
-        }
-        gfc_assert(pick >= 0);
-        placed[pick] = true;
-        order[o] = pick;
-    }
+    component_order(n, ncomp, comp, edge, order);
     snapshot(pv);
     /* the pieces: the first keeps the loop (and its index) */
     Stmt *pieces[MAX_KIDS];
-    char *desc = arena_strdup(a, "");
+    const char *desc = "";
     for (int o = 0; o < ncomp; o++) {
         int c = order[o];
-        Stmt *l = o == 0 ? loop : arena_alloc(a, sizeof *l);
-        if (o)
-            *l = *loop;
         Stmt *b = arena_alloc(a, sizeof *b);
         *b = *body;
         memset(&b->list, 0, sizeof b->list);
-        b->parent = l;
         int lo = 0, hi = 0;
         for (int k = 0; k < n; k++) {
             if (comp[k] != c)
@@ -884,52 +1023,208 @@ static bool try_distribute(Pv *pv, Stmt *loop)
             if (kids[k]->end_line > hi)
                 hi = kids[k]->end_line;
         }
-        l->body = b;
-        l->end_line = hi;
-        l->parallel = l->reduction = l->interchanged = false;
-        if (o) {
-            Var *iv = fresh_iv(pv, loop->iv);
-            rename_stmt(a, b, loop->iv, iv);
-            l->iv = iv;
-            l->lb = clone(a, loop->lb);
-            l->ub = clone(a, loop->ub);
-        }
-        pieces[o] = l;
-        desc = arena_printf(a, "%s%s%s (%s)", desc, o ? ", " : "",
-                            lo == hi ? arena_printf(a, "line %d", lo) : arena_printf(a, "lines %d-%d", lo, hi),
-                            par[c] ? "parallel" : "sequential: its statements depend on earlier iterations");
+        pieces[o] = piece_loop(pv, loop, b, o == 0);
+        pieces[o]->end_line = hi;
+        desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
     }
-    /* in place of the loop, in its block */
-    Stmt *parent = parent_of(pv->r->body, loop);
-    gfc_assert(parent);
-    if (parent->kind == S_FOR) {
-        Stmt *nb = arena_alloc(a, sizeof *nb);
-        nb->kind = S_BLOCK;
-        nb->loc = loop->loc;
-        nb->end_line = loop->end_line;
-        nb->id = -1;
-        nb->depth = loop->depth;
-        nb->parent = parent;
-        vec_push(a, &nb->list, loop);
-        parent->body = nb;
-        parent = nb;
+    splice(pv, loop, pieces, ncomp, desc);
+    return true;
+}
+
+/* ---- distribution through inner loops ------------------------------------------
+ * When the statements of the body cannot be split as they stand (an inner
+ * loop holds statements of different components: bicg's
+ *   for i { q[i] = 0; for j { s[j] += r[i]*A[i][j]; q[i] += A[i][j]*p[j]; } }),
+ * the units are the statements themselves, at any depth: their dependence
+ * graph for one iteration of the loops around gives the components, and
+ * each piece is a copy of the loop holding only its component's statements
+ * (the inner loops and conditions copied around them, each copy of an
+ * inner loop with an index of its own).  Legal for the same reason: every
+ * dependence between components goes forward in the order of the pieces,
+ * and each piece keeps its statements' order.  Done only for a nest with no
+ * parallel loop as it stands, and only when every sequential piece keeps a
+ * loop that is parallel among its own statements. */
+
+typedef struct Deep {
+    Stmt *units[MAX_KIDS];       /* the statements, in order */
+    Stmt **around[MAX_KIDS];     /* the loops and ifs between `loop` and each unit */
+    int naround[MAX_KIDS];
+    int n;
+    const int *comp;             /* component of each unit (while building pieces) */
+    Vec copied;                  /* Stmt*: inner loops already in an earlier piece */
+} Deep;
+
+/* Collects the units under s; false when the body holds something that
+ * cannot be split (a loop that breaks, a while loop, a library call, a
+ * return, a free) or too many statements. */
+static bool deep_units(Pv *pv, Deep *d, Stmt *s, Stmt **stack, int depth)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!deep_units(pv, d, vec_at(&s->list, i), stack, depth))
+                return false;
+        return true;
+    case S_FOR:
+        if (s->brk || depth >= 32)
+            return false;
+        stack[depth] = s;
+        return deep_units(pv, d, s->body, stack, depth + 1);
+    case S_IF:
+        if (depth >= 32)
+            return false;
+        stack[depth] = s;
+        return deep_units(pv, d, s->then, stack, depth + 1) && deep_units(pv, d, s->els, stack, depth + 1);
+    case S_ASSIGN:
+    case S_DECL:
+        if (d->n == MAX_KIDS)
+            return false;
+        d->units[d->n] = s;
+        d->around[d->n] = arena_alloc(pv->a, sizeof(Stmt *) * (size_t)(depth ? depth : 1));
+        memcpy(d->around[d->n], stack, sizeof(Stmt *) * (size_t)depth);
+        d->naround[d->n++] = depth;
+        return true;
+    default: return false;
     }
-    Vec list = {0};
-    for (int i = 0; i < parent->list.len; i++) {
-        Stmt *c = vec_at(&parent->list, i);
-        if (c != loop) {
-            vec_push(a, &list, c);
-            continue;
-        }
-        for (int o = 0; o < ncomp; o++) {
-            vec_push(a, &list, pieces[o]);
-            pieces[o]->parent = parent;
-        }
+}
+
+/* Whether unit k needs v: it uses v, or a loop or condition around it does. */
+static bool needs(const Deep *d, int k, const Var *v)
+{
+    if (stmt_uses(d->units[k], v))
+        return true;
+    for (int i = 0; i < d->naround[k]; i++)
+        if (own_uses(d->around[k][i], v))
+            return true;
+    return false;
+}
+
+/* The copy of s holding only the units of component c, or NULL. */
+static Stmt *deep_filter(Pv *pv, Deep *d, Stmt *s, int c)
+{
+    if (!s)
+        return NULL;
+    if (s->kind == S_ASSIGN || s->kind == S_DECL) {
+        for (int k = 0; k < d->n; k++)
+            if (d->units[k] == s)
+                return d->comp[k] == c ? s : NULL;
+        unreachable();
     }
-    parent->list = list;
-    vec_push(a, &pv->r->notes,
-             arena_printf(a, "line %d: loop '%s' distributed into %d loops by the dependences between its statements "
-                          "(isl), in this order: %s", loop->loc.line, loop->iv->name, ncomp, desc));
+    Stmt *x = arena_alloc(pv->a, sizeof *x);
+    *x = *s;
+    if (s->kind == S_BLOCK) {
+        memset(&x->list, 0, sizeof x->list);
+        for (int i = 0; i < s->list.len; i++) {
+            Stmt *k = deep_filter(pv, d, vec_at(&s->list, i), c);
+            if (k) {
+                k->parent = x;
+                vec_push(pv->a, &x->list, k);
+            }
+        }
+        return x->list.len ? x : NULL;
+    }
+    if (s->kind == S_IF) {
+        x->then = deep_filter(pv, d, s->then, c);
+        x->els = deep_filter(pv, d, s->els, c);
+        if (!x->then && !x->els)
+            return NULL;
+        if (!x->then) {
+            x->then = arena_alloc(pv->a, sizeof *x->then);
+            x->then->kind = S_BLOCK;
+            x->then->loc = s->loc;
+            x->then->id = -1;
+        }
+        x->then->parent = x;
+        if (x->els)
+            x->els->parent = x;
+        return x;
+    }
+    gfc_assert(s->kind == S_FOR);
+    x->body = deep_filter(pv, d, s->body, c);
+    if (!x->body)
+        return NULL;
+    x->body->parent = x;
+    x->parallel = x->reduction = x->interchanged = false;
+    if (in_set(&d->copied, s)) {
+        /* another piece has this loop already: an index of its own */
+        Var *iv = fresh_iv(pv, s->iv);
+        rename_stmt(pv->a, x->body, s->iv, iv);
+        x->iv = iv;
+        x->lb = clone(pv->a, s->lb);
+        x->ub = clone(pv->a, s->ub);
+    } else {
+        vec_push(pv->a, &d->copied, (void *)s);
+    }
+    return x;
+}
+
+/* Whether some loop around a unit of component c (inside `loop`) carries no
+ * dependence among the units of c. */
+static bool keeps_parallel_loop(Pv *pv, Deep *d, int c)
+{
+    Stmt *mine[MAX_KIDS];
+    int nm = 0;
+    for (int k = 0; k < d->n; k++)
+        if (d->comp[k] == c)
+            mine[nm++] = d->units[k];
+    for (int k = 0; k < d->n; k++)
+        for (int i = 0; d->comp[k] == c && i < d->naround[k]; i++)
+            if (d->around[k][i]->kind == S_FOR && deps_parallel_among(pv->r, d->around[k][i], mine, nm))
+                return true;
+    return false;
+}
+
+static bool try_distribute_deep(Pv *pv, Stmt *loop)
+{
+    Arena *a = pv->a;
+    Deep *d = arena_alloc(a, sizeof *d);
+    Stmt *stack[32];
+    /* only for a nest with no parallel loop as it stands */
+    if (has_parallel_loop(loop->body) || !deep_units(pv, d, loop->body, stack, 0) || d->n < 2)
+        return false;
+    int n = d->n;
+    bool *edge = arena_alloc(a, sizeof(bool) * (size_t)(n * n)), *carried = arena_alloc(a, sizeof(bool) * (size_t)(n * n));
+    deps_body_graph(pv->r, loop, d->units, n, edge, carried);
+    /* a local declared in the body goes with every statement that needs it */
+    int up[MAX_KIDS];
+    for (int k = 0; k < n; k++)
+        up[k] = k;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n && d->units[k]->kind == S_DECL; j++)
+            if (j != k && needs(d, j, d->units[k]->var))
+                unite(up, k, j);
+    int comp[MAX_KIDS];
+    int ncomp = components(n, up, edge, comp);
+    d->comp = comp;
+    bool par[MAX_KIDS];
+    if (ncomp < 2 || !parallel_components(n, ncomp, comp, carried, par))
+        return false;
+    for (int c = 0; c < ncomp; c++)
+        if (!par[c] && !keeps_parallel_loop(pv, d, c))
+            return false;
+    int order[MAX_KIDS];
+    component_order(n, ncomp, comp, edge, order);
+    snapshot(pv);
+    Stmt *pieces[MAX_KIDS], *body = loop->body;
+    const char *desc = "";
+    for (int o = 0; o < ncomp; o++) {
+        int c = order[o], lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            if (comp[k] != c)
+                continue;
+            if (!lo || d->units[k]->loc.line < lo)
+                lo = d->units[k]->loc.line;
+            if (d->units[k]->end_line > hi)
+                hi = d->units[k]->end_line;
+        }
+        Stmt *b = deep_filter(pv, d, body, c);
+        pieces[o] = piece_loop(pv, loop, b, o == 0);
+        pieces[o]->end_line = hi;
+        desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
+    }
+    splice(pv, loop, pieces, ncomp, desc);
     return true;
 }
 
@@ -945,7 +1240,7 @@ static bool distribute_once(Pv *pv, Stmt *s)
     }
     if (s->kind != S_FOR || s->parallel)
         return false;
-    return try_distribute(pv, s) || distribute_once(pv, s->body);
+    return try_distribute(pv, s) || distribute_once(pv, s->body) || try_distribute_deep(pv, s);
 }
 
 /* ---- the pass ---------------------------------------------------------------------- */

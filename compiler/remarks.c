@@ -54,15 +54,41 @@ static void remark_kernels(Region *r)
     }
 }
 
+/* An extent (deps_extent) as a person reads it: a copy without the casts
+ * that widen its parameters to long long. */
+static const Expr *uncast(Arena *a, const Expr *e)
+{
+    if (e->kind == E_CAST && e->kids[0]->kind == E_VAR)
+        return e->kids[0];
+    Expr *x = arena_alloc(a, sizeof *x);
+    *x = *e;
+    if (e->nkids)
+        x->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
+    for (int i = 0; i < e->nkids; i++)
+        x->kids[i] = (Expr *)uncast(a, e->kids[i]);
+    return x;
+}
+
+static void extent_bound(Buf *b, Region *r, const Expr *e)
+{
+    EmitCtx cx = {.r = r};
+    emit_expr(b, &cx, uncast(r->unit->arena, e));
+}
+
 /* name[lo..hi][lo..hi] over the box the call touches. */
-static const char *extent(Arena *a, const Var *v)
+static const char *extent(Arena *a, Region *r, const Var *v)
 {
     if (v->ext_whole)
         return arena_printf(a, "%s (all of it: the extent is not affine)", v->name);
     Buf b = {0};
     buf_puts(&b, v->name);
-    for (int d = 0; d < v->ndims && v->ext_lo; d++)
-        buf_printf(&b, "[%s..%s]", v->ext_lo[d], v->ext_hi[d]);
+    for (int d = 0; d < v->ndims && v->ext_lo; d++) {
+        buf_puts(&b, "[");
+        extent_bound(&b, r, v->ext_lo[d]);
+        buf_puts(&b, "..");
+        extent_bound(&b, r, v->ext_hi[d]);
+        buf_puts(&b, "]");
+    }
     const char *out = arena_strdup(a, b.data);
     buf_free(&b);
     return out;
@@ -77,9 +103,9 @@ static void remark_copies(Region *r)
         if (!v->is_array || (!v->ext_lo && !v->ext_whole))
             continue;
         if (v->read || (v->written && !v->write_only))
-            buf_printf(&in, "%s%s", in.len ? ", " : "", extent(a, v));
+            buf_printf(&in, "%s%s", in.len ? ", " : "", extent(a, r, v));
         if (v->written)
-            buf_printf(&out, "%s%s", out.len ? ", " : "", extent(a, v));
+            buf_printf(&out, "%s%s", out.len ? ", " : "", extent(a, r, v));
     }
     diag_at(DIAG_REMARK, r->loc, "-Rgpufuse",
             "'%s': %d loop nest%s in %d kernel%s; for host arrays the launcher copies in %s and out %s "

@@ -7,6 +7,10 @@
 
 static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
 {
+    if (k->kind == K_SERIAL && !json) {
+        fprintf(f, "%d-%d", k->first_line, k->last_line);
+        return;
+    }
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *s = vec_at(&k->nests, i);
         if (json)
@@ -19,8 +23,8 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
 static const char *shape(Kernel *k)
 {
     static char buf[160];
-    if (k->pdims == 0)
-        return "single thread";
+    if (k->kind == K_SERIAL)
+        return "one thread, in order";
     snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
              k->kind == K_ROW ? ", a warp per row up to 512, else a block" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
              k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
@@ -92,6 +96,13 @@ void report_text(FILE *f, Unit *u)
             fprintf(f, "\n");
             for (int m = 0; m < k->red_vars.len; m++)
                 fprintf(f, "    reduces into '%s'\n", ((Var *)vec_at(&k->red_vars, m))->name);
+            for (int m = 0; m < k->results.len; m++) {
+                const Var *v = vec_at(&k->results, m);
+                if (v->decl && v->decl->id < 0 && !strcmp(v->name, "gf_result"))
+                    fprintf(f, "    leaves the return value in device memory\n");
+                else
+                    fprintf(f, "    leaves '%s' in device memory\n", v->name);
+            }
             for (int m = 0; m < k->atomics.len; m++) {
                 Var *v = vec_at(&k->atomics, m);
                 bool det;
@@ -162,6 +173,11 @@ void report_json(FILE *f, Unit *u)
                 fprintf(f, "%s", m ? ", " : "");
                 json_str(f, ((Var *)vec_at(&k->red_vars, m))->name);
             }
+            fprintf(f, "], \"results\": [");
+            for (int m = 0; m < k->results.len; m++) {
+                fprintf(f, "%s", m ? ", " : "");
+                json_str(f, ((Var *)vec_at(&k->results, m))->name);
+            }
             fprintf(f, "], \"atomics\": [");
             for (int m = 0; m < k->atomics.len; m++) {
                 Var *v = vec_at(&k->atomics, m);
@@ -183,8 +199,8 @@ void report_json(FILE *f, Unit *u)
             fprintf(f, "%s", j ? ", " : "");
             json_str(f, vec_at(&p->notes, j));
         }
-        fprintf(f, "], \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
-                p->bytes_unfused, p->bytes_fused);
+        fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
+                p->cost_model ? "true" : "false", p->bytes_unfused, p->bytes_fused);
     }
     for (int i = 0; i < u->rejected.len; i++) {
         Region *r = vec_at(&u->rejected, i);

@@ -37,6 +37,7 @@ struct gf_call {
     size_t staged_in, staged_out; /* host bytes copied to / from the device */
     int broken;                  /* gf_call_begin could not hold every argument */
     int checks;                  /* gf_call_check calls: device work the launcher queued */
+    int prefer_c_body;           /* gf_call_prefer_c_body: the GPU cannot win this call */
     void **scratch;              /* gf_call_scratch: allocated when asked */
     int nscratch, capscratch;
     gf_scratch res;              /* gf_call_reserve: allocated by gf_call_map */
@@ -176,6 +177,7 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     c->host_involved = 0;
     c->staged_in = c->staged_out = 0;
     c->checks = 0;
+    c->prefer_c_body = 0;
     c->timing = 0;
     gf_tl_site = (const struct gf_site *)site;
     nvtxRangePushA(site->function ? site->function : "gpufuse call");
@@ -338,6 +340,29 @@ static gf_status stage_in(gf_call *c, int m)
     return GF_SUCCESS;
 }
 
+/* GPUFUSE_COST_MODEL=0: launchers ignore their cost model (tests that run
+ * kernels at sizes where the C body would win). */
+static int cost_model_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("GPUFUSE_COST_MODEL");
+        on = !(v && !strcmp(v, "0"));
+    }
+    return on;
+}
+
+void gf_call_prefer_c_body(gf_call *c) { c->prefer_c_body = cost_model_on(); }
+
+/* Whether the host can run the call on its arguments (none is device memory). */
+static int host_can_run(gf_call *c)
+{
+    for (int i = 0; i < c->nargs; i++)
+        if (c->a[i].p && c->a[i].hi > c->a[i].lo && device_only(c, i))
+            return 0;
+    return 1;
+}
+
 gf_path gf_call_map(gf_call *c)
 {
     const gf_runtime *rt = gf_runtime_get();
@@ -348,7 +373,7 @@ gf_path gf_call_map(gf_call *c)
             report_site(c, st, gf_last_error());
             return (gf_path)(c->path = GF_PATH_FAILED);
         }
-        return (gf_path)(c->path = hazard ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
+        return (gf_path)(c->path = hazard || c->prefer_c_body ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
     }
     c->device = gf_current_device();
     c->stream = (cudaStream_t)gf_current_cuda_stream();
@@ -356,6 +381,8 @@ gf_path gf_call_map(gf_call *c)
         return (gf_path)(c->path = GF_PATH_FAILED);
     if (hazard)
         return host_fallback(c, GF_PATH_SEQUENTIAL, GF_SUCCESS, "arguments overlap", 0);
+    if (c->prefer_c_body && host_can_run(c)) /* the cost model: not an error, no report */
+        return host_fallback(c, GF_PATH_SEQUENTIAL, GF_SUCCESS, "the GPU cannot win this call", 0);
     gf_pool *pool = gf_device_pool_if_any(c->device);
     int m = 0;
     for (int i = 0; i < c->nargs; i++) {

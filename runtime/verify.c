@@ -300,7 +300,7 @@ static const char *path_name(int path)
     switch (path) {
     case GF_PATH_DEVICE: return "launcher on the GPU";
     case GF_PATH_HOST: return "launcher on the CPU: the fused plan";
-    case GF_PATH_SEQUENTIAL: return "launcher on the CPU: the C body, arguments overlap";
+    case GF_PATH_SEQUENTIAL: return "launcher on the CPU: the C body (arguments overlap, or too little work for the GPU)";
     default: return "launcher";
     }
 }

@@ -184,6 +184,29 @@ template <typename T> __device__ inline bool gf_cas(T *p, T *old, T val)
 
 GF_UNUSED static inline bool gf_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
+/* The cost model of a launcher whose plan launches kernels in host loops
+ * or runs loops in a serial kernel (docs/performance.md, "Launches against
+ * work"): the GPU wins when its launches, the copies back that wait for
+ * it and the statement instances one GPU thread runs in order cost less
+ * than the C body running every statement instance on one core.  The
+ * parallel kernels' own work counts as free next to the C body's. */
+#define GF_COST_LAUNCH_NS 4000.0 /* a launch, back to back: 3.7 us measured on the H200 */
+#define GF_COST_SYNC_NS 10000.0  /* a copy back that waits for the queued kernels */
+#define GF_COST_SERIAL_NS 30.0   /* a statement instance in a serial kernel (one thread) */
+#define GF_COST_CPU_NS 1.0       /* a statement instance of the C body */
+GF_UNUSED static inline bool gf_gpu_wins(double launches, double syncs, double par, double ser)
+{
+    return launches * GF_COST_LAUNCH_NS + syncs * GF_COST_SYNC_NS + ser * GF_COST_SERIAL_NS <
+           (par + ser) * GF_COST_CPU_NS;
+}
+/* A loop's trip count from its bounds (as doubles: estimates). */
+GF_UNUSED static inline double gf_trips(double lb, double ub, double step) { return ub > lb ? (ub - lb) / step : 0; }
+
+/* A scalar the host holds, stored into its device slot in stream order
+ * (a kernel argument is copied at the launch: the host variable may change
+ * at once, and nothing waits). */
+template <typename T> __global__ void __launch_bounds__(1) gf_store(T *slot, T v) { *slot = v; }
+
 /* Whether cuBLAS can take a matrix product the launcher recognised: int
  * sizes and row strides, each stride at least the row it strides over,
  * nothing empty (the kernel handles the rest). */

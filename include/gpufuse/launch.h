@@ -67,6 +67,13 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
  * declared; call before gf_call_map. */
 void gf_call_reserve(gf_call *c, size_t bytes);
 
+/* The launcher's cost model found that the GPU cannot win this call (its
+ * launches would cost more than the work they do): gf_call_map then returns
+ * GF_PATH_SEQUENTIAL, and the launcher runs the C body, unless an argument
+ * is device memory the host cannot touch (then the GPU runs the call).  Call
+ * before gf_call_map; the profile counts such calls as C-body calls. */
+void gf_call_prefer_c_body(gf_call *c);
+
 /* Resolves the declared arguments: device pointers are used as they are, host
  * pointers inside a data region use their mirror, plain host pointers are
  * staged through the pinned pool (what is read is copied in now, what is

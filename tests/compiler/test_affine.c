@@ -1,4 +1,4 @@
-/* aff_of on hand-built Expr trees; aff_isl text; expr_equal. */
+/* aff_of on hand-built Expr trees; expr_equal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,6 @@ static Type tint = {.kind = TY_INT}, tfloat = {.kind = TY_FLOAT}, tptr = {.kind 
 static Var iv_i = {.name = "i", .cname = "i", .ty = &tint, .kind = V_IV};
 static Var iv_j = {.name = "j", .cname = "j", .ty = &tint, .kind = V_IV};
 static Var p_n = {.name = "n", .cname = "n", .ty = &tint, .kind = V_PARAM};
-static Var p_min = {.name = "min", .cname = "min", .ty = &tint, .kind = V_PARAM};
 static Var p_a = {.name = "a", .cname = "a", .ty = &tfloat, .kind = V_PARAM};
 static Var p_x = {.name = "x", .cname = "x", .ty = &tptr, .kind = V_PARAM, .is_array = true};
 static Var l_t = {.name = "t", .cname = "t", .ty = &tint, .kind = V_LOCAL};
@@ -121,16 +120,17 @@ static void linear_combinations(void **state)
     assert_int_equal(aff_coef(f, &iv_i), 2);
     assert_int_equal(aff_coef(f, &iv_j), 3);
     assert_int_equal(aff_coef(f, &p_n), -1);
-    assert_string_equal(aff_isl(A, f), "2*i + 3*j - n + 5");
     /* i - i cancels to the constant 0 */
     f = aff_of(A, bin("-", var(&iv_i), var(&iv_i)));
     assert_int_equal(f->nterms, 0);
-    assert_string_equal(aff_isl(A, f), "0");
+    assert_int_equal(f->c, 0);
     /* -(i + 1) and +i */
     f = aff_of(A, un("-", bin("+", var(&iv_i), num("1"))));
-    assert_string_equal(aff_isl(A, f), "-i - 1");
+    assert_int_equal(f->c, -1);
+    assert_int_equal(aff_coef(f, &iv_i), -1);
     f = aff_of(A, un("+", var(&iv_j)));
-    assert_string_equal(aff_isl(A, f), "j");
+    assert_int_equal(f->nterms, 1);
+    assert_int_equal(aff_coef(f, &iv_j), 1);
     /* integer casts are transparent, float casts are not */
     assert_non_null(aff_of(A, cast(&tint, var(&iv_i))));
     assert_null(aff_of(A, cast(&tfloat, var(&iv_i))));
@@ -150,15 +150,6 @@ static void not_affine(void **state)
     assert_null(aff_of(A, fl));
 }
 
-static void isl_keywords_renamed(void **state)
-{
-    (void)state;
-    Aff *f = aff_of(A, bin("+", var(&iv_i), var(&p_min)));
-    assert_string_equal(aff_isl(A, f), "i + min_");
-    assert_string_equal(aff_var_name(A, &p_min), "min_");
-    assert_string_equal(aff_var_name(A, &p_n), "n");
-}
-
 static void structural_equality(void **state)
 {
     (void)state;
@@ -175,7 +166,6 @@ int main(void)
         cmocka_unit_test(constants_and_vars),
         cmocka_unit_test(linear_combinations),
         cmocka_unit_test(not_affine),
-        cmocka_unit_test(isl_keywords_renamed),
         cmocka_unit_test(structural_equality),
     };
     return cmocka_run_group_tests_name("affine", tests, setup, teardown);

@@ -12,4 +12,4 @@ GPUFUSE void tiles(int n, float *restrict x)
 
 // CHECK-LABEL: region tiles
 // CHECK: for i in [0, (n * 4)) step 1 ; line 9, parallel
-// CHECK-NEXT: S0: x[i] = ((x[i] * 0x1.8p+0f) + (float)(i % 4))
+// CHECK-NEXT: S0: x[i] = ((x[i] * 1.5f) + (float)(i % 4))

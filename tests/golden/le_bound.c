@@ -9,4 +9,4 @@ GPUFUSE void fill_incl(int n, float *restrict x)
 
 // CHECK-LABEL: region fill_incl
 // CHECK: for i in [1, (n + 1)) step 1 ; line 6, parallel
-// CHECK: domain: [n] -> { S0[i] : 1 <= i and i < n + 1 }
+// CHECK: domain: [n] -> { S0[i] : 0 < i <= n }

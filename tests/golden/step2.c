@@ -12,4 +12,4 @@ GPUFUSE void even_scale(int n, float *restrict x)
 // CHECK-LABEL: region even_scale
 // CHECK: for i in [0, n) step 2 ; line 6, parallel
 // CHECK: for j in [1, n) step 4 ; line 8, parallel
-// CHECK: domain: {{.*}}(i - (0)) mod 2 = 0{{.*}}(j - (1)) mod 4 = 0
+// CHECK: domain: {{.*}}S1[j] : (-1 + j) mod 4 = 0 and 0 < j < n; S0[i] : (i) mod 2 = 0 and 0 <= i < n }

@@ -11,4 +11,4 @@ GPUFUSE void upper(int n, float a[n][n])
 // CHECK-LABEL: region upper
 // CHECK: for i in [0, n) step 1 ; line 6, parallel
 // CHECK-NEXT: for j in [i, n) step 1 ; line 7, parallel
-// CHECK: domain: [n] -> { S0[i, j] : 0 <= i and i < n and i <= j and j < n }
+// CHECK: domain: [n] -> { S0[i, j] : 0 <= i < n and i <= j < n }

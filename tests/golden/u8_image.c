@@ -15,5 +15,5 @@ GPUFUSE void rgb_to_grey(int npix, const unsigned char *restrict rgb, unsigned c
 // CHECK: for p in [0, npix) step 1 ; line 6, parallel
 // CHECK: rgb[((3 * p) + 1)]
 // CHECK: S1: grey[p] = (unsigned char)((y > 255.0f) ? 255.0f : y)
-// CHECK: domain: [npix] -> { S0[p] : 0 <= p and p < npix; S1[p] : 0 <= p and p < npix }
+// CHECK: domain: [npix] -> { S1[p] : 0 <= p < npix; S0[p] : 0 <= p < npix }
 // CHECK-NOT: S1[p] -> S1
