@@ -392,7 +392,7 @@ static void flatten(F *f, Stmt *s, Vec *out)
 static bool collect_scalar(const Expr *e, const void *arg)
 {
     void *const *a = arg;
-    if (e->kind == E_VAR && !e->var->is_array && !in_set(a[1], e->var))
+    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && !in_set(a[1], e->var))
         vec_push(a[0], a[1], e->var);
     return false;
 }
@@ -406,7 +406,9 @@ static void scalars_mentioned(F *f, const Stmt *s, Vec *out)
         vec_push(f->a, out, s->var);
 }
 
-/* Scalars s assigns (declarations, assignments, loop indices), added to out. */
+/* Scalars s assigns (declarations, assignments), added to out.  Loop
+ * indices are not: each loop sets its own, and none is read after its loop
+ * (C89 code declares 'int i, k;' once and reuses them in every loop). */
 static void scalars_assigned(F *f, const Stmt *s, Vec *out)
 {
     if (!s)
@@ -418,9 +420,6 @@ static void scalars_assigned(F *f, const Stmt *s, Vec *out)
             scalars_assigned(f, vec_at(&s->list, i), out);
         return;
     case S_FOR:
-        v = s->iv;
-        scalars_assigned(f, s->body, out);
-        break;
     case S_WHILE: scalars_assigned(f, s->body, out); return;
     case S_IF:
         scalars_assigned(f, s->then, out);
