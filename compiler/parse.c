@@ -2644,7 +2644,7 @@ static void inclusion_visitor(CXFile f, CXSourceLocation *stack, unsigned len, C
     clang_disposeString(s);
 }
 
-Unit *parse_unit(const char *path, const ParseOptions *opt)
+static Unit *parse_unit_(const char *path, const ParseOptions *opt)
 {
     Arena *a = arena_new();
     Unit *u = arena_alloc(a, sizeof *u);
@@ -2736,4 +2736,24 @@ void unit_free(Unit *u)
     for (int i = 0; i < u->rejected.len; i++)
         deps_free(vec_at(&u->rejected, i));
     arena_free(u->arena);
+}
+
+typedef struct {
+    const char *path;
+    const ParseOptions *opt;
+    Unit *u;
+} ParseCall;
+
+static void parse_call(void *p)
+{
+    ParseCall *c = p;
+    c->u = parse_unit_(c->path, c->opt);
+}
+
+/* The conversion recurses as deep as the expressions nest: on a deep stack. */
+Unit *parse_unit(const char *path, const ParseOptions *opt)
+{
+    ParseCall c = {path, opt, NULL};
+    gfc_with_stack(parse_call, &c);
+    return c.u;
 }
