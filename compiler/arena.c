@@ -2,6 +2,7 @@
  * vectors in the arena, and growable text buffers for code generation. */
 #include "gfc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,4 +154,41 @@ void buf_free(Buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+}
+
+/* Runs fn(arg) on a thread whose stack holds GFC_STACK bytes.  The front end
+ * and the passes recurse over the expression tree: an expression nested as
+ * deep as the front end allows (MAX_EXPR_DEPTH in parse.c) must not overflow the
+ * process's stack, even with sanitizers' larger frames.  Clang's driver does
+ * the same for its own recursion.  Falls back to the calling thread when no
+ * thread can be made. */
+#define GFC_STACK ((size_t)512 << 20)
+
+typedef struct {
+    void (*fn)(void *);
+    void *arg;
+} StackCall;
+
+static void *stack_trampoline(void *p)
+{
+    StackCall *c = p;
+    c->fn(c->arg);
+    return NULL;
+}
+
+void gfc_with_stack(void (*fn)(void *), void *arg)
+{
+    StackCall c = {fn, arg};
+    pthread_attr_t at;
+    pthread_t t;
+    if (pthread_attr_init(&at) == 0) {
+        bool ok = pthread_attr_setstacksize(&at, GFC_STACK) == 0 &&
+                  pthread_create(&t, &at, stack_trampoline, &c) == 0;
+        pthread_attr_destroy(&at);
+        if (ok) {
+            pthread_join(t, NULL);
+            return;
+        }
+    }
+    fn(arg);
 }

@@ -88,7 +88,7 @@ static bool write_depfile(const Options *o, Unit *u)
 #define VERIFY(r, pass) ((void)0)
 #endif
 
-int gfc_run(const Options *o)
+static int gfc_run_(const Options *o)
 {
     if (!gfc_check_outputs(o))
         return 1;
@@ -183,4 +183,24 @@ int gfc_run(const Options *o)
     buf_free(&out);
     unit_free(u);
     return ok ? 0 : 1;
+}
+
+typedef struct {
+    const Options *o;
+    int rc;
+} RunCall;
+
+static void run_call(void *p)
+{
+    RunCall *c = p;
+    c->rc = gfc_run_(c->o);
+}
+
+/* Every pass recurses over the expression tree: the whole compilation runs
+ * on a deep stack (gfc_with_stack). */
+int gfc_run(const Options *o)
+{
+    RunCall c = {o, 1};
+    gfc_with_stack(run_call, &c);
+    return c.rc;
 }

@@ -392,7 +392,7 @@ static void flatten(F *f, Stmt *s, Vec *out)
 static bool collect_scalar(const Expr *e, const void *arg)
 {
     void *const *a = arg;
-    if (e->kind == E_VAR && !e->var->is_array && !in_set(a[1], e->var))
+    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && !in_set(a[1], e->var))
         vec_push(a[0], a[1], e->var);
     return false;
 }
@@ -406,7 +406,9 @@ static void scalars_mentioned(F *f, const Stmt *s, Vec *out)
         vec_push(f->a, out, s->var);
 }
 
-/* Scalars s assigns (declarations, assignments, loop indices), added to out. */
+/* Scalars s assigns (declarations, assignments), added to out.  Loop
+ * indices are not: each loop sets its own, and none is read after its loop
+ * (C89 code declares 'int i, k;' once and reuses them in every loop). */
 static void scalars_assigned(F *f, const Stmt *s, Vec *out)
 {
     if (!s)
@@ -418,9 +420,6 @@ static void scalars_assigned(F *f, const Stmt *s, Vec *out)
             scalars_assigned(f, vec_at(&s->list, i), out);
         return;
     case S_FOR:
-        v = s->iv;
-        scalars_assigned(f, s->body, out);
-        break;
     case S_WHILE: scalars_assigned(f, s->body, out); return;
     case S_IF:
         scalars_assigned(f, s->then, out);
@@ -1359,12 +1358,15 @@ static void device_written(F *f, Vec *steps, Vec *out)
 static void place_loop(F *f, Place *p, Step *st)
 {
     Stmt *l = st->stmt;
-    Vec body = {0}, self = {0}, dw = {0}, carry = {0}, rest = {0};
+    Vec body = {0}, self = {0}, dw = {0}, carry = {0}, rest = {0}, local = {0};
     flatten(f, l->body, &body);
     vec_push(f->a, &self, l);
     device_written(f, &st->body, &dw);
+    declared_in(f, l->body, &local);
     for (int i = 0; i < dw.len; i++) {
         Var *v = vec_at(&dw, i);
+        if (in_set(&local, v))   /* declared in the body: no value survives an iteration */
+            continue;
         bool head = ir_expr_any(l->lb, is_var_use, v) || ir_expr_any(l->ub, is_var_use, v) ||
                     ir_expr_any(l->cond, is_var_use, v);
         if (!head && read_first((Stmt **)body.data, body.len, v))
@@ -1391,7 +1393,7 @@ static void place_loop(F *f, Place *p, Step *st)
             vec_push(f->a, &st->upload_end, vec_at(&carry, i));
     for (int i = 0; i < inner.dev.len; i++) {
         Var *v = vec_at(&inner.dev, i);
-        if (in_set(&carry, v))
+        if (in_set(&carry, v) || in_set(&local, v))
             continue;
         if (read_first((Stmt **)body.data, body.len, v) || ir_expr_any(l->lb, is_var_use, v) ||
             ir_expr_any(l->ub, is_var_use, v) || ir_expr_any(l->cond, is_var_use, v))

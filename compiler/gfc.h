@@ -28,6 +28,7 @@ _Noreturn void gfc_panic(const char *file, int line, const char *what);
 
 typedef struct Arena Arena;
 Arena *arena_new(void);
+void gfc_with_stack(void (*fn)(void *), void *arg);   /* fn(arg) on a deep stack */
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t size);            /* zeroed */
 char *arena_strdup(Arena *a, const char *s);

@@ -257,7 +257,8 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
     bool cst = clang_isConstQualifiedType(t);
     bool rst = clang_isRestrictQualifiedType(t);
     CXType ct = t;
-    if (t.kind == CXType_Elaborated || t.kind == CXType_Typedef)
+    if (t.kind == CXType_Elaborated || t.kind == CXType_Typedef || t.kind == CXType_Unexposed ||
+        t.kind == CXType_Auto)   /* sugar: typedefs, typeof, __auto_type */
         ct = clang_getCanonicalType(t);
     Type *ty;
     switch (ct.kind) {
@@ -658,8 +659,9 @@ static Expr *constant(P *p, CXCursor c, Type *ty)
     if (!e->text) {
         if (k == CXEval_Int && type_is_float(ty)) {   /* (float)3: a floating constant */
             e->kind = E_FLOAT;
-            e->text = float_text(p, c, clang_EvalResult_isUnsignedInt(ev) ? (double)clang_EvalResult_getAsUnsigned(ev)
-                                                                        : (double)clang_EvalResult_getAsLongLong(ev), ty);
+            double v = clang_EvalResult_isUnsignedInt(ev) ? (double)clang_EvalResult_getAsUnsigned(ev)
+                                                          : (double)clang_EvalResult_getAsLongLong(ev);
+            e->text = float_text(p, c, v, ty);
         } else if (k == CXEval_Int) {
             e->text = int_text(p, ev, ty);
         } else if (type_is_float(ty)) {
@@ -1665,6 +1667,12 @@ static Op loop_cond(P *p, CXCursor cond, Var *iv, Expr **bound)
         Op sign = OP_NONE;
         if (!index_side(p, k.c[side], iv, &off, &sign))
             continue;
+        /* i + m <= n is i <= n - m only without wrap-around: n - m may wrap
+         * where i + m would not (m > n) */
+        enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(strip(k.c[side]))).kind;
+        if (!clang_Cursor_isNull(off) && (tk == CXType_UInt || tk == CXType_ULong || tk == CXType_ULongLong ||
+                                          tk == CXType_UShort || tk == CXType_UChar || tk == CXType_Bool))
+            return OP_NONE;
         Expr *b = conv_expr(p, k.c[1 - side]);
         if (!clang_Cursor_isNull(off)) {
             Expr *e = conv_expr(p, off);
@@ -2636,7 +2644,7 @@ static void inclusion_visitor(CXFile f, CXSourceLocation *stack, unsigned len, C
     clang_disposeString(s);
 }
 
-Unit *parse_unit(const char *path, const ParseOptions *opt)
+static Unit *parse_unit_(const char *path, const ParseOptions *opt)
 {
     Arena *a = arena_new();
     Unit *u = arena_alloc(a, sizeof *u);
@@ -2728,4 +2736,24 @@ void unit_free(Unit *u)
     for (int i = 0; i < u->rejected.len; i++)
         deps_free(vec_at(&u->rejected, i));
     arena_free(u->arena);
+}
+
+typedef struct {
+    const char *path;
+    const ParseOptions *opt;
+    Unit *u;
+} ParseCall;
+
+static void parse_call(void *p)
+{
+    ParseCall *c = p;
+    c->u = parse_unit_(c->path, c->opt);
+}
+
+/* The conversion recurses as deep as the expressions nest: on a deep stack. */
+Unit *parse_unit(const char *path, const ParseOptions *opt)
+{
+    ParseCall c = {path, opt, NULL};
+    gfc_with_stack(parse_call, &c);
+    return c.u;
 }

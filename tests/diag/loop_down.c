@@ -1,6 +1,7 @@
 #include <gpufuse.h>
 
-/* Loops counting down are accepted (tests/golden/count_down.c); these are not. */
+/* Loop headers that are refused (loops counting down are accepted:
+ * tests/golden/count_down.c). */
 
 GPUFUSE void never_ends(unsigned n, float *restrict x)
 {
@@ -42,4 +43,11 @@ GPUFUSE void moving_bound(int n, float *restrict x)
         x[i] = 0.0f;
         m = m - 1;
     }
+}
+
+/* i + m <= n as i <= n - m would wrap for unsigned m > n */
+GPUFUSE void unsigned_offset(unsigned long n, unsigned long m, float *restrict x)
+{
+    for (unsigned long i = 0; i + m <= n; i++) // expected-warning {{the loop condition must compare the index 'i' with a bound}} [-Wgpufuse-loop]
+        x[i] = 0.0f;
 }
