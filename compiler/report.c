@@ -163,6 +163,19 @@ void report_json(FILE *f, Unit *u)
                 json_str(f, k->lib->epi ? "cublasLt" : "cublas");
             else
                 fprintf(f, "null");
+            if (k->lib) {
+                /* the nest replaced and each call: {"routine": "GEMM", "computes": "C = A * B (double, ...)"} */
+                fprintf(f, ", \"replaces_lines\": [%d, %d], \"library_calls\": [", k->lib->first_line, k->lib->last_line);
+                for (int m = 0; m < k->lib->ops.len; m++) {
+                    const LibOp *op = vec_at(&k->lib->ops, m);
+                    fprintf(f, "%s{\"routine\": ", m ? ", " : "");
+                    json_str(f, lib_kind_name(op->kind));
+                    fprintf(f, ", \"computes\": ");
+                    json_str(f, lib_describe_op(u->arena, k->lib, op));
+                    fputc('}', f);
+                }
+                fputc(']', f);
+            }
             fprintf(f, ", \"epilogue_of\": ");
             if (k->folded_into)
                 json_str(f, k->folded_into->name);

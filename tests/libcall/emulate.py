@@ -109,8 +109,8 @@ def main():
         params, body = launcher(cu, name)
         if not ok:
             # other kernels: not emulated (forms_emulated says so)
-            names = [re.findall(r'(\w+)$', p.strip())[0] for p in params.split(',') if p.strip()]
-            out += ['void gf_%s(%s)' % (name, params), '{'] + ['    (void)%s;' % n for n in names]
+            pnames = [re.findall(r'(\w+)$', p.strip())[0] for p in params.split(',') if p.strip()]
+            out += ['void gf_%s(%s)' % (name, params), '{'] + ['    (void)%s;' % n for n in pnames]
             out += ['    abort();', '}', '']
             continue
         out += emulate(name, params, body) + ['']

@@ -184,6 +184,21 @@ GPUFUSE void atax(int m, int n, const double A[m][n], const double x[n], double 
     }
 }
 
+/* 2: s = A^T r and q = A p in one pass over A's rows; C89 declarations */
+GPUFUSE void bicg(int m, int n, const double A[n][m], double s[m], double q[n], const double p[m], const double r[n])
+{
+    int i, j;
+    for (i = 0; i < m; i++)
+        s[i] = 0;
+    for (i = 0; i < n; i++) {
+        q[i] = 0.0;
+        for (j = 0; j < m; j++) {
+            s[j] = s[j] + r[i] * A[i][j];
+            q[i] = q[i] + A[i][j] * p[j];
+        }
+    }
+}
+
 /* 2: x1 += A y1, x2 += A^T y2 */
 GPUFUSE void mvt(int n, double x1[n], double x2[n], const double y_1[n], const double y_2[n], const double A[n][n])
 {
