@@ -10,6 +10,7 @@ static void reject_region(Unit *u, int i)
 {
     Region *r = vec_at(&u->regions, i);
     r->rejected = true;
+    diag_take_reject(u->arena, &r->why);
     vec_push(u->arena, &u->rejected, r);
     for (int j = i; j < u->regions.len - 1; j++)
         u->regions.data[j] = u->regions.data[j + 1];

@@ -97,6 +97,14 @@ void diag_clang_args(const char *path, const char *const *args, int n);
 /* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Why a region keeps its CPU body: the last diag_reject, for --report=json.
+ * Fills *why (message, flag, place) and forgets it; false when there is none. */
+typedef struct Reject {
+    Loc loc;
+    const char *flag;            /* "-Wgpufuse-extent" */
+    const char *message;
+} Reject;
+bool diag_take_reject(Arena *a, Reject *why);
 
 /* ---- the region IR ---------------------------------------------------------- */
 
@@ -333,6 +341,7 @@ typedef struct Region {
     Vec stmts;                   /* Stmt* by id */
     const char *signature;       /* the C prototype, as text */
     bool rejected;
+    Reject why;                  /* when rejected: the diagnostic that said why */
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
     struct DepInfo *deps;

@@ -2532,6 +2532,7 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, co
     r->last_line = end_line_of(fn);
     if (setjmp(p.fail)) {
         r->rejected = true;
+        diag_take_reject(u->arena, &r->why);
         return r;
     }
     if (clang_getCursorLinkage(fn) != CXLinkage_External)
