@@ -85,7 +85,7 @@ assert w["file"].endswith("k.c") and w["line"] == 3 and w["column"] > 0 and "acc
 '
 # every -Wgpufuse-NAME the compiler uses is one the options know
 unknown=''
-for w in $(grep -ohE '"-Wgpufuse-[a-z-]+"' "$ROOT"/compiler/*.c | tr -d '"' | sort -u); do
+for w in $(grep -ohE '"-Wgpufuse-[a-z-]+"' "$ROOT"/compiler/*.c "$ROOT"/compiler/*/*.c | tr -d '"' | sort -u); do
     "$GF" "-Wno-${w#-W}" --version > /dev/null 2> err.txt
     grep -q unknown err.txt && unknown="$unknown $w"
 done

@@ -54,10 +54,18 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
-/* output.c: s as it may be printed inside a comment or a string literal of
+/* names.c: s as it may be printed inside a comment or a string literal of
  * generated code (file names: quotes, backslashes, newlines, "*" "/");
  * s itself when nothing needs escaping. */
 const char *c_escape(Arena *a, const char *s);
+
+/* A growable array of strings (heap; the strings are not owned). */
+typedef struct StrVec {
+    const char **v;
+    int n, cap;
+} StrVec;
+void strvec_push(StrVec *s, const char *x);
+
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
@@ -454,6 +462,17 @@ const char *decls_cname(Arena *a, const char *name);
 /* An input path as generated code prints it: its base name when absolute
  * (no path of the generating machine), else as given; escaped (c_escape). */
 const char *decls_gen_path(Arena *a, const char *path);
+bool names_in_list(const char *const *l, const char *s);   /* l ends with NULL */
+bool names_plain_ident(const char *s);                      /* [A-Za-z0-9_]+ */
+
+/* ---- compdb.c: the compilation database (front end) ---- */
+
+/* compdb.c: appends to `out` the flags clang needs for `input` from a
+ * compile_commands.json in `dir` or a directory above it (dir NULL: above
+ * the input, as clang-tidy looks).  `required`: a missing database or entry
+ * is an error (diagnosed; returns false); else they are silently skipped.
+ * `verbose` says which entry was used. */
+bool compdb_flags(const char *dir, const char *input, bool required, bool verbose, Arena *a, StrVec *out);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 
@@ -465,6 +484,7 @@ typedef struct ParseOptions {
 
 /* Parses path; returns NULL on a fatal error (diagnosed). */
 Unit *parse_unit(const char *path, const ParseOptions *opt);
+/* driver.c: the unit's memory and each region's dependence model. */
 void unit_free(Unit *u);
 
 /* ---- deps.c: isl dependences ------------------------------------------------- */
@@ -643,6 +663,8 @@ LibCall *lib_match_matmul(Arena *a, Stmt *nest);
  * epilogue when it is only C = relu(C + bias[j]) or a part of that. */
 bool lib_fold_epilogue(Arena *a, LibCall *lc, Kernel *k);
 const char *lib_describe(Arena *a, const LibCall *lc);
+
+/* ---- builtins.c ---- */
 
 /* Library builtins callable in a region (gf_sgemm, gf_dgemm,
  * gf_gemm_epilogue, gf_fft_c2c_n, gf_fft_r2c_n): one letter per argument,

@@ -2728,17 +2728,6 @@ static Unit *parse_unit_(const char *path, const ParseOptions *opt)
     return u;
 }
 
-void unit_free(Unit *u)
-{
-    if (!u)
-        return;
-    for (int i = 0; i < u->regions.len; i++)
-        deps_free(vec_at(&u->regions, i));
-    for (int i = 0; i < u->rejected.len; i++)
-        deps_free(vec_at(&u->rejected, i));
-    arena_free(u->arena);
-}
-
 typedef struct {
     const char *path;
     const ParseOptions *opt;
