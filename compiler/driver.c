@@ -10,23 +10,23 @@ static void reject_region(Unit *u, int i)
 {
     Region *r = vec_at(&u->regions, i);
     r->rejected = true;
+    diag_take_reject(u->arena, &r->why);
     vec_push(u->arena, &u->rejected, r);
     for (int j = i; j < u->regions.len - 1; j++)
         u->regions.data[j] = u->regions.data[j + 1];
     u->regions.len--;
 }
 
-void strvec_push(StrVec *s, const char *x)
+/* The unit's memory and each region's dependence model. */
+void unit_free(Unit *u)
 {
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->v = realloc(s->v, sizeof(char *) * (size_t)s->cap);
-        if (!s->v) {
-            fprintf(stderr, "gpufuse: out of memory\n");
-            exit(1);
-        }
-    }
-    s->v[s->n++] = x;
+    if (!u)
+        return;
+    for (int i = 0; i < u->regions.len; i++)
+        deps_free(vec_at(&u->regions, i));
+    for (int i = 0; i < u->rejected.len; i++)
+        deps_free(vec_at(&u->rejected, i));
+    arena_free(u->arena);
 }
 
 /* A file name as Make reads it in a rule (as gcc writes depfiles): spaces

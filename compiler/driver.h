@@ -31,19 +31,6 @@ bool gfc_check_outputs(const Options *o);
  * failure and an unchanged file left untouched; diagnoses failures. */
 bool gfc_write_output(const char *path, const char *text, size_t len);
 
-/* A growable array of strings (heap; the strings are not owned). */
-typedef struct StrVec {
-    const char **v;
-    int n, cap;
-} StrVec;
-void strvec_push(StrVec *s, const char *x);
-
-/* compdb.c: appends to `out` the flags clang needs for `input` from a
- * compile_commands.json in `dir` or a directory above it (dir NULL: above
- * the input, as clang-tidy looks).  `required`: a missing database or entry
- * is an error (diagnosed; returns false); else they are silently skipped.
- * `verbose` says which entry was used. */
-bool compdb_flags(const char *dir, const char *input, bool required, bool verbose, Arena *a, StrVec *out);
 
 /* A file name in Make's syntax (spaces, '#', '$' escaped), for depfiles. */
 const char *make_escape(Arena *a, const char *s);

@@ -2,8 +2,7 @@
  * the input is refused; a regular file is replaced atomically (temporary in
  * the same directory, then rename) keeping its mode, and left alone when its
  * bytes would not change; symlinks are followed to their target; devices,
- * pipes and our own standard streams are written through.  Also the escaping
- * of file names printed into generated code. */
+ * pipes and our own standard streams are written through. */
 #define _DEFAULT_SOURCE
 #include "driver.h"
 
@@ -14,52 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- escaping ------------------------------------------------------------------ */
-
-/* One form that is safe both inside a comment and inside a string literal:
- * backslash, quote and control characters as C escapes; the '/' of a '*' '/'
- * pair and the '?' that would complete a trigraph as octal escapes (inside a
- * string they read back as the same character, inside a comment they are
- * inert text). */
-static bool needs_escape(const char *s)
-{
-    for (const char *p = s; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch == '\\' || ch == '"' || ch < 0x20 || ch == 0x7f || (ch == '/' && p > s && p[-1] == '*') ||
-            (ch == '?' && p > s && p[-1] == '?'))
-            return true;
-    }
-    return false;
-}
-
-const char *c_escape(Arena *a, const char *s)
-{
-    if (!s || !needs_escape(s))
-        return s;
-    size_t n = strlen(s);
-    char *out = arena_alloc(a, 4 * n + 1), *q = out;
-    for (const char *p = s; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch == '\\' || ch == '"') {
-            *q++ = '\\';
-            *q++ = (char)ch;
-        } else if (ch == '\n') {
-            *q++ = '\\';
-            *q++ = 'n';
-        } else if (ch == '\t') {
-            *q++ = '\\';
-            *q++ = 't';
-        } else if (ch < 0x20 || ch == 0x7f || (ch == '/' && p > s && p[-1] == '*') ||
-                   (ch == '?' && p > s && p[-1] == '?')) {
-            q += sprintf(q, "\\%03o", ch);
-        } else {
-            *q++ = (char)ch;
-        }
-    }
-    *q = '\0';
-    return out;
-}
 
 /* ---- identity --------------------------------------------------------------- */
 

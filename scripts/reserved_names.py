@@ -16,11 +16,11 @@ the headers themselves:
     gpufuse.h, as C, with gcc.
 
 Names the implementation reserves anyway (`__x`, `_X`) are left out.  The
-output, compiler/reserved_names.h, is checked in; run this again when the
+output, compiler/ir/reserved_names.h, is checked in; run this again when the
 toolchain changes:
 
-  python3 scripts/reserved_names.py [--nvcc NVCC] [--clang CLANG] > compiler/reserved_names.h
-  python3 scripts/reserved_names.py --check compiler/reserved_names.h   # a test: every
+  python3 scripts/reserved_names.py [--nvcc NVCC] [--clang CLANG] > compiler/ir/reserved_names.h
+  python3 scripts/reserved_names.py --check compiler/ir/reserved_names.h   # a test: every
       name of these headers is in the file (exit 1 naming those missing, 77 without the tools)
 """
 import argparse

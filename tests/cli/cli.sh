@@ -69,9 +69,23 @@ run -w k.c -o e.gf.cu
 check '-w: no warnings' test $rc = 0 -a ! -s err.txt
 run -Wgpufuse-dependance k.c -o e.gf.cu
 check 'unknown warning option: warned, with the closest name' has "unknown warning option '-Wgpufuse-dependance'; did you mean '-Wgpufuse-dependence'?"
+
+# the JSON report: versioned, and a region kept on the CPU says why, where
+# (even with its warning hidden)
+run k.c --emit=report --report=json -Wno-gpufuse-dependence
+check '--report=json: format and version' python3 -c '
+import json, sys
+d = json.load(open("out.txt"))
+assert d["format"] == "gpufuse-report" and d["version"] == 1, d
+r = {x["name"]: x for x in d["regions"]}
+assert r["scale"]["status"] == "fused" and "reason" not in r["scale"], r["scale"]
+w = r["running"]["reason"]
+assert r["running"]["status"] == "cpu" and w["flag"] == "-Wgpufuse-dependence", w
+assert w["file"].endswith("k.c") and w["line"] == 3 and w["column"] > 0 and "acc" in w["message"], w
+'
 # every -Wgpufuse-NAME the compiler uses is one the options know
 unknown=''
-for w in $(grep -ohE '"-Wgpufuse-[a-z-]+"' "$ROOT"/compiler/*.c | tr -d '"' | sort -u); do
+for w in $(grep -ohE '"-Wgpufuse-[a-z-]+"' "$ROOT"/compiler/*.c "$ROOT"/compiler/*/*.c | tr -d '"' | sort -u); do
     "$GF" "-Wno-${w#-W}" --version > /dev/null 2> err.txt
     grep -q unknown err.txt && unknown="$unknown $w"
 done
@@ -193,6 +207,20 @@ PY
     "$GF" --diagnostics-format=sarif 'm s.c' -o m.gf.cu 2> m.sarif
     check "  ... clang's own errors are results too (file name as a URI)" \
         sarif_ok m.sarif "r[0]['ruleId'] == 'clang' and r[0]['level'] == 'error' and 'missing.h' in r[0]['message']['text'] and loc(r[0])['artifactLocation']['uri'] == 'm%20s.c'"
+fi
+
+# --target=host in a static library: the file compiled with -DGPUFUSE_UNIT
+# pulls the generated one out of the archive (its anchor), not the weak body
+if command -v gcc > /dev/null; then
+    cat > lib_main.c <<'C'
+void scale(int n, float a, float x[n]);
+int main(void) { float x[4] = {1, 2, 3, 4}; scale(4, 2.0f, x); return x[3] != 8.0f; }
+C
+    run --target=host k.c -o k.gf.c
+    gcc -c -I"$ROOT/include" -DGPUFUSE_UNIT=k k.c -o k.o && gcc -c -fopenmp -I"$ROOT/include" k.gf.c -o k.gf.o &&
+        ar rcs libk.a k.o k.gf.o && gcc lib_main.c -L. -lk -fopenmp -o lib_main > /dev/null 2>&1
+    check '--target=host: a static library links the generated functions' \
+        sh -c './lib_main && nm lib_main | grep -q " gf_seq_scale$"'
 fi
 
 echo "command line: $fails failure(s)"

@@ -192,3 +192,16 @@ void gfc_with_stack(void (*fn)(void *), void *arg)
     }
     fn(arg);
 }
+
+void strvec_push(StrVec *s, const char *x)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = realloc(s->v, sizeof(char *) * (size_t)s->cap);
+        if (!s->v) {
+            fprintf(stderr, "gpufuse: out of memory\n");
+            exit(1);
+        }
+    }
+    s->v[s->n++] = x;
+}

@@ -54,10 +54,18 @@ void buf_puts(Buf *b, const char *s);
 /* Starts a new line at the current indentation, then prints. */
 void buf_line(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
-/* output.c: s as it may be printed inside a comment or a string literal of
+/* names.c: s as it may be printed inside a comment or a string literal of
  * generated code (file names: quotes, backslashes, newlines, "*" "/");
  * s itself when nothing needs escaping. */
 const char *c_escape(Arena *a, const char *s);
+
+/* A growable array of strings (heap; the strings are not owned). */
+typedef struct StrVec {
+    const char **v;
+    int n, cap;
+} StrVec;
+void strvec_push(StrVec *s, const char *x);
+
 
 /* ---- diag.c: clang-format diagnostics ------------------------------------- */
 
@@ -97,6 +105,14 @@ void diag_clang_args(const char *path, const char *const *args, int n);
 /* Region diagnostics: a warning (error under -Werror) that makes the region
  * keep its CPU body. */
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Why a region keeps its CPU body: the last diag_reject, for --report=json.
+ * Fills *why (message, flag, place) and forgets it; false when there is none. */
+typedef struct Reject {
+    Loc loc;
+    const char *flag;            /* "-Wgpufuse-extent" */
+    const char *message;
+} Reject;
+bool diag_take_reject(Arena *a, Reject *why);
 
 /* ---- the region IR ---------------------------------------------------------- */
 
@@ -333,6 +349,7 @@ typedef struct Region {
     Vec stmts;                   /* Stmt* by id */
     const char *signature;       /* the C prototype, as text */
     bool rejected;
+    Reject why;                  /* when rejected: the diagnostic that said why */
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
     struct DepInfo *deps;
@@ -445,6 +462,17 @@ const char *decls_cname(Arena *a, const char *name);
 /* An input path as generated code prints it: its base name when absolute
  * (no path of the generating machine), else as given; escaped (c_escape). */
 const char *decls_gen_path(Arena *a, const char *path);
+bool names_in_list(const char *const *l, const char *s);   /* l ends with NULL */
+bool names_plain_ident(const char *s);                      /* [A-Za-z0-9_]+ */
+
+/* ---- compdb.c: the compilation database (front end) ---- */
+
+/* compdb.c: appends to `out` the flags clang needs for `input` from a
+ * compile_commands.json in `dir` or a directory above it (dir NULL: above
+ * the input, as clang-tidy looks).  `required`: a missing database or entry
+ * is an error (diagnosed; returns false); else they are silently skipped.
+ * `verbose` says which entry was used. */
+bool compdb_flags(const char *dir, const char *input, bool required, bool verbose, Arena *a, StrVec *out);
 
 /* ---- parse.c: libclang front end ------------------------------------------ */
 
@@ -456,7 +484,21 @@ typedef struct ParseOptions {
 
 /* Parses path; returns NULL on a fatal error (diagnosed). */
 Unit *parse_unit(const char *path, const ParseOptions *opt);
+/* driver.c: the unit's memory and each region's dependence model. */
 void unit_free(Unit *u);
+
+/* ---- analysis/sets.c: integer sets written as isl text (plan/libcall.c) -------- */
+
+/* p is a subset of q (subset) or equal to it; false when either is unreadable. */
+bool sets_cmp(const char *p, const char *q, bool subset);
+/* p | q as text; NULL when either is unreadable. */
+const char *sets_union(Arena *a, const char *p, const char *q);
+/* s with set dimension d projected out and put back fixed at 0. */
+const char *sets_zero_dim(Arena *a, const char *s, int d);
+/* s with set dimension d unconstrained, intersected with t. */
+const char *sets_free_dim_meet(Arena *a, const char *s, int d, const char *t);
+/* Whether p and p & q hold for the same parameter values. */
+bool sets_same_params(const char *p, const char *q);
 
 /* ---- deps.c: isl dependences ------------------------------------------------- */
 
@@ -685,6 +727,8 @@ const char *lib_describe_op(Arena *a, const LibCall *lc, const LibOp *op);
 const char *lib_describe(Arena *a, const LibCall *lc);
 /* The cuBLAS routine an op calls ("GEMM", "SYRK" ...). */
 const char *lib_kind_name(LibKind k);
+
+/* ---- builtins.c ---- */
 
 /* Library builtins callable in a region (gf_sgemm, gf_dgemm,
  * gf_gemm_epilogue, gf_fft_c2c_n, gf_fft_r2c_n): one letter per argument,

@@ -29,7 +29,6 @@
  * device entities).  Entities declared in system headers get gf_s_: the
  * generated file includes some of those headers itself. */
 #include "decls.h"
-#include "reserved_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +48,7 @@ struct DeclState {
     int nanon;                   /* unnamed records tagged so far */
 };
 
-/* ---- names -------------------------------------------------------------------------- */
-
-/* C++ keywords and alternative tokens that C lets a program use as names. */
-static const char *const cxx_keywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t", "char16_t",
-    "char32_t", "class", "co_await", "co_return", "co_yield", "compl", "concept", "const_cast", "consteval",
-    "constexpr", "constinit", "decltype", "delete", "dynamic_cast", "explicit", "export", "false", "friend",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
-    "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this",
-    "thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
-    NULL};
+/* ---- names: ir/names.c ---- */
 
 /* Typedefs of the standard headers every generated file includes itself: a
  * helper that names them (from the same system headers) keeps the name. */
@@ -69,96 +58,6 @@ static const char *const prelude_typedefs[] = {
     "int_least32_t", "int_least64_t", "uint_least8_t", "uint_least16_t", "uint_least32_t", "uint_least64_t",
     "int_fast8_t", "int_fast16_t", "int_fast32_t", "int_fast64_t", "uint_fast8_t", "uint_fast16_t",
     "uint_fast32_t", "uint_fast64_t", "float_t", "double_t", NULL};
-
-static bool in_list(const char *const *l, const char *s)
-{
-    for (int i = 0; l[i]; i++)
-        if (!strcmp(l[i], s))
-            return true;
-    return false;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool reserved(const char *s)
-{
-    return bsearch(&s, gf_reserved_names, sizeof gf_reserved_names / sizeof *gf_reserved_names,
-                   sizeof *gf_reserved_names, cmp_name) != NULL;
-}
-
-static bool ascii_alnum(unsigned c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-static bool plain_ident(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (!ascii_alnum(*p) && *p != '_')
-            return false;
-    return *s != '\0';
-}
-
-/* One UTF-8 sequence at p: its code point, and its length (1 for a stray byte). */
-static int utf8_next(const unsigned char *p, unsigned *cp)
-{
-    int n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
-    unsigned c = n == 1 ? *p : *p & (0x3fu >> (n - 1));
-    for (int i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            *cp = *p;
-            return 1;
-        }
-        c = c << 6 | (p[i] & 0x3fu);
-    }
-    *cp = c;
-    return n;
-}
-
-/* An identifier that is not plain ASCII, in ASCII: letters and digits kept,
- * '_' as "_x", any other character as "_u" and six hex digits (one to one). */
-static const char *mangle(Arena *a, const char *s)
-{
-    Buf b = {0};
-    buf_puts(&b, "gf_x_");
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        unsigned cp;
-        if (ascii_alnum(*p)) {
-            buf_printf(&b, "%c", *p++);
-        } else if (*p == '_') {
-            buf_puts(&b, "_x");
-            p++;
-        } else {
-            p += utf8_next(p, &cp);
-            buf_printf(&b, "_u%06x", cp);
-        }
-    }
-    const char *r = arena_strdup(a, b.data);
-    buf_free(&b);
-    return r;
-}
-
-const char *decls_cname(Arena *a, const char *name)
-{
-    if (!plain_ident(name))
-        return mangle(a, name);
-    if (in_list(cxx_keywords, name) || !strncmp(name, "gf_", 3) || !strncmp(name, "GF_", 3) || reserved(name))
-        return arena_printf(a, "gf_u_%s", name);
-    return name;
-}
-
-const char *decls_gen_path(Arena *a, const char *path)
-{
-    const char *p = path;
-    if (p[0] == '/')
-        p = strrchr(p, '/') + 1;
-    return c_escape(a, p);       /* safe in a comment and in a string literal */
-}
-
-/* ---- libclang helpers ---------------------------------------------------------------- */
 
 static char *cx_str(Arena *a, CXString s)
 {
@@ -200,7 +99,7 @@ static bool file_scope(CXCursor c)
 static const char *entity_cname(struct DeclState *d, CXCursor c)
 {
     const char *s = spelling(d, c);
-    if (in_system(c) && plain_ident(s))
+    if (in_system(c) && names_plain_ident(s))
         return arena_printf(d->a, "gf_s_%s", s);
     return decls_cname(d->a, s);
 }
@@ -844,7 +743,7 @@ static bool keep_typedef(struct DeclState *d, CXCursor td)
     clang_getExpansionLocation(clang_getCursorLocation(td), &f, NULL, NULL, NULL);
     if (!f)
         return true;             /* clang's own: __int128_t, __builtin_va_list */
-    return in_system(td) && in_list(prelude_typedefs, spelling(d, td));
+    return in_system(td) && names_in_list(prelude_typedefs, spelling(d, td));
 }
 
 /* What C accepts and C++ (CUDA) does not, in a type written in the text. */

@@ -233,12 +233,50 @@ void diag_at(DiagLevel level, Loc loc, const char *flag, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The last rejection, kept (even when its warning is hidden) until the
+ * region that it rejected takes it. */
+static struct {
+    bool set;
+    Loc loc;
+    const char *flag;
+    char *message;
+} last_reject;
+
 void diag_reject(Loc loc, const char *flag, const char *fmt, ...)
 {
-    va_list ap;
+    va_list ap, ap2;
     va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *m = malloc((size_t)(n < 0 ? 0 : n) + 1);
+    if (m) {
+        va_copy(ap2, ap);
+        vsnprintf(m, (size_t)n + 1, fmt, ap2);
+        va_end(ap2);
+    }
+    free(last_reject.message);
+    last_reject.set = true;
+    last_reject.loc = loc;
+    last_reject.flag = flag;
+    last_reject.message = m;
     vdiag(DIAG_WARNING, loc, flag, fmt, ap);
     va_end(ap);
+}
+
+bool diag_take_reject(Arena *a, Reject *why)
+{
+    if (!last_reject.set)
+        return false;
+    why->loc = last_reject.loc;
+    why->flag = last_reject.flag ? arena_strdup(a, last_reject.flag) : NULL;
+    why->message = arena_strdup(a, last_reject.message ? last_reject.message : "");
+    if (last_reject.loc.file)
+        why->loc.file = arena_strdup(a, last_reject.loc.file);
+    free(last_reject.message);
+    last_reject.message = NULL;
+    last_reject.set = false;
+    return true;
 }
 
 /* Shell-quoted where needed, so the line can be pasted. */

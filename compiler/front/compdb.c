@@ -5,7 +5,7 @@
  * absolute against the entry's directory, so that the input keeps the name
  * it was given on the command line (and that name stays in the output). */
 #define _DEFAULT_SOURCE
-#include "driver.h"
+#include "gfc.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <limits.h>

@@ -2532,6 +2532,7 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, co
     r->last_line = end_line_of(fn);
     if (setjmp(p.fail)) {
         r->rejected = true;
+        diag_take_reject(u->arena, &r->why);
         return r;
     }
     if (clang_getCursorLinkage(fn) != CXLinkage_External)
@@ -2725,17 +2726,6 @@ static Unit *parse_unit_(const char *path, const ParseOptions *opt)
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     return u;
-}
-
-void unit_free(Unit *u)
-{
-    if (!u)
-        return;
-    for (int i = 0; i < u->regions.len; i++)
-        deps_free(vec_at(&u->regions, i));
-    for (int i = 0; i < u->rejected.len; i++)
-        deps_free(vec_at(&u->rejected, i));
-    arena_free(u->arena);
 }
 
 typedef struct {

@@ -512,4 +512,9 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
         buf_puts(b, brace + 3);
         buf_free(&body);
     }
+    /* the static-library anchor, as the CUDA target has it (emit_abi_check) */
+    buf_printf(b, "\n/* Static libraries: %s compiled with -DGPUFUSE_UNIT refers to this, so the\n"
+                  " * linker takes these functions along with its weak C bodies (gpufuse.h). */\n"
+                  "__attribute__((weak)) const char %s = 0;\n",
+               u->gen_path, unit_symbol(u->arena, u->path));
 }

@@ -127,6 +127,10 @@ void report_text(FILE *f, Unit *u)
     }
 }
 
+/* The JSON report's version (docs/cli.md, "The JSON report"): raised when a
+ * field changes meaning or goes away; new fields keep it. */
+#define GF_REPORT_VERSION 1
+
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -143,7 +147,7 @@ static void json_str(FILE *f, const char *s)
 
 void report_json(FILE *f, Unit *u)
 {
-    fprintf(f, "{\"file\": ");
+    fprintf(f, "{\"format\": \"gpufuse-report\", \"version\": %d, \"file\": ", GF_REPORT_VERSION);
     json_str(f, u->path);
     fprintf(f, ", \"regions\": [");
     int n = 0;
@@ -219,7 +223,18 @@ void report_json(FILE *f, Unit *u)
         Region *r = vec_at(&u->rejected, i);
         fprintf(f, "%s\n  {\"name\": ", n++ ? "," : "");
         json_str(f, r->name);
-        fprintf(f, ", \"line\": %d, \"status\": \"cpu\"}", r->loc.line);
+        fprintf(f, ", \"line\": %d, \"status\": \"cpu\", \"reason\": ", r->loc.line);
+        if (!r->why.message) {
+            fprintf(f, "null}");
+            continue;
+        }
+        fprintf(f, "{\"flag\": ");
+        r->why.flag ? json_str(f, r->why.flag) : (void)fprintf(f, "null");
+        fprintf(f, ", \"message\": ");
+        json_str(f, r->why.message);
+        fprintf(f, ", \"file\": ");
+        r->why.loc.file ? json_str(f, r->why.loc.file) : (void)fprintf(f, "null");
+        fprintf(f, ", \"line\": %d, \"column\": %d}}", r->why.loc.line, r->why.loc.col);
     }
     fprintf(f, "\n]}\n");
 }

@@ -30,9 +30,6 @@
  * reassociation of the sums (docs/libraries.md gives the tolerance). */
 #include "gfc.h"
 
-#include <isl/ctx.h>
-#include <isl/options.h>
-#include <isl/set.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -180,45 +177,11 @@ static bool fail(Cx *x, const char *fmt, ...)
     return false;
 }
 
-/* ---- isl sets ----------------------------------------------------------------------- */
+/* ---- sets (analysis/sets.c) ----------------------------------------------------------- */
 
-static isl_ctx *ictx;
+static bool set_cmp(const char *p, const char *q, bool subset) { return sets_cmp(p, q, subset); }
 
-static void free_ictx(void)
-{
-    isl_ctx_free(ictx);
-    ictx = NULL;
-}
-
-static isl_set *iset(const char *s)
-{
-    if (!ictx) {
-        ictx = isl_ctx_alloc();
-        isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
-        atexit(free_ictx);
-    }
-    return isl_set_read_from_str(ictx, s);
-}
-
-static bool set_cmp(const char *p, const char *q, bool subset)
-{
-    isl_set *x = iset(p), *y = iset(q);
-    bool r = x && y && (subset ? isl_set_is_subset(x, y) : isl_set_is_equal(x, y)) == isl_bool_true;
-    isl_set_free(x);
-    isl_set_free(y);
-    return r;
-}
-
-static bool set_equal(const char *p, const char *q) { return set_cmp(p, q, false); }
-
-static const char *set_str(Arena *a, isl_set *s)
-{
-    char *t = s ? isl_set_to_str(s) : NULL;
-    const char *r = t ? arena_strdup(a, t) : NULL;
-    free(t);
-    isl_set_free(s);
-    return r;
-}
+static bool set_equal(const char *p, const char *q) { return sets_cmp(p, q, false); }
 
 /* A set over [gf_r, gf_c, gf_s] from constraints. */
 static const char *dom_of(Cx *x, const char *cons)
@@ -227,24 +190,9 @@ static const char *dom_of(Cx *x, const char *cons)
 }
 
 /* The elements [r, c] a domain covers (s projected out, kept as 0). */
-static const char *elems_of(Cx *x, const char *dom)
-{
-    isl_set *s = iset(dom);
-    if (!s)
-        return NULL;
-    s = isl_set_project_out(s, isl_dim_set, 2, 1);
-    s = isl_set_insert_dims(s, isl_dim_set, 2, 1);
-    s = isl_set_fix_si(s, isl_dim_set, 2, 0);
-    return set_str(x->a, s);
-}
+static const char *elems_of(Cx *x, const char *dom) { return sets_zero_dim(x->a, dom, 2); }
 
-static const char *set_union(Cx *x, const char *p, const char *q)
-{
-    if (!p)
-        return q;
-    isl_set *s = isl_set_union(iset(p), iset(q));
-    return set_str(x->a, s);
-}
+static const char *set_union(Cx *x, const char *p, const char *q) { return p ? sets_union(x->a, p, q) : q; }
 
 /* ---- frames ------------------------------------------------------------------------- */
 
@@ -1199,13 +1147,7 @@ static Expr *size_of(Cx *x, const char *dom, int role)
         const char *t = size_text(x, u);
         if (!set_cmp(dom, dom_of(x, arena_printf(x->a, "%s < %s", n, t)), true))
             continue;
-        isl_set *d = iset(dom);
-        isl_set *top = isl_set_intersect(isl_set_copy(d), iset(dom_of(x, arena_printf(x->a, "%s = %s - 1", n, t))));
-        isl_set *pd = isl_set_params(d), *pt = isl_set_params(top);
-        isl_bool same = isl_set_is_equal(pd, pt);
-        isl_set_free(pd);
-        isl_set_free(pt);
-        if (same == isl_bool_true)
+        if (sets_same_params(dom, dom_of(x, arena_printf(x->a, "%s = %s - 1", n, t))))
             return u;
     }
     return NULL;
@@ -1226,11 +1168,7 @@ static const char *elems_shape(Cx *x, Shape sh, Expr *m, Expr *n, int rank)
 /* elems x { s : lo <= s < hi } (constraint text in gf_r, gf_c). */
 static const char *sum_shape(Cx *x, const char *elems, const char *range)
 {
-    isl_set *e = iset(elems);
-    e = isl_set_project_out(e, isl_dim_set, 2, 1);
-    e = isl_set_insert_dims(e, isl_dim_set, 2, 1);
-    isl_set *r = iset(dom_of(x, range));
-    return set_str(x->a, isl_set_intersect(e, r));
+    return sets_free_dim_meet(x->a, elems, 2, dom_of(x, range));
 }
 
 /* f has roles (p, q) in that order. */
@@ -1963,27 +1901,3 @@ const char *lib_describe(Arena *a, const LibCall *lc)
 
 /* ---- builtins ---------------------------------------------------------------------- */
 
-static const char *const builtins[][2] = {
-    /* gf_sgemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc) */
-    {"gf_sgemm", "OOSSSSRSRSSWS"},
-    {"gf_dgemm", "OOSSSSRSRSSWS"},
-    /* gf_gemm_epilogue(m, n, k, A, B, bias, C, flags) */
-    {"gf_gemm_epilogue", "SSSRRNWS"},
-    /* gf_fft_c2c_n(rank, n0, n1, n2, batch, in, out, direction, type): in may be out */
-    {"gf_fft_c2c_n", "SSSSSRWSD"},
-    /* gf_fft_r2c_n(rank, n0, n1, n2, batch, in, out, type) */
-    {"gf_fft_r2c_n", "SSSSSRWD"},
-};
-
-const char *lib_builtin_library(const char *name)
-{
-    return !strncmp(name, "gf_fft", 6) ? "cuFFT" : !strcmp(name, "gf_gemm_epilogue") ? "cuBLASLt" : "cuBLAS";
-}
-
-const char *lib_builtin_roles(const char *name)
-{
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (!strcmp(name, builtins[i][0]))
-            return builtins[i][1];
-    return NULL;
-}
