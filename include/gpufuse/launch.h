@@ -146,7 +146,7 @@ void gf_call_gemm(gf_call *c, gf_op ta, gf_op tb, long long m, long long n, long
 void gf_call_gemm_epilogue(gf_call *c, long long m, long long n, long long k, const float *A, const float *B,
                            const float *bias, float *C, int flags, const char *what);
 
-/* The other BLAS forms a launcher calls for a nest (compiler/libcall.c),
+/* The other BLAS forms a launcher calls for a nest (compiler/plan/libcall.c),
  * row-major operands with their row strides, device pointers, the call's
  * stream, type GF_F32 or GF_F64; invalid sizes do nothing (the launcher
  * checks gf_blas_fits first and runs the kernel instead), failures as for

@@ -1,6 +1,6 @@
 /* forms.c - BLAS-shaped nests in the shapes scientific C code writes them
  * (PolyBench's kernels among them, written anew here), each one or more
- * cuBLAS calls (compiler/libcall.c).  forms_check.c runs every launcher
+ * cuBLAS calls (compiler/plan/libcall.c).  forms_check.c runs every launcher
  * against its C body; the number after each name is how many library calls
  * its launcher makes. */
 #include <gpufuse.h>

@@ -1,5 +1,5 @@
 /* kernels.c - matrix-product nests gpufuse sends to cuBLAS / cuBLASLt
- * (compiler/libcall.c), and one it must not (notmm).  libcall.c checks each
+ * (compiler/plan/libcall.c), and one it must not (notmm).  libcall.c checks each
  * launcher against its C body. */
 #include <gpufuse.h>
 #include <math.h>
