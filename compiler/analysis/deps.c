@@ -1885,10 +1885,9 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                 continue;
             /* its initial value: a source outside the loop like any other */
             bool init = ps->s->kind == S_DECL && ps->s->var == t;
-            if (!under(ps, loop) && !init) {
-                why = arena_printf(m->a, "line %d uses it outside the loop", ps->s->loc.line);
-                break;
-            }
+            bool outside = !under(ps, loop) && !init;
+            if (outside && !ac->write)
+                continue;   /* what reads after the loop see is the caller's question (priv.c: live_after) */
             if (!ac->exact) {
                 why = arena_printf(m->a, "a subscript of '%s' on line %d is not affine", t->name, ps->s->loc.line);
                 break;
@@ -1897,7 +1896,7 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                                                                                isl_set_copy(ps->dom)));
             if (!ac->write)
                 sink = isl_union_map_union(sink, a);
-            else if (ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
+            else if (!outside && ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
                 must = isl_union_map_union(must, a);   /* surely overwrites what it names */
             else
                 may = isl_union_map_union(may, a);
