@@ -1086,7 +1086,21 @@ class Builder:
         p = Arr('p', 'P', ['n'], const=True, style=r.choice(['vla', 'ptr']), restrict=r.random() < 0.5)
         reg.params.append(p)
         leaves = [Leaf(f'p[i].{f}', 'float', 1.0) for f in STRUCTS['P']]
-        v = r.randrange(3)
+        v = r.randrange(5)
+        if v >= 3:
+            # one field written from neighbours' other fields: parallel only
+            # when fields are told apart (nbody); v == 4 adds a true
+            # dependence through one field (p[i].f from p[i-1].f): sequential
+            q = Arr('q', 'Q', ['n'], style=r.choice(['vla', 'ptr']), restrict=r.random() < 0.5)
+            reg.params.append(q)
+            f1, f2 = r.sample(STRUCTS['Q'], 2)
+            reg.body += ['    for (int i = 1; i < n - 1; i++) {',
+                         f'        q[i].{f1} = 0.25f * (q[i - 1].{f2} + q[i + 1].{f2}) + p[i].a;']
+            if v == 4:
+                reg.body.append(f'        q[i].{f2} = q[i - 1].{f2} * 0.5f + q[i].{f1};')
+                reg.expect_reject = True   # sequential through f2: allowed either way
+            reg.body.append('    }')
+            return reg
         if v < 2:
             q = Arr('q', 'Q', ['n'], style=r.choice(['vla', 'ptr']), restrict=r.random() < 0.5)
             reg.params.append(q)
