@@ -347,10 +347,11 @@ static void collect_reads_but(Model *m, PStmt *ps, Expr *e, const Var *skip)
 {
     if (!e)
         return;
-    if (e->kind == E_INDEX) {
-        add_access(m, ps, e, false, false);
-        for (int i = 0; i < e->nkids; i++)
-            collect_reads_but(m, ps, e->kids[i], skip);
+    if (e->kind == E_INDEX || (e->kind == E_FIELD && e->kids[0]->kind == E_INDEX)) {
+        add_access(m, ps, e, false, false);   /* a field: only that field's elements */
+        Expr *ix = e->kind == E_FIELD ? e->kids[0] : e;
+        for (int i = 0; i < ix->nkids; i++)
+            collect_reads_but(m, ps, ix->kids[i], skip);
         return;
     }
     if (e->kind == E_VAR && e->var->kind == V_LOCAL) {
@@ -378,7 +379,7 @@ static void collect_reads_elem(Model *m, PStmt *ps, Expr *e, const Expr *elem)
             collect_reads(m, ps, e->kids[i]);
         return;
     }
-    if (e->kind == E_INDEX || e->kind == E_VAR) {
+    if (e->kind == E_INDEX || e->kind == E_VAR || (e->kind == E_FIELD && e->kids[0]->kind == E_INDEX)) {
         collect_reads(m, ps, e);
         return;
     }
@@ -400,10 +401,19 @@ static Aff *aff_var(Arena *a, Var *v)
  * indices (a scalar local or a private array, expanded over the loops
  * around its declaration), then the subscripts; a NULL subscript, or one
  * isl cannot express, is any index (*exact = false). */
+/* Statement instance -> element of array `id` (v's, or one field's of v:
+ * field_id). */
+static isl_map *access_map_id(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, int nd, bool *exact);
+
 static isl_map *access_map(Model *m, PStmt *ps, Var *v, int nprefix, Aff *const *dims, int nd, bool *exact)
 {
+    return access_map_id(m, ps, var_id(m, v), nprefix, dims, nd, exact);
+}
+
+static isl_map *access_map_id(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, int nd, bool *exact)
+{
     int n = nprefix + nd;
-    isl_space *arr = isl_space_set_tuple_id(set_space(m, n), isl_dim_set, var_id(m, v));
+    isl_space *arr = isl_space_set_tuple_id(set_space(m, n), isl_dim_set, isl_id_copy(id));
     isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(ps->space), arr);
     isl_aff_list *list = isl_aff_list_alloc(m->ctx, n);
     bool *any = arena_alloc(m->a, sizeof(bool) * (size_t)(n ? n : 1));
@@ -423,7 +433,7 @@ static isl_map *access_map(Model *m, PStmt *ps, Var *v, int nprefix, Aff *const 
         if (any[k])
             map = isl_map_insert_dims(isl_map_project_out(map, isl_dim_out, (unsigned)k, 1), isl_dim_out,
                                       (unsigned)k, 1);
-    map = isl_map_set_tuple_id(map, isl_dim_out, var_id(m, v));
+    map = isl_map_set_tuple_id(map, isl_dim_out, id);
     isl_bad(m, !map);
     return map;
 }
@@ -454,10 +464,50 @@ static bool flat_in_row(Model *m, PStmt *ps, Var *P, const Aff *inner)
     return empty == isl_bool_true;
 }
 
+/* Arrays of structs are field-sensitive: each field is an array of its own
+ * for isl (bodies[i].vx and bodies[j].x never meet), named "<array>.<field>"
+ * and carrying the Var; a whole element is every field. */
+static int field_count(const Expr *e)
+{
+    return e->kind == E_INDEX && e->ty && e->ty->kind == TY_STRUCT && e->ty->nfields > 0 ? e->ty->nfields : 0;
+}
+
+static int field_index(Model *m, const Type *st, const char *name)
+{
+    const char *cname = decls_cname(m->a, name);   /* Field.name is as generated code names it */
+    for (int k = 0; k < st->nfields; k++)
+        if (!strcmp(st->fields[k].name, cname))
+            return k;
+    return -1;
+}
+
+static isl_id *field_id(Model *m, Var *v, const Type *st, int k)
+{
+    return isl_id_alloc(m->ctx, arena_printf(m->a, "%s.%s", v->cname, st->fields[k].name), v);
+}
+
+static void add_access_id(Model *m, PStmt *ps, Expr *e, bool write, bool red, isl_id *id);
+
 static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
 {
-    if (e->kind == E_FIELD)
+    const char *field = NULL;
+    if (e->kind == E_FIELD) {
+        field = e->text;
         e = e->kids[0];
+    }
+    int nf = field_count(e);
+    int k = nf && field ? field_index(m, e->ty, field) : -1;
+    if (k >= 0)
+        add_access_id(m, ps, e, write, red, field_id(m, e->var, e->ty, k));
+    else if (nf)
+        for (k = 0; k < nf; k++)   /* the whole element (or a field not found: all, to be safe) */
+            add_access_id(m, ps, e, write, red, field_id(m, e->var, e->ty, k));
+    else
+        add_access_id(m, ps, e, write, red, NULL);
+}
+
+static void add_access_id(Model *m, PStmt *ps, Expr *e, bool write, bool red, isl_id *id)
+{
     Access *ac = arena_alloc(m->a, sizeof *ac);
     ac->write = write;
     ac->red = red;
@@ -466,6 +516,7 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
     ac->var = v;
     if (e->kind == E_VAR) {
         /* a scalar local: expanded over the loops enclosing its declaration */
+        isl_id_free(id);
         ac->map = access_map(m, ps, v, expanded_over(ps, v), NULL, 0, &ac->exact);
         vec_push(m->a, &ps->acc, ac);
         return;
@@ -486,7 +537,7 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
             m->redo = true;
         }
         Aff *dims[2] = {o, in};
-        ac->map = access_map(m, ps, v, prefix, dims, 2, &ac->exact);
+        ac->map = access_map_id(m, ps, id ? id : var_id(m, v), prefix, dims, 2, &ac->exact);
     } else {
         if (v->delin && !v->delin_bad) {
             v->delin_bad = true;
@@ -495,7 +546,7 @@ static void add_access(Model *m, PStmt *ps, Expr *e, bool write, bool red)
         for (int i = 0; i < e->nkids; i++)
             if (!e->aff[i])
                 ac->exact = false;
-        ac->map = access_map(m, ps, v, prefix, e->aff, e->nkids, &ac->exact);
+        ac->map = access_map_id(m, ps, id ? id : var_id(m, v), prefix, e->aff, e->nkids, &ac->exact);
     }
     vec_push(m->a, &ps->acc, ac);
 }
@@ -508,9 +559,20 @@ static void add_whole(Model *m, PStmt *ps, Var *v, bool write)
     ac->var = v;
     int rank = v->delin && !v->delin_bad ? 2 : v->ndims > 0 ? v->ndims : 1;
     Aff **any = arena_alloc(m->a, sizeof(Aff *) * (size_t)rank);
-    ac->map = access_map(m, ps, v, v->is_private ? expanded_over(ps, v) : 0, any, rank, &ac->exact);
+    Type *st = type_elem(v->ty);
+    int nf = st && st->kind == TY_STRUCT ? st->nfields : 0;
+    ac->map = access_map_id(m, ps, nf ? field_id(m, v, st, 0) : var_id(m, v), v->is_private ? expanded_over(ps, v) : 0,
+                            any, rank, &ac->exact);
     ac->exact = false;
     vec_push(m->a, &ps->acc, ac);
+    for (int k = 1; k < nf; k++) {   /* an array of structs: every field */
+        Access *f = arena_alloc(m->a, sizeof *f);
+        *f = *ac;
+        f->map = access_map_id(m, ps, field_id(m, v, st, k), v->is_private ? expanded_over(ps, v) : 0, any, rank,
+                               &f->exact);
+        f->exact = false;
+        vec_push(m->a, &ps->acc, f);
+    }
 }
 
 /* [params] -> S<id>[iv...], the ids carrying the statement and the loop indices. */
@@ -1785,7 +1847,8 @@ static isl_set *touched(Model *m, Var *v, bool *ok)
             if (ac->var != v)
                 continue;
             *ok = ac->exact && ps->exact_domain;
-            isl_set *t = isl_set_apply(isl_set_copy(ps->dom), isl_map_copy(ac->map));
+            /* the fields of an array of structs are one array here */
+            isl_set *t = isl_set_set_tuple_id(isl_set_apply(isl_set_copy(ps->dom), isl_map_copy(ac->map)), var_id(m, v));
             isl_space *st = isl_set_get_space(t), *ss = set ? isl_set_get_space(set) : NULL;
             isl_bool same = ss ? isl_space_has_equal_tuples(ss, st) : isl_bool_true;
             isl_space_free(st);
@@ -1885,10 +1948,9 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                 continue;
             /* its initial value: a source outside the loop like any other */
             bool init = ps->s->kind == S_DECL && ps->s->var == t;
-            if (!under(ps, loop) && !init) {
-                why = arena_printf(m->a, "line %d uses it outside the loop", ps->s->loc.line);
-                break;
-            }
+            bool outside = !under(ps, loop) && !init;
+            if (outside && !ac->write)
+                continue;   /* what reads after the loop see is the caller's question (priv.c: live_after) */
             if (!ac->exact) {
                 why = arena_printf(m->a, "a subscript of '%s' on line %d is not affine", t->name, ps->s->loc.line);
                 break;
@@ -1897,7 +1959,7 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                                                                                isl_set_copy(ps->dom)));
             if (!ac->write)
                 sink = isl_union_map_union(sink, a);
-            else if (ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
+            else if (!outside && ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
                 must = isl_union_map_union(must, a);   /* surely overwrites what it names */
             else
                 may = isl_union_map_union(may, a);

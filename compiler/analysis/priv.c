@@ -109,6 +109,93 @@ static const Stmt *use_outside(const Stmt *s, const Stmt *loop, const Var *v)
     }
 }
 
+/* The statement through which s may read scalar v before writing it (an
+ * upward-exposed read), or NULL; *kills: s writes v on every path before any
+ * read.  A loop never kills (it may run no iteration), and reads only what
+ * its body exposes. */
+static const Stmt *exposed(const Stmt *s, const Var *v, bool *kills)
+{
+    *kills = false;
+    if (!s)
+        return NULL;
+    bool k1, k2;
+    const Stmt *x;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++) {
+            if ((x = exposed(vec_at(&s->list, i), v, &k1)))
+                return x;
+            if (k1) {
+                *kills = true;
+                return NULL;
+            }
+        }
+        return NULL;
+    case S_FOR:
+        if (ir_expr_any(s->lb, is_use, v) || ir_expr_any(s->ub, is_use, v) || ir_expr_any(s->brk, is_use, v))
+            return s;
+        return exposed(s->body, v, &k1);
+    case S_WHILE:
+        if (ir_expr_any(s->cond, is_use, v) || ir_expr_any(s->brk, is_use, v))
+            return s;
+        return exposed(s->body, v, &k1);
+    case S_IF:
+        if (ir_expr_any(s->cond, is_use, v))
+            return s;
+        if ((x = exposed(s->then, v, &k1)) || (x = exposed(s->els, v, &k2)))
+            return x;
+        *kills = k1 && s->els && k2;
+        return NULL;
+    case S_ASSIGN:
+        if (ir_expr_any(s->rhs, is_use, v))
+            return s;
+        if (s->lhs->kind == E_VAR && s->lhs->var == v) {
+            if (s->op != OP_ASSIGN)
+                return s;   /* v += ...: reads it */
+            *kills = true;
+            return NULL;
+        }
+        return ir_expr_any(s->lhs, is_use, v) ? s : NULL;
+    case S_DECL:
+        if (s->var == v) {
+            *kills = true;     /* a new object */
+            return NULL;
+        }
+        return ir_expr_any(s->rhs, is_use, v) ? s : NULL;
+    case S_FREE: return NULL;
+    default: return stmt_uses(s, v) ? s : NULL;
+    }
+}
+
+/* The first statement that can read a value `loop` leaves in scalar v, or
+ * NULL: what follows the loop in its blocks, the next iterations of the
+ * loops around it (their headers, their bodies from the top), and so on up
+ * to the function's end. */
+static const Stmt *live_after(const Stmt *loop, const Var *v)
+{
+    for (const Stmt *at = loop; at->parent; at = at->parent) {
+        const Stmt *up = at->parent, *x;
+        bool k = false;
+        if (up->kind == S_BLOCK) {
+            int i = 0;
+            while (i < up->list.len && vec_at(&up->list, i) != at)
+                i++;
+            for (i++; i < up->list.len; i++) {
+                if ((x = exposed(vec_at(&up->list, i), v, &k)))
+                    return x;
+                if (k)
+                    return NULL;
+            }
+        } else if (up->kind == S_FOR || up->kind == S_WHILE) {
+            if (ir_expr_any(up->cond, is_use, v) || ir_expr_any(up->brk, is_use, v))
+                return up;
+            if ((x = exposed(up->body, v, &k)))
+                return x;
+        }
+    }
+    return NULL;
+}
+
 typedef struct Sub {
     const Var *v;
     const Stmt *bad;             /* a statement with a subscript of v that is not affine */
@@ -320,6 +407,19 @@ static const char *priv_legal(Pv *pv, Var *t, Stmt *loop)
 {
     Region *r = pv->r;
     const Stmt *out = use_outside(r->body, loop, t);
+    if (out && !t->is_array && !ir_expr_any(loop->lb, is_use, t) && !ir_expr_any(loop->ub, is_use, t) &&
+        !ir_expr_any(loop->brk, is_use, t)) {
+        /* a scalar: only a read that can see the loop's last value matters;
+         * other uses see other values (the loop gets a copy: split_scalar) */
+        const Stmt *live = live_after(loop, t);
+        if (!live)
+            out = NULL;
+        else if (live->loc.line > loop->end_line)
+            return arena_printf(pv->a, "its last value can be read after the loop, on line %d", live->loc.line);
+        else
+            return arena_printf(pv->a, "its last value can be read by line %d in the next iteration of an "
+                                "enclosing loop", live->loc.line);
+    }
     if (out) {
         if (out->loc.line > loop->end_line)
             return arena_printf(pv->a, "it is used after the loop, on line %d, so its last values are live there",
@@ -521,11 +621,57 @@ static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
     }
 }
 
-static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
+static Var *fresh_iv(Pv *pv, const Var *old);
+static bool has_parallel_loop(const Stmt *s);
+static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to);
+
+/* Scalar t is private to each iteration of `loop` but also used elsewhere
+ * (where no value of the loop's reaches: live_after): the loop gets a
+ * variable of its own, declared at the top of its body, and priv_rewrite
+ * moves that declaration as deep as it stays private. */
+static Var *split_scalar(Pv *pv, Var *t, Stmt *loop)
+{
+    Arena *a = pv->a;
+    snapshot(pv);
+    Var *n = fresh_iv(pv, t);
+    rename_stmt(a, loop->body, t, n);
+    Stmt *decl = arena_alloc(a, sizeof *decl);
+    decl->kind = S_DECL;
+    decl->loc = t->decl ? t->decl->loc : loop->loc;
+    decl->end_line = decl->loc.line;
+    decl->id = -1;
+    decl->var = n;
+    decl->depth = loop->depth + 1;
+    n->decl = decl;
+    Stmt *body = loop->body;
+    if (body->kind != S_BLOCK) {
+        Stmt *b = arena_alloc(a, sizeof *b);
+        b->kind = S_BLOCK;
+        b->loc = body->loc;
+        b->end_line = body->end_line;
+        b->id = -1;
+        b->depth = body->depth;
+        b->parent = loop;
+        vec_push(a, &b->list, body);
+        body->parent = b;
+        loop->body = body = b;
+    }
+    vec_push(a, &body->list, decl);
+    for (int i = body->list.len - 1; i > 0; i--)
+        body->list.data[i] = body->list.data[i - 1];
+    body->list.data[0] = decl;
+    decl->parent = body;
+    return n;
+}
+
+/* Returns the variable now private: t, or the loop's own copy of it. */
+static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
 {
     Arena *a = pv->a;
     long long n = const_elems(t);
     int decl_line = t->loc.line;
+    if (!t->is_array && use_outside(pv->r->body, loop, t))
+        t = split_scalar(pv, t, loop);
     if (!t->is_array)
         loop = scalar_home(pv, t, loop);
     snapshot(pv);
@@ -573,7 +719,7 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
                                   "isl: every element read is written earlier in the same iteration): declared "
                                   "inside the loop, %lld element%s per iteration (a per-thread array on the GPU)",
                                   decl_line, t->name, loop->iv->name, loop->loc.line, n, n == 1 ? "" : "s"));
-        return;
+        return t;
     }
     /* expanded: one copy per iteration, t[iv - lb][...] */
     Type *ity = loop->iv->ty;
@@ -614,6 +760,7 @@ static void priv_rewrite(Pv *pv, Var *t, Stmt *loop)
                           "element read is written earlier in the same iteration): expanded to one copy per "
                           "iteration, indexed by '%s'", decl_line, t->name, loop->iv->name, loop->loc.line,
                           loop->iv->name));
+    return t;
 }
 
 /* Privatises the temporaries that keep `loop` from being parallel. */
@@ -636,7 +783,30 @@ static bool try_privatise(Pv *pv, Stmt *loop)
         }
         T[n++] = t;
     }
-    if (!n || !deps_parallel_without(r, loop, T, n))
+    if (n && !deps_parallel_without(r, loop, T, n)) {
+        /* Not parallel even so.  When nothing in the nest is parallel (the
+         * region would be refused), a scalar each iteration writes before
+         * reading is declared inside the loop (C89 code declares them all
+         * at the top): inner loops then see a local, whose updates can be a
+         * reduction or private to them.  A nest that has a parallel loop
+         * keeps its plan (durbin's serial run leaves no value on the host). */
+        const Stmt *nest = loop;
+        while (nest->parent && nest->parent != r->body)
+            nest = nest->parent;
+        if (has_parallel_loop(nest))
+            return false;
+        bool any = false;
+        for (int i = 0; i < n; i++)
+            if (!T[i]->is_array) {
+                /* not 'done': inner loops may privatise it further; it is
+                 * declared inside `loop` now, no candidate for it again */
+                priv_rewrite(pv, T[i], loop);
+                T[i]->priv_why = NULL;
+                any = true;
+            }
+        return any;
+    }
+    if (!n)
         return false;
     /* only those the loop needs */
     for (int i = 0; i < n;) {
@@ -653,9 +823,9 @@ static bool try_privatise(Pv *pv, Stmt *loop)
         }
     }
     for (int i = 0; i < n; i++) {
-        priv_rewrite(pv, T[i], loop);
+        Var *p = priv_rewrite(pv, T[i], loop);
         T[i]->priv_why = NULL;
-        vec_push(pv->a, &pv->done, T[i]);
+        vec_push(pv->a, &pv->done, p);   /* a split scalar stays a candidate in other loops */
     }
     return true;
 }

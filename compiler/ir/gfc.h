@@ -518,7 +518,10 @@ bool deps_check(Region *r);
 /* Privatisation (priv.c): whether every value read from array t inside
  * `loop` was written earlier in the same iteration of the loop (and of the
  * loops around it), by isl's value-based flow analysis (accesses that may
- * or may not happen count as possible sources).  NULL when so, else why not. */
+ * or may not happen count as possible sources, writes outside the loop
+ * too).  Reads outside the loop are not looked at: whether they can see the
+ * loop's values is the caller's question (priv.c, live_after).  NULL when
+ * so, else why not. */
 const char *deps_private_flow(Region *r, Var *t, Stmt *loop);
 /* Whether `loop` carries no dependence once the accesses of the n arrays
  * in skip are left out. */
