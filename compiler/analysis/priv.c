@@ -625,24 +625,9 @@ static Var *fresh_iv(Pv *pv, const Var *old);
 static bool has_parallel_loop(const Stmt *s);
 static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to);
 
-/* Scalar t is private to each iteration of `loop` but also used elsewhere
- * (where no value of the loop's reaches: live_after): the loop gets a
- * variable of its own, declared at the top of its body, and priv_rewrite
- * moves that declaration as deep as it stays private. */
-static Var *split_scalar(Pv *pv, Var *t, Stmt *loop)
+/* Puts decl first in loop's body (made a block if it is not one). */
+static void prepend_decl(Arena *a, Stmt *loop, Stmt *decl)
 {
-    Arena *a = pv->a;
-    snapshot(pv);
-    Var *n = fresh_iv(pv, t);
-    rename_stmt(a, loop->body, t, n);
-    Stmt *decl = arena_alloc(a, sizeof *decl);
-    decl->kind = S_DECL;
-    decl->loc = t->decl ? t->decl->loc : loop->loc;
-    decl->end_line = decl->loc.line;
-    decl->id = -1;
-    decl->var = n;
-    decl->depth = loop->depth + 1;
-    n->decl = decl;
     Stmt *body = loop->body;
     if (body->kind != S_BLOCK) {
         Stmt *b = arena_alloc(a, sizeof *b);
@@ -661,6 +646,27 @@ static Var *split_scalar(Pv *pv, Var *t, Stmt *loop)
         body->list.data[i] = body->list.data[i - 1];
     body->list.data[0] = decl;
     decl->parent = body;
+}
+
+/* Scalar t is private to each iteration of `loop` but also used elsewhere
+ * (where no value of the loop's reaches: live_after): the loop gets a
+ * variable of its own, declared at the top of its body, and priv_rewrite
+ * moves that declaration as deep as it stays private. */
+static Var *split_scalar(Pv *pv, Var *t, Stmt *loop)
+{
+    Arena *a = pv->a;
+    snapshot(pv);
+    Var *n = fresh_iv(pv, t);
+    rename_stmt(a, loop->body, t, n);
+    Stmt *decl = arena_alloc(a, sizeof *decl);
+    decl->kind = S_DECL;
+    decl->loc = t->decl ? t->decl->loc : loop->loc;
+    decl->end_line = decl->loc.line;
+    decl->id = -1;
+    decl->var = n;
+    decl->depth = loop->depth + 1;
+    n->decl = decl;
+    prepend_decl(a, loop, decl);
     return n;
 }
 
@@ -690,24 +696,7 @@ static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
         t->depth = loop->depth + 1;
         decl->is_malloc = false;
         decl->depth = loop->depth + 1;
-        Stmt *body = loop->body;
-        if (body->kind != S_BLOCK) {
-            Stmt *b = arena_alloc(a, sizeof *b);
-            b->kind = S_BLOCK;
-            b->loc = body->loc;
-            b->end_line = body->end_line;
-            b->id = -1;
-            b->depth = body->depth;
-            b->parent = loop;
-            vec_push(a, &b->list, body);
-            body->parent = b;
-            loop->body = body = b;
-        }
-        vec_push(a, &body->list, decl);
-        for (int i = body->list.len - 1; i > 0; i--)
-            body->list.data[i] = body->list.data[i - 1];
-        body->list.data[0] = decl;
-        decl->parent = body;
+        prepend_decl(a, loop, decl);
         if (!t->is_array)
             vec_push(a, &pv->r->notes,
                      arena_printf(a, "line %d: scalar '%s' is private to each iteration of loop '%s' (line %d; isl: "
