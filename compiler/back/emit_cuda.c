@@ -347,7 +347,9 @@ static void emit_dev_loads(Buf *b, CudaCx *c, Kernel *k)
 {
     for (int i = 0; i < k->dev_in.len; i++) {
         Var *v = vec_at(&k->dev_in, i);
-        buf_line(b, "const %s %s = *gf_dev_%s; /* computed on the device by an earlier kernel */", type_c_name(v->ty),
+        /* not const: a kernel may assign it too (a loop of one trip that
+         * updates it, run as a row kernel) */
+        buf_line(b, "%s %s = *gf_dev_%s; /* computed on the device by an earlier kernel */", type_c_name(v->ty),
                  v->cname, v->cname);
     }
     if (k->dev_prelude.len)

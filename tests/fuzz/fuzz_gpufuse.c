@@ -8,7 +8,7 @@
  * leak is a bug: bad input must only ever produce diagnostics.
  *
  * Built by tests/fuzz/build.sh with clang-16
- * -fsanitize=fuzzer,address,undefined from compiler/**/*.c (not main.c). */
+ * -fsanitize=fuzzer,address,undefined from every compiler source but main.c. */
 #define _GNU_SOURCE
 #include "gfc.h"
 

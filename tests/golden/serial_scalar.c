@@ -27,7 +27,7 @@ GPUFUSE void neg_scale(int n, const float r[n], float y[n])
 // CU-NEXT: *gf_out_a = a;
 // the map reads it from the slot, not from a by-value argument
 // CU: neg_scale_k1(const float *gf_dev_a, int n,
-// CU: const float a = *gf_dev_a;
+// CU: float a = *gf_dev_a;
 // CU-LABEL: extern "C" void neg_scale(
 // CU: gf_call_reserve(gf_c, sizeof(float)); /* 0: 'a' on the device */
 // CU: float *gf_out_a = (float *)gf_call_reserved(gf_c, 0);
