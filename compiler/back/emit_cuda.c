@@ -795,15 +795,7 @@ static void emit_serial_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     kernel_params(b, c, k, u);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    for (int i = 0; i < k->dev_in.len; i++) {
-        Var *v = vec_at(&k->dev_in, i);
-        buf_line(b, "%s %s = *gf_dev_%s; /* computed on the device by an earlier kernel */", type_c_name(v->ty),
-                 v->cname, v->cname);
-    }
-    if (k->dev_prelude.len)
-        buf_line(b, "/* scalar statements of the source recomputed here instead of on the host */");
-    for (int i = 0; i < k->dev_prelude.len; i++)
-        emit_stmt(b, &c->base, vec_at(&k->dev_prelude, i));
+    emit_dev_loads(b, c, k);
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
         if (is_fresh(k, v))
