@@ -487,18 +487,42 @@ Unit *parse_unit(const char *path, const ParseOptions *opt);
 /* driver.c: the unit's memory and each region's dependence model. */
 void unit_free(Unit *u);
 
-/* ---- analysis/sets.c: integer sets written as isl text (plan/libcall.c) -------- */
+/* ---- analysis/sets.c: integer sets over [r, c, s] (plan/libcall.c) ----------------- */
 
-/* p is a subset of q (subset) or equal to it; false when either is unreadable. */
-bool sets_cmp(const char *p, const char *q, bool subset);
-/* p | q as text; NULL when either is unreadable. */
-const char *sets_union(Arena *a, const char *p, const char *q);
-/* s with set dimension d projected out and put back fixed at 0. */
-const char *sets_zero_dim(Arena *a, const char *s, int d);
-/* s with set dimension d unconstrained, intersected with t. */
-const char *sets_free_dim_meet(Arena *a, const char *s, int d, const char *t);
+/* Sets of points [r, c, s] (dimensions SET_R, SET_C, SET_S) whose
+ * parameters are Vars, built through isl's API: a parameter is known by its
+ * Var, never by its name.  An affine form is read in a frame: a term whose
+ * Var is frame->dim[d] is dimension d, any other term a parameter.  Every
+ * set lives in its GfSets and is freed with it.  After an isl failure (or
+ * a NULL argument) every set is NULL and every answer false. */
+enum { SET_R, SET_C, SET_S };
+typedef struct GfSets GfSets;
+typedef struct GfSet GfSet;
+typedef struct SetFrame {
+    const Var *dim[3];           /* the Var standing for r, c and s (NULL: none) */
+} SetFrame;
+
+/* One isl context and the sets made in it; NULL when out of memory. */
+GfSets *sets_new(void);
+void sets_free(GfSets *S);
+/* Bounds isl's operations (tests: forces a failure). */
+void sets_max_operations(GfSets *S, unsigned long n);
+GfSet *sets_universe(GfSets *S);
+/* { dim < hi }, { dim >= lo }, { lo <= dim < hi }, { dim = e } */
+GfSet *sets_below(GfSets *S, const SetFrame *f, int dim, const Aff *hi);
+GfSet *sets_above(GfSets *S, const SetFrame *f, int dim, const Aff *lo);
+GfSet *sets_range(GfSets *S, const SetFrame *f, const Aff *lo, int dim, const Aff *hi);
+GfSet *sets_fix(GfSets *S, const SetFrame *f, int dim, const Aff *e);
+GfSet *sets_meet(GfSets *S, const GfSet *p, const GfSet *q);
+GfSet *sets_union(GfSets *S, const GfSet *p, const GfSet *q);
+bool sets_subset(GfSets *S, const GfSet *p, const GfSet *q);
+bool sets_equal(GfSets *S, const GfSet *p, const GfSet *q);
+/* s with dimension d projected out and put back fixed at 0. */
+GfSet *sets_zero_dim(GfSets *S, const GfSet *s, int d);
+/* s with dimension d unconstrained, intersected with t. */
+GfSet *sets_free_dim_meet(GfSets *S, const GfSet *s, int d, const GfSet *t);
 /* Whether p and p & q hold for the same parameter values. */
-bool sets_same_params(const char *p, const char *q);
+bool sets_same_params(GfSets *S, const GfSet *p, const GfSet *q);
 
 /* ---- deps.c: isl dependences ------------------------------------------------- */
 
@@ -624,6 +648,14 @@ typedef enum LibKind {
     L_GEAM                       /* C = alpha A + beta C                   (m x n; a vector is 1 x n) */
 } LibKind;
 
+/* The elements of C a call writes: rows [0, m) by columns [0, n) (n NULL:
+ * a vector of m), or one triangle of an m x m matrix. */
+typedef enum LibShape { LS_BOX, LS_LOWER, LS_UPPER } LibShape;
+typedef struct LibElems {
+    LibShape shape;
+    Expr *m, *n;
+} LibElems;
+
 /* A loop-invariant scale: num * f[0] * f[1] ... (scalar parameters, literals). */
 typedef struct LibCoef {
     double num;
@@ -641,7 +673,7 @@ typedef struct LibOp {
     bool right;                  /* SYMM/TRMM: A multiplies from the right */
     bool unit;                   /* TRMM: A's diagonal taken as ones (not read) */
     LibCoef alpha, beta;
-    const char *edom;            /* the elements of c it writes, as an isl set (libcall.c) */
+    LibElems elems;              /* the elements of c it writes (libcall.c compares them as sets) */
 } LibOp;
 
 /* A kernel whose nest library calls compute: the launcher makes them when

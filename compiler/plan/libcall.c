@@ -38,9 +38,8 @@
 /* GF_EPI_* of include/gpufuse.h */
 enum { EPI_BIAS = 1, EPI_RELU = 2, EPI_GELU = 4 };
 
-/* the roles of a statement's loops */
-enum { R_ROW, R_COL, R_SUM, R_NONE = -1 };
-static const char *const role_name[] = {"gf_r", "gf_c", "gf_s"};
+/* the roles of a statement's loops: the dimensions of its domain's set */
+enum { R_ROW = SET_R, R_COL = SET_C, R_SUM = SET_S, R_NONE = -1 };
 
 #define MAXL 8                   /* loops around a statement in the nest */
 #define MAXI 48                  /* statements in a nest */
@@ -99,7 +98,7 @@ struct Item;
 /* sum over s in dom of f * g */
 typedef struct Sum {
     Fac f, g;
-    const char *dom;             /* isl set over [gf_r, gf_c, gf_s] */
+    GfSet *dom;                  /* the statement's instances, over [r, c, s] */
     struct Item *src;
 } Sum;
 
@@ -155,7 +154,9 @@ typedef struct Cx {
     int nouts;
     Item *order[MAXI];           /* the array writers, per element in this order */
     int norder;
-    const char *params;          /* isl parameters: "[n, m]" */
+    GfSets *sets;                /* the sets below, freed when the match ends */
+    Var role_var[3];             /* r, c and s in the shapes' constraints */
+    SetFrame shape;              /* the frame of role_var */
     Vec cands;                   /* Expr*: loop bounds free of the nest's indices */
     Item *at;                    /* the statement being evaluated */
     const char *why;             /* the first reason it is not a library call */
@@ -179,20 +180,41 @@ static bool fail(Cx *x, const char *fmt, ...)
 
 /* ---- sets (analysis/sets.c) ----------------------------------------------------------- */
 
-static bool set_cmp(const char *p, const char *q, bool subset) { return sets_cmp(p, q, subset); }
-
-static bool set_equal(const char *p, const char *q) { return sets_cmp(p, q, false); }
-
-/* A set over [gf_r, gf_c, gf_s] from constraints. */
-static const char *dom_of(Cx *x, const char *cons)
+static void sets_open(Cx *x)
 {
-    return arena_printf(x->a, "%s -> { [gf_r, gf_c, gf_s] : %s }", x->params, cons);
+    static const char *const names[] = {"r", "c", "s"};
+    x->sets = sets_new();
+    for (int k = 0; k < 3; k++) {
+        x->role_var[k] = (Var){.name = names[k], .cname = names[k], .kind = V_IV};
+        x->shape.dim[k] = &x->role_var[k];
+    }
+}
+
+static Aff *num_aff(Cx *x, long long c)
+{
+    Aff *f = arena_alloc(x->a, sizeof *f);
+    f->c = c;
+    return f;
+}
+
+/* role + c, for the shapes' constraints */
+static Aff *role_aff(Cx *x, int role, long long c)
+{
+    Aff *f = num_aff(x, c);
+    f->terms = arena_alloc(x->a, sizeof *f->terms);
+    f->terms[0] = (AffTerm){&x->role_var[role], 1};
+    f->nterms = 1;
+    return f;
+}
+
+/* f + c */
+static Aff *aff_plus(Cx *x, const Aff *f, long long c)
+{
+    return f ? aff_add(x->a, f, num_aff(x, c), 1) : NULL;
 }
 
 /* The elements [r, c] a domain covers (s projected out, kept as 0). */
-static const char *elems_of(Cx *x, const char *dom) { return sets_zero_dim(x->a, dom, 2); }
-
-static const char *set_union(Cx *x, const char *p, const char *q) { return p ? sets_union(x->a, p, q) : q; }
+static GfSet *elems_of(Cx *x, const GfSet *dom) { return sets_zero_dim(x->sets, dom, R_SUM); }
 
 /* ---- frames ------------------------------------------------------------------------- */
 
@@ -212,40 +234,25 @@ static bool in_nest(Cx *x, const Var *iv)
     return false;
 }
 
-/* A parameter or outer loop index in isl text: by its place in the region
- * (never an isl keyword, never a role's name). */
-static const char *isl_var(Cx *x, const Var *v) { return arena_printf(x->a, "gf_v%d", v->id); }
-
-/* An affine form as isl text in the frame of it: its loops by role. */
-static const char *aff_text(Cx *x, const Aff *f, const Item *it)
+/* The statement's instances as a set over [r, c, s]: its loops by role,
+ * a role without a loop 0 (NULL unless each loop has a role of its own). */
+static GfSet *item_dom(Cx *x, const Item *it)
 {
-    char *s = arena_printf(x->a, "%lld", f->c);
-    for (int i = 0; i < f->nterms; i++) {
-        const Var *v = f->terms[i].var;
-        int l = loop_index(it, v);
-        const char *n = l >= 0 ? role_name[it->role[l]] : isl_var(x, v);
-        long long k = f->terms[i].coef;
-        s = arena_printf(x->a, "%s %s %lld*%s", s, k < 0 ? "-" : "+", llabs(k), n);
+    SetFrame f = {{NULL, NULL, NULL}};
+    for (int i = 0; i < it->nloops; i++) {
+        if (it->role[i] == R_NONE || f.dim[it->role[i]])
+            return NULL;
+        f.dim[it->role[i]] = it->loops[i]->iv;
     }
-    return s;
-}
-
-/* The statement's instances as a set over [gf_r, gf_c, gf_s]. */
-static const char *item_dom(Cx *x, const Item *it)
-{
-    char *c = arena_strdup(x->a, "");
-    bool used[3] = {false, false, false};
+    GfSet *d = sets_universe(x->sets);
     for (int i = 0; i < it->nloops; i++) {
         Stmt *l = it->loops[i];
-        const char *n = role_name[it->role[i]];
-        used[it->role[i]] = true;
-        c = arena_printf(x->a, "%s%s%s <= %s < %s", c, i ? " and " : "", aff_text(x, aff_of(x->a, l->lb), it), n,
-                         aff_text(x, aff_of(x->a, l->ub), it));
+        d = sets_meet(x->sets, d, sets_range(x->sets, &f, aff_of(x->a, l->lb), it->role[i], aff_of(x->a, l->ub)));
     }
     for (int k = 0; k < 3; k++)
-        if (!used[k])
-            c = arena_printf(x->a, "%s%s%s = 0", c, *c ? " and " : "", role_name[k]);
-    return dom_of(x, c);
+        if (!f.dim[k])
+            d = sets_meet(x->sets, d, sets_fix(x->sets, &f, k, num_aff(x, 0)));
+    return d;
 }
 
 /* ---- collecting the nest ---------------------------------------------------------------- */
@@ -803,7 +810,7 @@ static bool eval(Cx *x, Item *it, Expr *e, Poly *out)
 /* Sums over the statement's sum loop: every term a product with s in it. */
 static bool make_sums(Cx *x, Item *it, Poly d, Poly *out)
 {
-    const char *dom = item_dom(x, it);
+    GfSet *dom = item_dom(x, it);
     Poly r = poly_new(x, d.n);
     for (int i = 0; i < d.n; i++) {
         Mono m = d.m[i];
@@ -1132,43 +1139,48 @@ static void find_cands(Cx *x, Stmt *s)
     find_cands(x, s->body);
 }
 
-static const char *size_text(Cx *x, Expr *e)
-{
-    Item none = {0};
-    return aff_text(x, aff_of(x->a, e), &none);
-}
-
 /* The candidate u with max(role) = u - 1 on dom, or NULL. */
-static Expr *size_of(Cx *x, const char *dom, int role)
+static Expr *size_of(Cx *x, const GfSet *dom, int role)
 {
-    const char *n = role_name[role];
     for (int i = 0; i < x->cands.len; i++) {
         Expr *u = vec_at(&x->cands, i);
-        const char *t = size_text(x, u);
-        if (!set_cmp(dom, dom_of(x, arena_printf(x->a, "%s < %s", n, t)), true))
+        Aff *t = aff_of(x->a, u);
+        if (!sets_subset(x->sets, dom, sets_below(x->sets, &x->shape, role, t)))
             continue;
-        if (sets_same_params(dom, dom_of(x, arena_printf(x->a, "%s = %s - 1", n, t))))
+        if (sets_same_params(x->sets, dom, sets_fix(x->sets, &x->shape, role, aff_plus(x, t, -1))))
             return u;
     }
     return NULL;
 }
 
-typedef enum Shape { SH_BOX, SH_LOWER, SH_UPPER } Shape;
-
-/* The elements [r, c] of an m x n box or of a triangle of an m x m matrix. */
-static const char *elems_shape(Cx *x, Shape sh, Expr *m, Expr *n, int rank)
+/* The elements [r, c] (s = 0) of an m x n box (n NULL: a vector, m x 1) or
+ * of a triangle of an m x m matrix. */
+static GfSet *elems_shape(Cx *x, LibElems e)
 {
-    const char *M = size_text(x, m), *N = rank == 2 && sh == SH_BOX ? size_text(x, n) : "1";
-    const char *c = sh == SH_BOX ? arena_printf(x->a, "0 <= gf_r < %s and 0 <= gf_c < %s", M, N)
-                    : sh == SH_LOWER ? arena_printf(x->a, "0 <= gf_c <= gf_r < %s", M)
-                                     : arena_printf(x->a, "0 <= gf_r <= gf_c < %s", M);
-    return dom_of(x, arena_printf(x->a, "%s and gf_s = 0", c));
+    GfSets *S = x->sets;
+    const SetFrame *f = &x->shape;
+    Aff *M = aff_of(x->a, e.m), *zero = num_aff(x, 0);
+    GfSet *c;
+    switch (e.shape) {
+    case LS_BOX:
+        c = sets_meet(S, sets_range(S, f, zero, R_ROW, M),
+                      sets_range(S, f, zero, R_COL, e.n ? aff_of(x->a, e.n) : num_aff(x, 1)));
+        break;
+    case LS_LOWER:               /* 0 <= c <= r < m */
+        c = sets_meet(S, sets_range(S, f, zero, R_COL, role_aff(x, R_ROW, 1)), sets_below(S, f, R_ROW, M));
+        break;
+    case LS_UPPER:               /* 0 <= r <= c < m */
+        c = sets_meet(S, sets_range(S, f, zero, R_ROW, role_aff(x, R_COL, 1)), sets_below(S, f, R_COL, M));
+        break;
+    default: unreachable();
+    }
+    return sets_meet(S, c, sets_fix(S, f, R_SUM, zero));
 }
 
-/* elems x { s : lo <= s < hi } (constraint text in gf_r, gf_c). */
-static const char *sum_shape(Cx *x, const char *elems, const char *range)
+/* elems x { s : lo <= s < hi } (lo and hi in r and c: role_aff) */
+static GfSet *sum_shape(Cx *x, const GfSet *elems, const Aff *lo, const Aff *hi)
 {
-    return sets_free_dim_meet(x->a, elems, 2, dom_of(x, range));
+    return sets_free_dim_meet(x->sets, elems, R_SUM, sets_range(x->sets, &x->shape, lo, R_SUM, hi));
 }
 
 /* f has roles (p, q) in that order. */
@@ -1192,7 +1204,7 @@ typedef struct Terms {
     int n;
     bool used[16];
     Expr *m, *n_;                /* the output's sizes */
-    const char *elems;           /* all elements any statement writes */
+    GfSet *elems;                /* all elements any statement writes */
 } Terms;
 
 /* A sum over a box: GEMM (matrix) or GEMV (vector). */
@@ -1204,8 +1216,8 @@ static LibOp *match_box_sum(Cx *x, Terms *T, Mono *mo)
     Expr *K = size_of(x, s->dom, R_SUM);
     if (!K)
         return NULL;
-    const char *box = sum_shape(x, elems_shape(x, SH_BOX, T->m, T->n_, o->rank), arena_printf(x->a, "0 <= gf_s < %s", size_text(x, K)));
-    if (!set_equal(s->dom, box))
+    LibElems e = {LS_BOX, T->m, T->n_};
+    if (!sets_equal(x->sets, s->dom, sum_shape(x, elems_shape(x, e), num_aff(x, 0), aff_of(x->a, K))))
         return NULL;
     if (o->rank == 1) {
         /* y[r] += A[r][s] x[s] or A[s][r] x[s] */
@@ -1241,10 +1253,10 @@ static LibOp *match_tri_sum(Cx *x, Terms *T, int i)
     Expr *K = size_of(x, s->dom, R_SUM);
     if (o->rank != 2 || !K)
         return NULL;
-    Shape sh = SH_LOWER;
-    const char *range = arena_printf(x->a, "0 <= gf_s < %s", size_text(x, K));
-    if (!set_equal(s->dom, sum_shape(x, elems_shape(x, sh, T->m, NULL, 2), range)) &&
-        !set_equal(s->dom, sum_shape(x, elems_shape(x, sh = SH_UPPER, T->m, NULL, 2), range)))
+    LibElems e = {LS_LOWER, T->m, NULL};
+    Aff *zero = num_aff(x, 0), *k = aff_of(x->a, K);
+    if (!sets_equal(x->sets, s->dom, sum_shape(x, elems_shape(x, e), zero, k)) &&
+        !sets_equal(x->sets, s->dom, sum_shape(x, elems_shape(x, e = (LibElems){LS_UPPER, T->m, NULL}), zero, k)))
         return NULL;
     const Fac *f = &s->f, *g = &s->g;
     if (!has_roles(f, R_ROW, R_SUM))
@@ -1261,7 +1273,8 @@ static LibOp *match_tri_sum(Cx *x, Terms *T, int i)
         int j = 0;
         for (; j < T->n; j++) {
             Mono *m2 = T->t[j];
-            if (j == i || T->used[j] || !m2->sum || !coef_equal(&m2->k, &mo->k) || !set_equal(m2->sum->dom, s->dom))
+            if (j == i || T->used[j] || !m2->sum || !coef_equal(&m2->k, &mo->k) ||
+                !sets_equal(x->sets, m2->sum->dom, s->dom))
                 continue;
             const Fac *f2 = &m2->sum->f, *g2 = &m2->sum->g;
             if (!has_roles(f2, R_ROW, R_SUM))
@@ -1276,10 +1289,10 @@ static LibOp *match_tri_sum(Cx *x, Terms *T, int i)
         op->b = g->v, op->ldb = g->ld;
     }
     op->a = f->v, op->lda = f->ld, op->ta = tr;
-    op->upper = sh == SH_UPPER;
+    op->upper = e.shape == LS_UPPER;
     op->m = op->n = T->m;
     op->k = K;
-    op->edom = elems_shape(x, sh, T->m, NULL, 2);
+    op->elems = e;
     return op;
 }
 
@@ -1344,15 +1357,16 @@ static bool band_sum(Cx *x, Terms *T, Band *bd, Mono *mo)
     bool bok = i == R_ROW ? subs(b, R_SUM, R_COL) : subs(b, R_ROW, R_SUM);
     if (!has_roles(m, i, R_SUM) || !bok || m->v == b->v || m->old)
         return false;
-    const char *Mt = size_text(x, i == R_ROW ? T->m : T->n_), *iv = role_name[i];
-    const char *box = elems_shape(x, SH_BOX, T->m, T->n_, 2);
-    const char *rs[4] = {arena_printf(x->a, "0 <= gf_s < %s", iv), arena_printf(x->a, "0 <= gf_s <= %s", iv),
-                         arena_printf(x->a, "%s < gf_s < %s", iv, Mt), arena_printf(x->a, "%s <= gf_s < %s", iv, Mt)};
+    Aff *Mt = aff_of(x->a, i == R_ROW ? T->m : T->n_), *zero = num_aff(x, 0);
+    GfSet *box = elems_shape(x, (LibElems){LS_BOX, T->m, T->n_});
+    /* s < i, s <= i, s > i, s >= i */
+    const Aff *lo[4] = {zero, zero, role_aff(x, i, 1), role_aff(x, i, 0)};
+    const Aff *hi[4] = {role_aff(x, i, 0), role_aff(x, i, 1), Mt, Mt};
     bool row_is_s = m->sub[0] == R_SUM;
     /* op(A) = A^T when M[r][s] is A[s][r] (left), M[s][c] is A[c][s] (right) */
     bool tr = i == R_ROW ? row_is_s : !row_is_s;
     for (int k = 0; k < 4; k++) {
-        if (!set_equal(s->dom, sum_shape(x, box, rs[k])))
+        if (!sets_equal(x->sets, s->dom, sum_shape(x, box, lo[k], hi[k])))
             continue;
         bool below = k < 2;      /* s < i: A[i][s] is lower, A[s][i] upper */
         int tri = below == row_is_s ? TRI_UPPER : TRI_LOWER;
@@ -1510,18 +1524,18 @@ static bool lower_out(Cx *x, Out *o)
     reuse_outputs(x, &T);
     /* sizes: the elements any statement writes */
     for (int i = 0; i < o->writers.len; i++) {
-        Item *it = vec_at(&o->writers, i);
-        T.elems = set_union(x, T.elems, elems_of(x, item_dom(x, it)));
+        GfSet *e = elems_of(x, item_dom(x, vec_at(&o->writers, i)));
+        T.elems = i ? sets_union(x->sets, T.elems, e) : e;
     }
     if (!T.elems || !(T.m = size_of(x, T.elems, R_ROW)) || (o->rank == 2 && !(T.n_ = size_of(x, T.elems, R_COL))))
         return fail(x, "the sizes of '%s' are not bounds of the loops", o->v->name);
-    const char *box = elems_shape(x, SH_BOX, T.m, T.n_, o->rank);
+    LibElems box = {LS_BOX, T.m, T.n_};
     Vec ops = {0};
     /* SYMM / TRMM take several terms at once */
     for (int side = R_ROW; side <= R_COL; side++) {
         LibOp *op = match_band(x, &T, side);
         if (op) {
-            op->edom = box;
+            op->elems = box;
             vec_push(x->a, &ops, op);
         }
     }
@@ -1532,7 +1546,7 @@ static bool lower_out(Cx *x, Out *o)
         LibOp *op = NULL;
         if (mo->sum) {
             if ((op = match_box_sum(x, &T, mo)))
-                op->edom = box;
+                op->elems = box;
             else
                 op = match_tri_sum(x, &T, t);
         } else if (mo->nf == 2 && o->rank == 2) {
@@ -1542,11 +1556,11 @@ static bool lower_out(Cx *x, Out *o)
                 f = &mo->f[1], g = &mo->f[0];
             if (f->rank == 1 && g->rank == 1 && f->sub[0] == R_ROW && g->sub[0] == R_COL && !f->old && !g->old) {
                 op = new_op(x, L_GER, o, mo->k, coef_num(1));
-                op->a = f->v, op->b = g->v, op->m = T.m, op->n = T.n_, op->edom = box;
+                op->a = f->v, op->b = g->v, op->m = T.m, op->n = T.n_, op->elems = box;
             }
         } else if (mo->nf == 1 && same_element(&mo->f[0], o) && !mo->f[0].old) {
             op = new_op(x, L_GEAM, o, mo->k, coef_num(0));
-            op->a = mo->f[0].v, op->lda = mo->f[0].ld, op->m = T.m, op->n = T.n_, op->edom = box;
+            op->a = mo->f[0].v, op->lda = mo->f[0].ld, op->m = T.m, op->n = T.n_, op->elems = box;
         }
         if (!op)
             return fail(x, "line %d: %s is no form cuBLAS computes", term_line(o, mo), term_text(x, mo));
@@ -1560,7 +1574,7 @@ static bool lower_out(Cx *x, Out *o)
     for (int i = 0; i < ops.len; i++) {
         LibOp *op = vec_at(&ops, i);
         sums |= op->kind != L_GEAM;
-        if (!set_equal(op->edom, first->edom))
+        if (!sets_equal(x->sets, elems_shape(x, op->elems), elems_shape(x, first->elems)))
             return fail(x, "the calls for '%s' would write different elements", o->v->name);
         /* old values of the output (in place) only for TRMM, which runs alone */
         if ((op->a == o->v || op->b == o->v) && !(op->kind == L_TRMM && ops.len == 1))
@@ -1570,7 +1584,7 @@ static bool lower_out(Cx *x, Out *o)
         return fail(x, "'%s' is only a sum of elements", o->v->name);
     for (int i = 0; i < o->resets.len; i++) {
         Item *it = vec_at(&o->resets, i);
-        if (!set_equal(elems_of(x, item_dom(x, it)), first->edom))
+        if (!sets_equal(x->sets, elems_of(x, item_dom(x, it)), elems_shape(x, first->elems)))
             return fail(x, "line %d sets other elements of '%s' than its sums", it->s->loc.line, o->v->name);
     }
     /* the first call applies beta (TRMM overwrites, GER only adds, GEAM
@@ -1692,19 +1706,6 @@ static bool looks_blas(Stmt *s, Stmt **loops, int n)
     }
 }
 
-static const char *isl_params(Cx *x)
-{
-    char *p = arena_strdup(x->a, "[");
-    int n = 0;
-    for (int i = 0; i < x->r->vars.len; i++) {
-        Var *v = vec_at(&x->r->vars, i);
-        bool param = v->kind == V_PARAM && !v->is_array && type_is_integer(v->ty);
-        if (param || (v->kind == V_IV && !in_nest(x, v)))
-            p = arena_printf(x->a, "%s%s%s", p, n++ ? ", " : "", isl_var(x, v));
-    }
-    return arena_printf(x->a, "%s]", p);
-}
-
 LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
 {
     if (why)
@@ -1714,15 +1715,17 @@ LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
     Cx *x = arena_alloc(a, sizeof *x);
     x->a = a, x->r = r, x->nest = nest;
     Stmt *loops[MAXL];
-    bool ok = collect(x, nest, loops, 0);
-    if (ok) {
-        x->params = isl_params(x);
-        ok = find_targets(x);
-    }
+    bool ok = collect(x, nest, loops, 0) && find_targets(x);
     for (int i = 0; ok && i < x->nitems; i++)
         if (x->items[i].out)
             ok = frame_writer(x, &x->items[i]);
-    ok = ok && frame_scalars(x) && order_items(x) && evaluate(x) && lower(x);
+    ok = ok && frame_scalars(x) && order_items(x);
+    if (ok) {
+        sets_open(x);
+        ok = evaluate(x) && lower(x);
+        sets_free(x->sets);
+        x->sets = NULL;
+    }
     if (ok)
         return x->lc;
     if (why && looks_blas(nest, loops, 0))
@@ -1788,7 +1791,6 @@ bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
     Stmt *loops[MAXL];
     if (!collect(x, x->nest, loops, 0) || x->nitems != 1)
         return false;
-    x->params = isl_params(x);
     Item *it = &x->items[0];
     if (!find_targets(x) || !it->out || !frame_writer(x, it) || it->acc)
         return false;
@@ -1812,7 +1814,10 @@ bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
         s = p.m[0].k;
     else
         return false;
-    if (!set_equal(elems_of(x, item_dom(x, it)), op->edom))
+    sets_open(x);
+    bool same = sets_equal(x->sets, elems_of(x, item_dom(x, it)), elems_shape(x, op->elems));
+    sets_free(x->sets);
+    if (!same)
         return false;
     op->beta = s;
     lc->init = k;
