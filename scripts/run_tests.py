@@ -8,6 +8,7 @@ Exit status 77 is a skip, as under meson test."""
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -15,10 +16,15 @@ import time
 
 def run(t):
     env = dict(os.environ)
-    env.update(t.get('env') or {})
+    for k, v in (t.get('env') or {}).items():
+        # a search path the test sets keeps the one this machine needs
+        env[k] = v + ':' + os.environ[k] if k.endswith('PATH') and os.environ.get(k) else v
+    cmd = list(t['cmd'])
+    if not os.path.exists(cmd[0]) and shutil.which(os.path.basename(cmd[0])):
+        cmd[0] = shutil.which(os.path.basename(cmd[0]))  # the configuring machine's interpreter
     t0 = time.time()
     try:
-        p = subprocess.run(t['cmd'], cwd=t.get('workdir') or None, env=env, stdout=subprocess.PIPE,
+        p = subprocess.run(cmd, cwd=t.get('workdir') or None, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=t.get('timeout') or 600)
         rc, out = p.returncode, p.stdout.decode(errors='replace')
     except subprocess.TimeoutExpired as e:
