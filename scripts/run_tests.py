@@ -14,7 +14,7 @@ import sys
 import time
 
 
-def run(t):
+def run(t, build):
     env = dict(os.environ)
     for k, v in (t.get('env') or {}).items():
         # a search path the test sets keeps the one this machine needs
@@ -24,7 +24,8 @@ def run(t):
         cmd[0] = shutil.which(os.path.basename(cmd[0]))  # the configuring machine's interpreter
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, cwd=t.get('workdir') or None, env=env, stdout=subprocess.PIPE,
+        p = subprocess.run(cmd, cwd=t.get('workdir') or build,  # meson runs a test in the build directory
+                           env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=t.get('timeout') or 600)
         rc, out = p.returncode, p.stdout.decode(errors='replace')
     except subprocess.TimeoutExpired as e:
@@ -64,10 +65,10 @@ def main():
         if res == 'fail':
             print('\n'.join(out.splitlines()[-25:]))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        for r in ex.map(run, par):
+        for r in ex.map(lambda t: run(t, build), par):
             report(r)
     for t in serial:
-        report(run(t))
+        report(run(t, build))
     print('%d passed, %d failed, %d skipped' % (counts['ok'], counts['fail'], counts['skip']))
     return 1 if counts['fail'] else 0
 
