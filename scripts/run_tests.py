@@ -8,17 +8,24 @@ Exit status 77 is a skip, as under meson test."""
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
 
 
-def run(t):
+def run(t, build):
     env = dict(os.environ)
-    env.update(t.get('env') or {})
+    for k, v in (t.get('env') or {}).items():
+        # a search path the test sets keeps the one this machine needs
+        env[k] = v + ':' + os.environ[k] if k.endswith('PATH') and os.environ.get(k) else v
+    cmd = list(t['cmd'])
+    if not os.path.exists(cmd[0]) and shutil.which(os.path.basename(cmd[0])):
+        cmd[0] = shutil.which(os.path.basename(cmd[0]))  # the configuring machine's interpreter
     t0 = time.time()
     try:
-        p = subprocess.run(t['cmd'], cwd=t.get('workdir') or None, env=env, stdout=subprocess.PIPE,
+        p = subprocess.run(cmd, cwd=t.get('workdir') or build,  # meson runs a test in the build directory
+                           env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=t.get('timeout') or 600)
         rc, out = p.returncode, p.stdout.decode(errors='replace')
     except subprocess.TimeoutExpired as e:
@@ -58,10 +65,10 @@ def main():
         if res == 'fail':
             print('\n'.join(out.splitlines()[-25:]))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        for r in ex.map(run, par):
+        for r in ex.map(lambda t: run(t, build), par):
             report(r)
     for t in serial:
-        report(run(t))
+        report(run(t, build))
     print('%d passed, %d failed, %d skipped' % (counts['ok'], counts['fail'], counts['skip']))
     return 1 if counts['fail'] else 0
 

@@ -11,16 +11,26 @@
 #define GF_I32_LIMIT ((1LL << 31) - (1LL << 26))
 /* consecutive outer indices one block of a 2-D/3-D map walks */
 #define GF_ROWS 16
+/* partials one grid reduction keeps (one per block): a reduction's grid never
+ * has more blocks than this, whatever its shape */
+#define GF_PARTS 8192
 
 /* Blocks of `kernel` resident on the whole device at once (at least one per
- * SM): the size of a grid-stride launch with no second, partial wave. */
+ * SM, at most GF_PARTS): the size of a grid-stride launch with no second,
+ * partial wave. */
 template <typename K> static inline int gf_resident(K kernel, int threads, int sms)
 {
     int per = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, threads, 0) != cudaSuccess || per < 1)
         per = 1;
-    return per * sms;
+    long long n = (long long)per * sms;
+    return (int)(n < GF_PARTS ? n : GF_PARTS);
 }
+
+/* A block's place in its grid and the grid's size, over every grid
+ * dimension: a reduction's partials and its ticket count all blocks. */
+__device__ inline unsigned gf_block_id(void) { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+__device__ inline unsigned gf_grid_blocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
 
 template <typename T> struct gf_add { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a + b; } };
 template <typename T> struct gf_mul { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a * b; } };
@@ -104,7 +114,7 @@ __device__ inline bool gf_last_block(unsigned *ticket)
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned t = atomicAdd(ticket, 1u);
-        gf_last = t == gridDim.x - 1;
+        gf_last = t == gf_grid_blocks() - 1;
         if (gf_last)
             *ticket = 0;
     }

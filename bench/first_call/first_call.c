@@ -7,7 +7,9 @@
  * creates the CUDA context (timed, not counted: PolyBench-style timing starts
  * after it), then, by MODE, does one runtime step on its own and times it
  * ("init": gf_init; "props": cudaGetDeviceProperties; "pinned": 4 x 8 MiB
- * cudaHostAlloc; "devmem": cudaMalloc of 64 MiB; "none": nothing), and then
+ * cudaHostAlloc; "devmem": cudaMalloc of 64 MiB; "blas": a 2 x 2 gf_dgemm on device memory (cuBLAS's
+ * handle and first kernel); "map": the first call of fc_scale, a generated
+ * kernel on host arrays (everything but cuBLAS); "none": nothing), and then
  * times the first three calls of fc_gesummv on host arrays (N x N doubles,
  * staged).  Prints one JSON line.  Exits 77 without a GPU. */
 #define _POSIX_C_SOURCE 199309L
@@ -19,6 +21,7 @@
 #include <time.h>
 
 void fc_gesummv(int n, double alpha, double beta, const double *A, const double *B, const double *x, double *y);
+void fc_scale(int n, double a, const double *x, double *y);
 
 static double now_ms(void)
 {
@@ -40,6 +43,17 @@ static double pre_step(const char *mode)
             void *p;
             cudaHostAlloc(&p, 8u << 20, cudaHostAllocPortable);
         }
+    } else if (!strcmp(mode, "blas")) {
+        double *d = NULL;
+        if (gf_malloc((void **)&d, 12 * sizeof *d) != GF_SUCCESS ||
+            gf_dgemm(GF_OP_N, GF_OP_N, 2, 2, 2, 1.0, d, 2, d + 4, 2, 0.0, d + 8, 2) != GF_SUCCESS) {
+            fprintf(stderr, "first_call: blas: %s\n", gf_last_error());
+            exit(1);
+        }
+        cudaDeviceSynchronize();
+    } else if (!strcmp(mode, "map")) {
+        double x[64] = {0}, y[64];
+        fc_scale(64, 2.0, x, y);
     } else if (!strcmp(mode, "devmem")) {
         void *p;
         cudaMalloc(&p, 64u << 20);

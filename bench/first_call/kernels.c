@@ -1,5 +1,6 @@
-/* kernels.c - a PolyBench-style matrix-vector function (gesummv's shape) for
- * the first-call probe (first_call.c). */
+/* kernels.c - a PolyBench-style matrix-vector function (gesummv's shape: two
+ * cuBLAS GEMVs) and a plain map (a generated kernel) for the first-call
+ * probe (first_call.c). */
 #include <gpufuse.h>
 
 GPUFUSE void fc_gesummv(int n, double alpha, double beta, const double A[n][n], const double B[n][n],
@@ -13,4 +14,10 @@ GPUFUSE void fc_gesummv(int n, double alpha, double beta, const double A[n][n], 
         }
         y[i] = alpha * t + beta * s;
     }
+}
+
+GPUFUSE void fc_scale(int n, double a, const double x[n], double y[n])
+{
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i];
 }

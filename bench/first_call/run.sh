@@ -4,7 +4,7 @@
 b=${1:?usage: run.sh BUILD [N]}
 n=${2:-2000}
 for rep in 1 2 3; do
-    for mode in none init props pinned devmem; do
+    for mode in none init props pinned devmem blas map; do
         "$b/bench/first_call" "$mode" "$n"
     done
 done

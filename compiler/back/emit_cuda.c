@@ -456,7 +456,7 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
             if (in(&k->red_dev_init, v))
                 buf_line(b, "    %s(gf_out_%s, %s);", red_atomic_fn(red_of_var(k, v), v->ty), v->cname, v->cname);
             else
-                buf_line(b, "    %s(gf_out_%s, blockIdx.x == 0 ? %s<%s>()(%s_init, %s) : %s);",
+                buf_line(b, "    %s(gf_out_%s, gf_block_id() == 0 ? %s<%s>()(%s_init, %s) : %s);",
                          red_atomic_fn(red_of_var(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
         }
         return;
@@ -466,14 +466,14 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
         const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
         buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
-        buf_line(b, "    gf_part_%s[blockIdx.x] = %s;", v->cname, v->cname);
+        buf_line(b, "    gf_part_%s[gf_block_id()] = %s;", v->cname, v->cname);
     }
     buf_line(b, "if (gf_last_block(gf_ticket)) {");
     b->indent++;
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
-        buf_line(b, "const %s gf_total_%s = gf_finish(gf_part_%s, (int)gridDim.x, %s<%s>());", t, v->cname, v->cname, f, t);
+        buf_line(b, "const %s gf_total_%s = gf_finish(gf_part_%s, (int)gf_grid_blocks(), %s<%s>());", t, v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
         buf_line(b, "    *gf_out_%s = %s<%s>()(%s, gf_total_%s);", v->cname, f, t, red_init(c, k, v), v->cname);
     }
@@ -1568,7 +1568,7 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
             continue;            /* no partials, no ticket */
         for (int j = 0; j < k->red_vars.len; j++) {
             Var *v = vec_at(&k->red_vars, j);
-            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s) * 8192); /* %d: %s partials of '%s' */",
+            vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(%s) * GF_PARTS); /* %d: %s partials of '%s' */",
                                                  type_c_name(v->ty), c->slots.len, k->name, v->name));
             vec_push(A(c), &c->slots, j ? NULL : (void *)k);
         }
@@ -1788,7 +1788,7 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
                        k->name, args.data);
         else
             buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
+                       "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, gf_cap), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
                        k->name, k->name, args.data);
         buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, k->red_vars.len ? " || 1" : "");
         b->indent++;

@@ -77,32 +77,71 @@ static int emit_fields(Buf *b, Arena *a, Var *v)
     return n;
 }
 
-/* Whether statement s (recursively) updates array v by a reduction, an
- * atomic update or a library call: its values are sums in another order. */
-static bool reduced_into(const Stmt *s, const Var *v)
+/* Whether statement s updates v (or, v NULL, anything) by a reduction, an
+ * atomic update or a library call, or accumulates into an element of array
+ * v across the iterations of a loop whose index its subscript does not use
+ * (`y[j] += a[i][j] * w[i]` in a loop over i): its values are sums, in
+ * another order or with each step contracted into one rounding (a fused
+ * multiply-add) on the GPU, and compare with the reductions' tolerance. */
+typedef struct {
+    IrVisitor vis;
+    const Var *v;
+    Vec loops; /* Var * of the enclosing loops */
+    Arena *a;
+} RedWalk;
+
+/* An element of v updated by a compound assignment in a loop whose index no
+ * subscript uses (a non-affine subscript counts as not using it). */
+static bool accumulates(RedWalk *w, const Stmt *s)
 {
-    if (!s)
+    const Expr *l = s->lhs;
+    if (op_assign_base(s->op) == OP_NONE || !l || l->kind != E_INDEX || (w->v && l->var != w->v))
         return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (reduced_into(vec_at(&s->list, i), v))
-                return true;
-        return false;
-    case S_FOR:
-    case S_WHILE: return reduced_into(s->body, v);
-    case S_IF: return reduced_into(s->then, v) || reduced_into(s->els, v);
-    case S_ASSIGN:
-        if (s->red == RED_NONE && s->atomic == RED_NONE)
-            return false;
-        return !v || s->red_var == v || (s->lhs && s->lhs->kind == E_INDEX && s->lhs->var == v);
-    case S_LIB:
-        for (int i = 0; s->rhs && i < s->rhs->nkids; i++)
-            if (!v || (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == v))
-                return true;
-        return false;
-    default: return false;
+    for (int k = 0; k < w->loops.len; k++) {
+        const Var *iv = vec_at(&w->loops, k);
+        bool used = false;
+        for (int d = 0; d < l->nkids && !used; d++)
+            used = l->aff && l->aff[d] && aff_uses(l->aff[d], iv);
+        if (!used)
+            return true;
     }
+    return false;
+}
+
+static bool red_stmt(IrVisitor *vis, Stmt *s)
+{
+    RedWalk *w = (RedWalk *)vis;
+    const Var *v = w->v;
+    switch (s->kind) {
+    case S_FOR:
+        vec_push(w->a, &w->loops, s->iv);
+        return true;
+    case S_ASSIGN:
+        if (s->red != RED_NONE || s->atomic != RED_NONE)
+            vis->done = !v || s->red_var == v || (s->lhs && s->lhs->kind == E_INDEX && s->lhs->var == v);
+        else
+            vis->done = accumulates(w, s);
+        return false;
+    case S_LIB:
+        for (int i = 0; s->rhs && i < s->rhs->nkids && !vis->done; i++)
+            vis->done = !v || (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == v);
+        return false;
+    default: return true;
+    }
+}
+
+static void red_stmt_after(IrVisitor *vis, Stmt *s)
+{
+    RedWalk *w = (RedWalk *)vis;
+    if (s->kind == S_FOR)
+        w->loops.len--;
+}
+
+static bool reduced_into(Region *r, Stmt *s, const Var *v)
+{
+    RedWalk w = {.vis = {.stmt = red_stmt, .stmt_after = red_stmt_after}, .v = v, .a = r->unit->arena};
+    ir_visit_stmt(&w.vis, s);
+    return w.vis.done;
 }
 
 /* The sizes of v's inner dimensions, for printing indices as [i][j]. */
@@ -137,7 +176,7 @@ static void emit_verify_args(Buf *b, Region *r)
         const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
         buf_line(b, "gf_entry_arg(gf_e, %d, \"%s\", %s, %s, %s, %s, sizeof(%s), gf_vf_%s, %d, %s, %d, %s%s);", idx++,
                  v->name, v->cname, lo, hi, mode, type_c_name(type_elem(v->ty)), v->cname, nf,
-                 reduced_into(r->body, v) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT", nd, nd ? "gf_ed_" : "NULL",
+                 reduced_into(r, r->body, v) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT", nd, nd ? "gf_ed_" : "NULL",
                  nd ? v->cname : "");
     }
 }
@@ -198,7 +237,7 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
              seq.data ? seq.data : "");
     if (!is_void)
         buf_line(b, "gf_entry_return(gf_e, %s, sizeof(%s), %s, &gf_got, &gf_ref);", vkind(r->ret), ret,
-                 reduced_into(r->body, NULL) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT");
+                 reduced_into(r, r->body, NULL) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT");
     buf_line(b, "gf_entry_end(gf_e);");
     if (!is_void)
         buf_line(b, "return gf_got;");

@@ -32,8 +32,8 @@ GPUFUSE float peak(int n, const float *restrict a)
 // CU-SAME: float s_init, float *gf_out_s, unsigned int h_init, unsigned int *gf_out_h, GF_I gf_n0)
 // CU: s = gf_block_reduce(s, gf_add<float>());
 // CU-NEXT: if (threadIdx.x == 0)
-// CU-NEXT: gf_atomic_add(gf_out_s, blockIdx.x == 0 ? gf_add<float>()(s_init, s) : s);
-// CU: gf_atomic_xor(gf_out_h, blockIdx.x == 0 ? gf_bxor<unsigned int>()(h_init, h) : h);
+// CU-NEXT: gf_atomic_add(gf_out_s, gf_block_id() == 0 ? gf_add<float>()(s_init, s) : s);
+// CU: gf_atomic_xor(gf_out_h, gf_block_id() == 0 ? gf_bxor<unsigned int>()(h_init, h) : h);
 // CU-NOT: gf_last_block
 // CU-LABEL: extern "C" float dot_plus(
 // CU-NOT: ticket
