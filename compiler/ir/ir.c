@@ -587,14 +587,11 @@ static bool verify_stmt(IrVisitor *v, Stmt *s)
     Arena *a = c->r->unit->arena;
     if ((unsigned)s->kind > S_LIB)
         verify_fail(c, s, "statement of unknown kind", NULL);
-    Stmt *kids[2] = {NULL, NULL};
-    if (s->kind == S_FOR || s->kind == S_WHILE)
-        kids[0] = s->body;
-    if (s->kind == S_IF)
-        kids[0] = s->then, kids[1] = s->els;
-    for (int i = 0; i < 2; i++)
-        if (kids[i] && kids[i]->parent != s)
-            verify_fail(c, kids[i], "a child statement's parent link is wrong", NULL);
+    Stmt **kid[2];
+    int nkids = stmt_child_slots(s, kid);
+    for (int i = 0; i < nkids; i++)
+        if (*kid[i] && (*kid[i])->parent != s)
+            verify_fail(c, *kid[i], "a child statement's parent link is wrong", NULL);
     if (s->kind == S_BLOCK)
         for (int i = 0; i < s->list.len; i++)
             if (((Stmt *)vec_at(&s->list, i))->parent != s)
