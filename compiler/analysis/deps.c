@@ -282,109 +282,112 @@ bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner)
     return false;
 }
 
-/* Decides, before the model is built, which 1-D arrays are used only through
- * flattened subscripts of one row length. */
-static void delin_expr(Model *m, Expr *e)
+typedef struct ModelCx {
+    IrVisitor v;
+    Model *m;
+} ModelCx;
+
+/* After its subscripts, an access of a 1-D array: plain, or flattened with
+ * one row length. */
+static Expr *delin_expr(IrVisitor *vis, Expr *e, Stmt *owner)
 {
-    if (!e)
-        return;
-    for (int i = 0; i < e->nkids; i++)
-        delin_expr(m, e->kids[i]);
+    (void)owner;
+    Model *m = ((ModelCx *)vis)->m;
     if (e->kind != E_INDEX || e->nkids != 1 || e->var->delin_bad)
-        return;
+        return e;
     Var *v = e->var;
     if (aff_of(m->a, e->kids[0])) {
         if (v->delin)
             v->delin_bad = true;   /* mixed with plain 1-D subscripts */
         v->delin_plain = true;
-        return;
+        return e;
     }
     Var *P = NULL;
     Aff *o = NULL, *in = NULL;
     if (!deps_split_flat(m->a, e->kids[0], &P, &o, &in) || !P || !o || v->delin_plain || (v->delin && v->delin != P)) {
         v->delin_bad = true;
-        return;
+        return e;
     }
     v->delin = P;
+    return e;
 }
 
+/* Decides, before the model is built, which 1-D arrays are used only through
+ * flattened subscripts of one row length. */
 static void delin_stmt(Model *m, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            delin_stmt(m, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-        delin_expr(m, s->lb);
-        delin_expr(m, s->ub);
-        delin_stmt(m, s->body);
-        return;
-    case S_WHILE:
-        delin_expr(m, s->cond);
-        delin_stmt(m, s->body);
-        return;
-    case S_IF:
-        delin_expr(m, s->cond);
-        delin_stmt(m, s->then);
-        delin_stmt(m, s->els);
-        return;
-    case S_DECL:
-    case S_RETURN: delin_expr(m, s->rhs); return;
-    case S_ASSIGN:
-        delin_expr(m, s->lhs);
-        delin_expr(m, s->rhs);
-        return;
-    case S_FREE:
-    case S_LIB: return;
+    ModelCx c = {{.expr_after = delin_expr}, m};
+    ir_visit_stmt(&c.v, s);
+}
+
+/* The reads of an expression, each access once: an array element (or a
+ * field of one: only that field's elements) and its subscripts, a local
+ * scalar. */
+typedef struct Reads {
+    IrVisitor v;
+    Model *m;
+    PStmt *ps;
+    const Var *skip;             /* a reduction's own accumulator: not a read */
+    const Expr *elem;            /* an atomic min/max update's own element: not
+                                    a read (its subscripts are) */
+    const Expr *base;            /* the element under the field access just taken */
+    const Expr *access;          /* the outermost access being walked (elem is
+                                    not looked for inside one) */
+} Reads;
+
+static Expr *read_at(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Reads *c = (Reads *)v;
+    if (e == c->base) {
+        c->base = NULL;          /* the field was the access; its subscripts are read */
+        return e;
     }
+    if (c->elem && !c->access && expr_equal(e, c->elem))
+        return e;
+    if (e->kind == E_INDEX || (e->kind == E_FIELD && e->kids[0]->kind == E_INDEX)) {
+        add_access(c->m, c->ps, e, false, false);
+        if (e->kind == E_FIELD)
+            c->base = e->kids[0];
+        if (!c->access)
+            c->access = e;
+    } else if (e->kind == E_VAR && e->var->kind == V_LOCAL && e->var != c->skip) {
+        add_access(c->m, c->ps, e, false, false);
+    }
+    return e;
+}
+
+static Expr *read_after(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Reads *c = (Reads *)v;
+    if (e == c->access)
+        c->access = NULL;
+    return e;
+}
+
+static void reads_of(Model *m, PStmt *ps, Expr *e, const Var *skip, const Expr *elem)
+{
+    Reads c = {{.expr = read_at, .expr_after = read_after}, m, ps, skip, elem, NULL, NULL};
+    ir_visit_expr(&c.v, e, NULL);
 }
 
 /* Reads in e, except of `skip` (a reduction's own accumulator). */
 static void collect_reads_but(Model *m, PStmt *ps, Expr *e, const Var *skip)
 {
-    if (!e)
-        return;
-    if (e->kind == E_INDEX || (e->kind == E_FIELD && e->kids[0]->kind == E_INDEX)) {
-        add_access(m, ps, e, false, false);   /* a field: only that field's elements */
-        Expr *ix = e->kind == E_FIELD ? e->kids[0] : e;
-        for (int i = 0; i < ix->nkids; i++)
-            collect_reads_but(m, ps, ix->kids[i], skip);
-        return;
-    }
-    if (e->kind == E_VAR && e->var->kind == V_LOCAL) {
-        if (e->var != skip)
-            add_access(m, ps, e, false, false);
-        return;
-    }
-    for (int i = 0; i < e->nkids; i++)
-        collect_reads_but(m, ps, e->kids[i], skip);
+    reads_of(m, ps, e, skip, NULL);
 }
 
 static void collect_reads(Model *m, PStmt *ps, Expr *e)
 {
-    collect_reads_but(m, ps, e, NULL);
+    reads_of(m, ps, e, NULL, NULL);
 }
 
 /* Reads in e, except of the element `elem` itself (an atomic min/max
  * update's own element: its subscripts are still read). */
 static void collect_reads_elem(Model *m, PStmt *ps, Expr *e, const Expr *elem)
 {
-    if (!e)
-        return;
-    if (expr_equal(e, elem)) {
-        for (int i = 0; i < e->nkids; i++)
-            collect_reads(m, ps, e->kids[i]);
-        return;
-    }
-    if (e->kind == E_INDEX || e->kind == E_VAR || (e->kind == E_FIELD && e->kids[0]->kind == E_INDEX)) {
-        collect_reads(m, ps, e);
-        return;
-    }
-    for (int i = 0; i < e->nkids; i++)
-        collect_reads_elem(m, ps, e->kids[i], elem);
+    reads_of(m, ps, e, NULL, elem);
 }
 
 /* An aff of one variable with coefficient 1. */
@@ -620,18 +623,14 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
     return ps;
 }
 
-/* Recognises `v op= e`, `v = v op e`, `v = fmaxf(v, e)`, `v = v > e ? v : e`
- * (and mirrored forms) with e not reading v. */
+static bool is_ref(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
 static bool reads_var(const Expr *e, const Var *v)
 {
-    if (!e)
-        return false;
-    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == v)
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (reads_var(e->kids[i], v))
-            return true;
-    return false;
+    return ir_expr_any(e, is_ref, v);
 }
 
 static bool is_v(const Expr *e, const Var *v)
@@ -655,6 +654,8 @@ static RedOp compound_red(Op op)
     }
 }
 
+/* Recognises `v op= e`, `v = v op e`, `v = fmaxf(v, e)`, `v = v > e ? v : e`
+ * (and mirrored forms) with e not reading v. */
 static RedOp reduction_of(Stmt *s)
 {
     if (s->kind != S_ASSIGN || s->lhs->kind != E_VAR)
@@ -863,33 +864,23 @@ static void check_atomics(Model *m)
     }
 }
 
-/* The accesses of a while loop's body, all in the one statement ps. */
-static void while_accesses(Model *m, PStmt *ps, Stmt *t)
+/* The accesses of one statement inside a while loop (or of a library call),
+ * added to the one statement ps of the whole loop; the visitor walks the
+ * rest: what a loop's bounds and break flag, a condition or a returned
+ * value read (read_at), and the statements inside. */
+static bool body_access(IrVisitor *v, Stmt *t)
 {
-    if (!t)
-        return;
-    switch (t->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < t->list.len; i++)
-            while_accesses(m, ps, vec_at(&t->list, i));
-        return;
-    case S_IF:
-        collect_reads(m, ps, t->cond);
-        while_accesses(m, ps, t->then);
-        while_accesses(m, ps, t->els);
-        return;
-    case S_WHILE:
+    Reads *c = (Reads *)v;
+    Model *m = c->m;
+    PStmt *ps = c->ps;
+    if (t->kind == S_WHILE) {
         collect_reads(m, ps, t->cond);
         collect_reads(m, ps, t->brk);
-        while_accesses(m, ps, t->body);
-        return;
-    case S_FOR:
-        collect_reads(m, ps, t->lb);
-        collect_reads(m, ps, t->ub);
-        collect_reads(m, ps, t->brk);
-        while_accesses(m, ps, t->body);
-        return;
-    case S_DECL:
+        v->skip = true;          /* read above, in this order */
+        return true;
+    }
+    if (t->kind == S_DECL) {
+        /* an array's sizes are not accesses (as in build) */
         collect_reads(m, ps, t->rhs);
         if (t->rhs && !t->var->is_array) {
             Expr *ve = arena_alloc(m->a, sizeof *ve);
@@ -897,8 +888,9 @@ static void while_accesses(Model *m, PStmt *ps, Stmt *t)
             ve->var = t->var;
             add_access(m, ps, ve, true, false);
         }
-        return;
-    case S_ASSIGN: {
+        return false;
+    }
+    if (t->kind == S_ASSIGN) {
         collect_reads(m, ps, t->rhs);
         Expr *l = t->lhs->kind == E_FIELD ? t->lhs->kids[0] : t->lhs;
         if (t->op != OP_ASSIGN)
@@ -907,10 +899,9 @@ static void while_accesses(Model *m, PStmt *ps, Stmt *t)
             for (int i = 0; i < l->nkids; i++)
                 collect_reads(m, ps, l->kids[i]);
         add_access(m, ps, t->lhs, true, false);
-        return;
+        return false;
     }
-    case S_RETURN: collect_reads(m, ps, t->rhs); return;
-    case S_LIB:
+    if (t->kind == S_LIB) {
         /* a library call touches its arrays anywhere */
         for (int i = 0; i < t->rhs->nkids; i++) {
             Expr *a = t->rhs->kids[i];
@@ -923,9 +914,17 @@ static void while_accesses(Model *m, PStmt *ps, Stmt *t)
             if (roles[i] == 'W')
                 add_whole(m, ps, a->var, true);
         }
-        return;
-    case S_FREE: return;
+        return false;
     }
+    return true;
+}
+
+/* The accesses of a while loop (its condition, break flag and body), or of
+ * a library call, all in the one statement ps. */
+static void while_accesses(Model *m, PStmt *ps, Stmt *t)
+{
+    Reads c = {{.stmt = body_access, .expr = read_at, .expr_after = read_after}, m, ps, NULL, NULL, NULL, NULL};
+    ir_visit_stmt(&c.v, t);
 }
 
 static void push_cond(Model *m, Expr *e, bool neg)
@@ -981,10 +980,7 @@ static void build(Model *m, Stmt *s)
     }
     case S_WHILE: {
         /* the whole while loop is one statement: its accesses are may-accesses */
-        PStmt *ps = new_pstmt(m, s);
-        collect_reads(m, ps, s->cond);
-        collect_reads(m, ps, s->brk);
-        while_accesses(m, ps, s->body);
+        while_accesses(m, new_pstmt(m, s), s);
         return;
     }
     case S_DECL: {
@@ -1175,55 +1171,47 @@ static char *isl_text(Model *m, char *s)
     return r;
 }
 
+/* Each loop's parallel and reduction flags (loops inside a while loop, one
+ * statement to the model, are left alone). */
+static bool mark_loop(IrVisitor *v, Stmt *s)
+{
+    Model *m = ((ModelCx *)v)->m;
+    if (s->kind != S_FOR)
+        return s->kind != S_WHILE;
+    int dim = 2 * s->depth + 1;
+    s->parallel = !carries(m, m->deps_t, loop_ord(s), dim);
+    /* a reduction loop: a reduction statement inside whose accumulator
+     * lives outside the loop */
+    s->reduction = false;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (!ps->s->red)
+            continue;
+        for (int k = 0; k < ps->nloops; k++)
+            if (ps->loops[k] == s && ps->s->red_var->depth <= s->depth)
+                s->reduction = true;
+    }
+    return true;
+}
+
 static void mark_loops(Model *m, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            mark_loops(m, vec_at(&s->list, i));
-        return;
-    case S_IF:
-        mark_loops(m, s->then);
-        mark_loops(m, s->els);
-        return;
-    case S_FOR: {
-        int dim = 2 * s->depth + 1;
-        s->parallel = !carries(m, m->deps_t, loop_ord(s), dim);
-        /* a reduction loop: a reduction statement inside whose accumulator
-         * lives outside the loop */
-        s->reduction = false;
-        for (int i = 0; i < m->ps.len; i++) {
-            PStmt *ps = vec_at(&m->ps, i);
-            if (!ps->s->red)
-                continue;
-            for (int k = 0; k < ps->nloops; k++)
-                if (ps->loops[k] == s && ps->s->red_var->depth <= s->depth)
-                    s->reduction = true;
-        }
-        mark_loops(m, s->body);
-        return;
-    }
-    default:
-        return;
-    }
+    ModelCx c = {{.stmt = mark_loop}, m};
+    ir_visit_stmt(&c.v, s);
+}
+
+/* A parallel loop, not looking inside while loops. */
+static IrFind is_parallel(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    return s->kind == S_FOR && s->parallel ? IR_FOUND : IR_NEXT;
 }
 
 static bool any_parallel(Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (any_parallel(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_IF: return any_parallel(s->then) || any_parallel(s->els);
-    case S_FOR: return s->parallel || any_parallel(s->body);
-    default: return false;
-    }
+    return ir_stmt_find(s, is_parallel, NULL);
 }
 
 /* The arrays and scalars whose dependences `loop` carries, at most max of
@@ -1243,33 +1231,36 @@ static int carried_vars(Model *m, Stmt *loop, Var **out, int max)
     return n;
 }
 
-/* The loop under s that comes closest to being parallel: the fewest
- * variables carried, the outermost on a tie (*nbest: how many). */
+typedef struct Closest {
+    IrVisitor v;
+    Model *m;
+    Stmt *best;
+    int nbest;
+} Closest;
+
+static bool closest_at(IrVisitor *v, Stmt *s)
+{
+    Closest *c = (Closest *)v;
+    if (s->kind != S_FOR)
+        return s->kind != S_WHILE;
+    Var *vs[64];
+    int n = carried_vars(c->m, s, vs, c->best ? c->nbest : 64);
+    if (!c->best || n < c->nbest) {
+        c->best = s;
+        c->nbest = n;
+    }
+    return true;
+}
+
+/* The loop under s (not inside a while loop) that comes closest to being
+ * parallel: the fewest variables carried, the outermost on a tie (*nbest:
+ * how many). */
 static void closest_loop(Model *m, Stmt *s, Stmt **best, int *nbest)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            closest_loop(m, vec_at(&s->list, i), best, nbest);
-        return;
-    case S_IF:
-        closest_loop(m, s->then, best, nbest);
-        closest_loop(m, s->els, best, nbest);
-        return;
-    case S_FOR: {
-        Var *vs[64];
-        int n = carried_vars(m, s, vs, *best ? *nbest : 64);
-        if (!*best || n < *nbest) {
-            *best = s;
-            *nbest = n;
-        }
-        closest_loop(m, s->body, best, nbest);
-        return;
-    }
-    default: return;
-    }
+    Closest c = {{.stmt = closest_at}, m, *best, *nbest};
+    ir_visit_stmt(&c.v, s);
+    *best = c.best;
+    *nbest = c.nbest;
 }
 
 /* Names what keeps the nest `t` sequential: its loop that comes closest to
@@ -1294,49 +1285,56 @@ static Var *carried_var(Model *m, Stmt *t, Stmt **at)
  * any parallel loop it would be the loop that runs in parallel, or a
  * sequential loop on the host (a time loop around kernels, or one a single
  * thread runs), neither of which can stop on a value the iterations compute. */
-static bool check_breaks(Model *m, Stmt *s, bool in_parallel, bool outermost)
+typedef struct Breaks {
+    IrVisitor v;
+    Model *m;
+    bool outermost;
+} Breaks;
+
+static bool break_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
+    Breaks *c = (Breaks *)v;
+    Model *m = c->m;
+    if (s->kind == S_BLOCK || s->kind == S_IF)
         return true;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (!check_breaks(m, vec_at(&s->list, i), in_parallel, outermost))
-                return false;
-        return true;
-    case S_IF:
-        return check_breaks(m, s->then, in_parallel, outermost) && check_breaks(m, s->els, in_parallel, outermost);
-    case S_WHILE:
-    case S_FOR:
-        if (s->brk && !in_parallel && (!outermost || (s->kind == S_FOR && !s->depth))) {
-            /* said at the (first) break, naming the loop it leaves */
-            Loc at = s->brk->var->loc;
-            const char *what = s->kind == S_WHILE ? arena_printf(m->a, "the 'while' loop of line %d", s->loc.line) :
-                               arena_printf(m->a, "loop '%s' (line %d)", s->iv->name, s->loc.line);
-            if (s->kind == S_FOR && any_parallel(s->body))
-                diag_reject(at, "-Wgpufuse-control",
-                            "'break' leaves %s, which runs on the host around the kernels of its body (as a time "
-                            "loop does): the launches cannot stop early on a value the kernels compute; keep the loop "
-                            "in C around a marked function without the 'break'; '%s' keeps its CPU body",
-                            what, m->r->name);
-            else if (s->kind == S_FOR && !s->depth)
-                diag_reject(at, "-Wgpufuse-control",
-                            "'break' leaves %s, the outermost loop of its nest, which would run in parallel: an "
-                            "early exit makes every iteration depend on whether an earlier one broke; only a loop "
-                            "run per element inside a parallel loop may break; '%s' keeps its CPU body",
-                            what, m->r->name);
-            else
-                diag_reject(at, "-Wgpufuse-control",
-                            "'break' leaves %s that is not inside a parallel loop (it would run sequentially on "
-                            "the host or in a single thread); only a loop run per element inside a parallel loop "
-                            "may break; '%s' keeps its CPU body", what, m->r->name);
-            return false;
-        }
-        if (outermost)
-            return true;
-        return check_breaks(m, s->body, in_parallel || (s->kind == S_FOR && s->parallel), false);
-    default: return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE)
+        return false;
+    bool in_parallel = false;
+    for (const IrFrame *f = v->up; f; f = f->up)
+        in_parallel = in_parallel || (f->s->kind == S_FOR && f->s->parallel);
+    if (s->brk && !in_parallel && (!c->outermost || (s->kind == S_FOR && !s->depth))) {
+        /* said at the (first) break, naming the loop it leaves */
+        Loc at = s->brk->var->loc;
+        const char *what = s->kind == S_WHILE ? arena_printf(m->a, "the 'while' loop of line %d", s->loc.line) :
+                           arena_printf(m->a, "loop '%s' (line %d)", s->iv->name, s->loc.line);
+        if (s->kind == S_FOR && any_parallel(s->body))
+            diag_reject(at, "-Wgpufuse-control",
+                        "'break' leaves %s, which runs on the host around the kernels of its body (as a time "
+                        "loop does): the launches cannot stop early on a value the kernels compute; keep the loop "
+                        "in C around a marked function without the 'break'; '%s' keeps its CPU body",
+                        what, m->r->name);
+        else if (s->kind == S_FOR && !s->depth)
+            diag_reject(at, "-Wgpufuse-control",
+                        "'break' leaves %s, the outermost loop of its nest, which would run in parallel: an "
+                        "early exit makes every iteration depend on whether an earlier one broke; only a loop "
+                        "run per element inside a parallel loop may break; '%s' keeps its CPU body",
+                        what, m->r->name);
+        else
+            diag_reject(at, "-Wgpufuse-control",
+                        "'break' leaves %s that is not inside a parallel loop (it would run sequentially on "
+                        "the host or in a single thread); only a loop run per element inside a parallel loop "
+                        "may break; '%s' keeps its CPU body", what, m->r->name);
+        v->done = true;
+        return false;
     }
+    return !c->outermost;
+}
+
+static bool check_breaks(Model *m, Stmt *s, bool outermost)
+{
+    Breaks c = {{.stmt = break_at}, m, outermost};
+    ir_visit_stmt(&c.v, s);
+    return !c.v.done;
 }
 
 static bool check_nests(Model *m, Stmt *s)
@@ -1545,27 +1543,26 @@ void deps_model(Unit *u, Region *r)
 /* A private array declared in a loop that runs on the host (a sequential
  * loop not inside any parallel one): its one copy per iteration would have
  * to be shared by the kernels the loop launches. */
+static bool private_at(IrVisitor *v, Stmt *s)
+{
+    Model *m = ((ModelCx *)v)->m;
+    if (s->kind == S_FOR)
+        return !s->parallel;
+    if (s->kind != S_DECL || !s->var->is_private)
+        return s->kind == S_BLOCK;   /* if/while at the host level: a single-thread kernel */
+    diag_reject(s->var->loc, "-Wgpufuse-temp",
+                "local array '%s' is declared in a loop that runs on the host (no parallel loop around it): an "
+                "array private to each iteration must be declared inside a parallel loop; declare it at the top "
+                "of the marked function; '%s' keeps its CPU body", s->var->name, m->r->name);
+    v->done = true;
+    return false;
+}
+
 static bool check_private(Model *m, Stmt *s)
 {
-    if (!s)
-        return true;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (!check_private(m, vec_at(&s->list, i)))
-                return false;
-        return true;
-    case S_FOR: return s->parallel || check_private(m, s->body);
-    case S_DECL:
-        if (!s->var->is_private)
-            return true;
-        diag_reject(s->var->loc, "-Wgpufuse-temp",
-                    "local array '%s' is declared in a loop that runs on the host (no parallel loop around it): an "
-                    "array private to each iteration must be declared inside a parallel loop; declare it at the top "
-                    "of the marked function; '%s' keeps its CPU body", s->var->name, m->r->name);
-        return false;
-    default: return true;        /* if/while at the host level: a single-thread kernel */
-    }
+    ModelCx c = {{.stmt = private_at}, m};
+    ir_visit_stmt(&c.v, s);
+    return !c.v.done;
 }
 
 bool deps_check(Region *r)
@@ -1579,8 +1576,8 @@ bool deps_check(Region *r)
     }
     /* a nest whose outermost loop breaks is said so first; a nest with no
      * parallel loop at all, for its own reason; then the other breaks */
-    return check_breaks(m, r->body, false, true) && check_nests(m, r->body) &&
-           check_breaks(m, r->body, false, false) && check_private(m, r->body);
+    return check_breaks(m, r->body, true) && check_nests(m, r->body) && check_breaks(m, r->body, false) &&
+           check_private(m, r->body);
 }
 
 bool deps_analyze(Unit *u, Region *r)
@@ -1648,29 +1645,29 @@ static bool uses_iv(const Expr *e, const void *v)
     return e->kind == E_VAR && e->var == v;
 }
 
-static bool try_interchange(Region *r, Stmt *s)
+typedef struct Swap {
+    IrVisitor v;
+    Region *r;
+    bool any;
+} Swap;
+
+/* Through blocks and the loops that are not swapped (not ifs or while
+ * loops): a pair swapped is not looked into again. */
+static bool interchange_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return false;
-    bool any = false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            any |= try_interchange(r, vec_at(&s->list, i));
-        return any;
-    case S_FOR: break;
-    default: return false;
-    }
+    Swap *c = (Swap *)v;
+    if (s->kind != S_FOR)
+        return s->kind == S_BLOCK;
     Stmt *inner = s->body;
     while (inner && inner->kind == S_BLOCK && inner->list.len == 1)
         inner = vec_at(&inner->list, 0);
     if (s->parallel || !inner || inner->kind != S_FOR || !inner->parallel || s->brk || inner->brk)
-        return try_interchange(r, s->body);
+        return true;
     /* rectangular: the inner bounds do not move with the outer index */
     if (ir_expr_any(inner->lb, uses_iv, s->iv) || ir_expr_any(inner->ub, uses_iv, s->iv))
         return false;
     int t = 2 * inner->depth + 1;
-    if (!deps_keep(r, s, s, &t, 1))
+    if (!deps_keep(c->r, s, s, &t, 1))
         return false;
     Stmt tmp = *s;
     s->iv = inner->iv, s->lb = inner->lb, s->ub = inner->ub, s->step = inner->step;
@@ -1679,12 +1676,15 @@ static bool try_interchange(Region *r, Stmt *s)
     s->iv->depth = inner->iv->depth;
     inner->iv->depth = d;
     s->interchanged = inner->interchanged = true;
-    return true;
+    c->any = true;
+    return false;
 }
 
 bool deps_interchange(Region *r)
 {
-    return try_interchange(r, r->body);
+    Swap c = {{.stmt = interchange_at}, r, false};
+    ir_visit_stmt(&c.v, r->body);
+    return c.any;
 }
 
 /* ---- extents ------------------------------------------------------------------- */
@@ -2002,26 +2002,25 @@ bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n)
     return !c;
 }
 
-/* The statement ids under s. */
-static void ids_under(const Stmt *s, int *kid_of, int n, int k)
+typedef struct Ids {
+    IrVisitor v;
+    int *kid_of;
+    int n, k;
+} Ids;
+
+static bool id_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    if (s->id >= 0 && s->id < n)
-        kid_of[s->id] = k;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            ids_under(vec_at(&s->list, i), kid_of, n, k);
-        return;
-    case S_FOR:
-    case S_WHILE: ids_under(s->body, kid_of, n, k); return;
-    case S_IF:
-        ids_under(s->then, kid_of, n, k);
-        ids_under(s->els, kid_of, n, k);
-        return;
-    default: return;
-    }
+    Ids *c = (Ids *)v;
+    if (s->id >= 0 && s->id < c->n)
+        c->kid_of[s->id] = c->k;
+    return true;
+}
+
+/* The statement ids under s: unit k. */
+static void ids_under(Stmt *s, int *kid_of, int n, int k)
+{
+    Ids c = {{.stmt = id_at}, kid_of, n, k};
+    ir_visit_stmt(&c.v, s);
 }
 
 typedef struct GraphCx {

@@ -45,63 +45,51 @@ typedef struct Shape {
     bool bad;
 } Shape;
 
-static bool is_iv_of(const Prod *p, const Var *v)
-{
-    for (int i = 0; i < p->d; i++)
-        if (p->ivs[i] == v)
-            return true;
-    return false;
-}
+typedef struct ShapeCx {
+    IrVisitor v;
+    Arena *a;
+    Prod *p;
+    Shape *s;
+} ShapeCx;
 
-static void shape_of(Arena *a, Prod *p, const Expr *e, Shape *s)
+static Expr *shape_node(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (!e || s->bad)
-        return;
+    (void)owner;
+    ShapeCx *c = (ShapeCx *)v;
+    Shape *s = c->s;
     s->nodes++;
-    switch (e->kind) {
-    case E_VAR: {
-        Var *v = e->var;
+    if (e->kind == E_VAR) {
+        Var *x = e->var;
         /* loop indices (its own, or of loops around the block: the same
          * at the reads) and unmodified scalar parameters */
-        if (v->kind == V_IV)
-            break;
-        if (v->kind == V_PARAM && !v->is_array && !v->scalar_written)
-            break;
-        s->bad = true;
-        return;
-    }
-    case E_INDEX: {
-        if (e->var == p->t || e->var->is_temp) {
+        if (x->kind != V_IV && (x->kind != V_PARAM || x->is_array || x->scalar_written))
             s->bad = true;
-            return;
-        }
-        s->arrays++;
-        bool seen = false;
-        for (int i = 0; i < p->arrays.len; i++)
-            if (vec_at(&p->arrays, i) == e->var)
-                seen = true;
-        if (!seen)
-            vec_push(a, &p->arrays, e->var);
-        break;
-    }
-    case E_CALL:
-        if (e->callee) {         /* a helper: its cost is not known here */
+    } else if (e->kind == E_INDEX) {
+        if (e->var == c->p->t || e->var->is_temp) {
             s->bad = true;
-            return;
+        } else {
+            s->arrays++;
+            bool seen = false;
+            for (int i = 0; i < c->p->arrays.len; i++)
+                if (vec_at(&c->p->arrays, i) == e->var)
+                    seen = true;
+            if (!seen)
+                vec_push(c->a, &c->p->arrays, e->var);
         }
-        s->calls++;
-        break;
-    case E_SIZEOF:
-    case E_INT:
-    case E_FLOAT:
-    case E_FIELD:
-    case E_UNARY:
-    case E_BINARY:
-    case E_COND:
-    case E_CAST: break;
+    } else if (e->kind == E_CALL) {
+        if (e->callee)           /* a helper: its cost is not known here */
+            s->bad = true;
+        else
+            s->calls++;
     }
-    for (int i = 0; i < e->nkids; i++)
-        shape_of(a, p, e->kids[i], s);
+    v->done = s->bad;
+    return e;
+}
+
+static void shape_of(Arena *a, Prod *p, Expr *e, Shape *s)
+{
+    ShapeCx c = {{.expr = shape_node}, a, p, s};
+    ir_visit_expr(&c.v, e, NULL);
 }
 
 /* The nest is `for ivs: t[ivs] = f` with f cheap. */
@@ -142,11 +130,56 @@ typedef struct Use {
     bool writes_inputs;          /* a store to an array f reads */
 } Use;
 
-static void use_expr(Use *u, const Expr *e)
+static bool writes_input(const Prod *p, const Var *v)
 {
-    if (!e)
-        return;
-    if (e->kind == E_INDEX && e->var == u->p->t) {
+    for (int i = 0; i < p->arrays.len; i++)
+        if (vec_at(&p->arrays, i) == v)
+            return true;
+    return false;
+}
+
+typedef struct UseCx {
+    IrVisitor v;
+    Use *u;
+} UseCx;
+
+/* The element of t an assignment stores to (t[...] or t[...].field). */
+static bool is_t_target(const Use *u, const Stmt *s, const Expr *e)
+{
+    if (s->kind != S_ASSIGN)
+        return false;
+    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+    return l == e && l->kind == E_INDEX && l->var == u->p->t;
+}
+
+static bool use_stmt(IrVisitor *v, Stmt *s)
+{
+    Use *u = ((UseCx *)v)->u;
+    if (s->kind == S_ASSIGN) {
+        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        if (is_t_target(u, s, l)) {
+            u->writes++;
+            if (s->op != OP_ASSIGN)
+                u->reads++;
+        } else if (l->kind == E_INDEX && writes_input(u->p, l->var)) {
+            u->writes_inputs = true;
+        }
+    }
+    if (s->kind == S_LIB) {
+        const char *roles = lib_builtin_roles(s->rhs->text);
+        for (int i = 0; i < s->rhs->nkids; i++) {
+            const Expr *x = s->rhs->kids[i];
+            if (roles[i] == 'W' && x->kind == E_VAR && writes_input(u->p, x->var))
+                u->writes_inputs = true;
+        }
+    }
+    return true;
+}
+
+static Expr *use_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    Use *u = ((UseCx *)v)->u;
+    if (e->kind == E_INDEX && e->var == u->p->t && !is_t_target(u, owner, e)) {
         u->reads++;
         for (int i = 0; i < e->nkids; i++)
             if (e->kids[i]->kind != E_VAR || e->kids[i]->var->kind != V_IV) {
@@ -156,177 +189,70 @@ static void use_expr(Use *u, const Expr *e)
     }
     if (e->kind == E_VAR && e->var == u->p->t)
         u->bare++;               /* a library call's argument */
-    for (int i = 0; i < e->nkids; i++)
-        use_expr(u, e->kids[i]);
+    return e;
 }
 
-static bool writes_input(const Prod *p, const Var *v)
+/* Counts the uses of t under s, and notes stores to f's arrays. */
+static void uses_in(Use *u, Stmt *s)
 {
-    for (int i = 0; i < p->arrays.len; i++)
-        if (vec_at(&p->arrays, i) == v)
-            return true;
-    return false;
-}
-
-static void use_stmt(Use *u, const Stmt *s)
-{
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            use_stmt(u, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-        use_expr(u, s->lb);
-        use_expr(u, s->ub);
-        use_stmt(u, s->body);
-        return;
-    case S_WHILE:
-        use_expr(u, s->cond);
-        use_stmt(u, s->body);
-        return;
-    case S_IF:
-        use_expr(u, s->cond);
-        use_stmt(u, s->then);
-        use_stmt(u, s->els);
-        return;
-    case S_DECL:
-        use_expr(u, s->rhs);
-        return;
-    case S_ASSIGN: {
-        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        if (l->kind == E_INDEX && l->var == u->p->t) {
-            u->writes++;
-            for (int i = 0; i < l->nkids; i++)
-                use_expr(u, l->kids[i]);
-            if (s->op != OP_ASSIGN)
-                u->reads++;
-        } else {
-            if (l->kind == E_INDEX && writes_input(u->p, l->var))
-                u->writes_inputs = true;
-            use_expr(u, s->lhs);
-        }
-        use_expr(u, s->rhs);
-        return;
-    }
-    case S_RETURN:
-        use_expr(u, s->rhs);
-        return;
-    case S_LIB: {
-        const char *roles = lib_builtin_roles(s->rhs->text);
-        for (int i = 0; i < s->rhs->nkids; i++) {
-            const Expr *x = s->rhs->kids[i];
-            if (roles[i] == 'W' && x->kind == E_VAR && writes_input(u->p, x->var))
-                u->writes_inputs = true;
-        }
-        use_expr(u, s->rhs);
-        return;
-    }
-    case S_FREE: return;
-    }
+    UseCx c = {{.stmt = use_stmt, .expr = use_expr}, u};
+    ir_visit_stmt(&c.v, s);
 }
 
 /* ---- the rewrite ------------------------------------------------------------------ */
 
-static Expr *clone(Arena *a, const Expr *e, const Prod *p, Expr *const *repl)
+typedef struct Subst {
+    IrVisitor v;
+    Arena *a;
+    const Prod *p;
+    Expr *const *at;             /* recompute: the subscripts of the read */
+} Subst;
+
+/* In a copy of f: each index of the producer's loops becomes the read's subscript. */
+static Expr *at_read(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (p && e->kind == E_VAR && is_iv_of(p, e->var)) {
-        for (int k = 0; k < p->d; k++)
-            if (p->ivs[k] == e->var)
-                return clone(a, repl[k], NULL, NULL);
-    }
-    Expr *c = arena_alloc(a, sizeof *c);
-    *c = *e;
-    c->aff = NULL;               /* recomputed by the analyses */
-    if (e->nkids) {
-        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
-        for (int i = 0; i < e->nkids; i++)
-            c->kids[i] = p ? clone(a, e->kids[i], p, repl) : clone(a, e->kids[i], NULL, NULL);
-    }
-    return c;
+    (void)owner;
+    Subst *c = (Subst *)v;
+    if (e->kind == E_VAR)
+        for (int k = 0; k < c->p->d; k++)
+            if (c->p->ivs[k] == e->var)
+                return ir_copy_expr(c->a, c->at[k]);
+    return e;
 }
 
-/* Every read t[e0]..[e_{d-1}] in e becomes f(e0, ..., e_{d-1}). */
-static Expr *subst(Arena *a, Expr *e, const Prod *p)
+/* f(e0, ..., e_{d-1}) for the read t[e0]..[e_{d-1}]. */
+static Expr *recompute(Arena *a, const Prod *p, Expr *const *at)
 {
-    if (!e)
+    Subst c = {{.expr = at_read}, a, p, at};
+    return ir_visit_expr(&c.v, ir_copy_expr(a, p->assign->rhs), NULL);
+}
+
+/* After its subscripts: a read t[e0]..[e_{d-1}] becomes f(e0, ..., e_{d-1}). */
+static Expr *subst(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Subst *c = (Subst *)v;
+    if (e->kind != E_INDEX || e->var != c->p->t)
         return e;
-    for (int i = 0; i < e->nkids; i++)
-        e->kids[i] = subst(a, e->kids[i], p);
-    if (e->kind != E_INDEX || e->var != p->t)
-        return e;
-    Expr *f = clone(a, p->assign->rhs, p, e->kids);
+    Expr *f = recompute(c->a, c->p, e->kids);
     if (e->ty && f->ty && f->ty->kind != e->ty->kind) {
         /* the element's type, as the store converted it */
-        Expr *c = arena_alloc(a, sizeof *c);
-        *c = (Expr){.kind = E_CAST, .ty = e->ty, .loc = e->loc, .nkids = 1};
-        c->kids = arena_alloc(a, sizeof(Expr *));
-        c->kids[0] = f;
-        return c;
+        Expr *x = arena_alloc(c->a, sizeof *x);
+        *x = (Expr){.kind = E_CAST, .ty = e->ty, .loc = e->loc, .nkids = 1};
+        x->kids = arena_alloc(c->a, sizeof(Expr *));
+        x->kids[0] = f;
+        return x;
     }
     return f;
 }
 
 static void subst_stmt(Arena *a, Stmt *s, const Prod *p)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            subst_stmt(a, vec_at(&s->list, i), p);
-        return;
-    case S_FOR:
-        s->lb = subst(a, s->lb, p);
-        s->ub = subst(a, s->ub, p);
-        subst_stmt(a, s->body, p);
-        return;
-    case S_WHILE:
-        s->cond = subst(a, s->cond, p);
-        subst_stmt(a, s->body, p);
-        return;
-    case S_IF:
-        s->cond = subst(a, s->cond, p);
-        subst_stmt(a, s->then, p);
-        subst_stmt(a, s->els, p);
-        return;
-    case S_DECL:
-    case S_RETURN:
-    case S_LIB: s->rhs = subst(a, s->rhs, p); return;
-    case S_ASSIGN:
-        s->lhs = subst(a, s->lhs, p);
-        s->rhs = subst(a, s->rhs, p);
-        return;
-    case S_FREE: return;
-    }
+    Subst c = {{.expr_after = subst}, a, p, NULL};
+    ir_visit_stmt(&c.v, s);
 }
 
-/* Removes t's declaration and free from the whole body. */
-static void drop_temp(Stmt *s, const Var *t)
-{
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        int k = 0;
-        for (int i = 0; i < s->list.len; i++) {
-            Stmt *c = vec_at(&s->list, i);
-            if ((c->kind == S_DECL || c->kind == S_FREE) && c->var == t)
-                continue;
-            drop_temp(c, t);
-            s->list.data[k++] = c;
-        }
-        s->list.len = k;
-        return;
-    }
-    if (s->kind == S_FOR || s->kind == S_WHILE)
-        drop_temp(s->body, t);
-    if (s->kind == S_IF) {
-        drop_temp(s->then, t);
-        drop_temp(s->els, t);
-    }
-}
-
+/* A producer of block b recomputed at its reads. */
 static bool try_block(Unit *u, Region *r, Stmt *b)
 {
     Arena *a = u->arena;
@@ -337,12 +263,12 @@ static bool try_block(Unit *u, Region *r, Stmt *b)
             continue;
         /* t: written only here, read only after it in this block */
         Use all = {&p, 0, 0, 0, 0, false};
-        use_stmt(&all, r->body);
+        uses_in(&all, r->body);
         Use here = {&p, 0, 0, 0, 0, false};
         int last = -1;
         for (int j = i + 1; j < b->list.len; j++) {
             int before = here.reads;
-            use_stmt(&here, vec_at(&b->list, j));
+            uses_in(&here, vec_at(&b->list, j));
             if (here.reads > before)
                 last = j;
         }
@@ -354,7 +280,7 @@ static bool try_block(Unit *u, Region *r, Stmt *b)
         /* f's inputs unchanged from the producer to the last read */
         Use span = {&p, 0, 0, 0, 0, false};
         for (int j = i + 1; j <= last; j++)
-            use_stmt(&span, vec_at(&b->list, j));
+            uses_in(&span, vec_at(&b->list, j));
         if (span.writes_inputs)
             continue;
         for (int j = i + 1; j <= last; j++)
@@ -362,7 +288,7 @@ static bool try_block(Unit *u, Region *r, Stmt *b)
         for (int j = i; j + 1 < b->list.len; j++)
             b->list.data[j] = b->list.data[j + 1];
         b->list.len--;
-        drop_temp(r->body, p.t);
+        ir_take_decl(r->body, p.t);
         p.t->decl = NULL;        /* never declared: nothing to allocate or free */
         vec_push(a, &r->notes, arena_printf(a, "line %d: the nest filling '%s' is recomputed where '%s' is read "
                                             "(%d read%s, lines %d-%d): '%s' is never stored",
@@ -371,18 +297,37 @@ static bool try_block(Unit *u, Region *r, Stmt *b)
                                             ((Stmt *)vec_at(&b->list, last - 1))->end_line, p.t->name));
         return true;
     }
-    for (int i = 0; i < b->list.len; i++) {
-        Stmt *s = vec_at(&b->list, i);
-        Stmt *inner = s->kind == S_FOR || s->kind == S_WHILE ? s->body : s->kind == S_BLOCK ? s : NULL;
-        if (inner && inner->kind == S_BLOCK && try_block(u, r, inner))
-            return true;
-    }
     return false;
+}
+
+typedef struct Blocks {
+    IrVisitor v;
+    Unit *u;
+    Region *r;
+} Blocks;
+
+/* The blocks reached through blocks and loop bodies that are blocks, each
+ * before the blocks inside it. */
+static bool try_at(IrVisitor *v, Stmt *s)
+{
+    Blocks *c = (Blocks *)v;
+    if (s->kind == S_BLOCK) {
+        v->done = try_block(c->u, c->r, s);
+        return true;
+    }
+    return (s->kind == S_FOR || s->kind == S_WHILE) && s->body && s->body->kind == S_BLOCK;
+}
+
+static bool inline_once(Unit *u, Region *r)
+{
+    Blocks c = {{.stmt = try_at}, u, r};
+    ir_visit_stmt(&c.v, r->body);
+    return c.v.done;
 }
 
 void inline_producers(Unit *u, Region *r)
 {
     /* one at a time: each rewrite changes what the next one may see */
-    for (int n = 0; n < 16 && try_block(u, r, r->body); n++)
+    for (int n = 0; n < 16 && inline_once(u, r); n++)
         ;
 }

@@ -72,41 +72,33 @@ static bool stmt_uses(const Stmt *s, const Var *v)
     return ir_stmt_any(s, is_use, v);
 }
 
-/* What a statement reads or writes itself (not its sub-statements). */
+/* What a statement reads or writes itself (its bounds, condition, break
+ * flag, target, value, array sizes; not its sub-statements).  Its own
+ * declaration is no use of v. */
 static bool own_uses(const Stmt *s, const Var *v)
 {
-    switch (s->kind) {
-    case S_BLOCK: return false;
-    case S_FOR: return ir_expr_any(s->lb, is_use, v) || ir_expr_any(s->ub, is_use, v);
-    case S_WHILE:
-    case S_IF: return ir_expr_any(s->cond, is_use, v);
-    case S_DECL: return s->var != v && ir_expr_any(s->rhs, is_use, v);
-    case S_FREE: return false;
-    default: return ir_stmt_any(s, is_use, v);
-    }
+    return !(s->kind == S_DECL && s->var == v) && ir_own_any(s, is_use, v);
+}
+
+typedef struct Outside {
+    const Stmt *loop;
+    const Var *v;
+} Outside;
+
+static IrFind uses_here(const Stmt *s, const void *arg)
+{
+    const Outside *o = arg;
+    if (s == o->loop)
+        return IR_SKIP;
+    return own_uses(s, o->v) ? IR_FOUND : IR_NEXT;
 }
 
 /* The first statement outside `loop` that uses v (its declaration and free
  * aside), or NULL. */
 static const Stmt *use_outside(const Stmt *s, const Stmt *loop, const Var *v)
 {
-    if (!s || s == loop)
-        return NULL;
-    if (own_uses(s, v))
-        return s;
-    const Stmt *x = NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len && !x; i++)
-            x = use_outside(vec_at(&s->list, i), loop, v);
-        return x;
-    case S_FOR:
-    case S_WHILE: return use_outside(s->body, loop, v);
-    case S_IF:
-        x = use_outside(s->then, loop, v);
-        return x ? x : use_outside(s->els, loop, v);
-    default: return NULL;
-    }
+    Outside o = {loop, v};
+    return ir_stmt_find(s, uses_here, &o);
 }
 
 /* The statement through which s may read scalar v before writing it (an
@@ -132,15 +124,12 @@ static const Stmt *exposed(const Stmt *s, const Var *v, bool *kills)
         }
         return NULL;
     case S_FOR:
-        if (ir_expr_any(s->lb, is_use, v) || ir_expr_any(s->ub, is_use, v) || ir_expr_any(s->brk, is_use, v))
-            return s;
-        return exposed(s->body, v, &k1);
     case S_WHILE:
-        if (ir_expr_any(s->cond, is_use, v) || ir_expr_any(s->brk, is_use, v))
+        if (own_uses(s, v))      /* bounds, condition, break flag */
             return s;
         return exposed(s->body, v, &k1);
     case S_IF:
-        if (ir_expr_any(s->cond, is_use, v))
+        if (own_uses(s, v))
             return s;
         if ((x = exposed(s->then, v, &k1)) || (x = exposed(s->els, v, &k2)))
             return x;
@@ -161,9 +150,8 @@ static const Stmt *exposed(const Stmt *s, const Var *v, bool *kills)
             *kills = true;     /* a new object */
             return NULL;
         }
-        return ir_expr_any(s->rhs, is_use, v) ? s : NULL;
-    case S_FREE: return NULL;
-    default: return stmt_uses(s, v) ? s : NULL;
+        return own_uses(s, v) ? s : NULL;
+    default: return own_uses(s, v) ? s : NULL;   /* return, library call, free */
     }
 }
 
@@ -213,31 +201,15 @@ static bool non_affine(const Expr *e, const void *arg)
     return false;
 }
 
+static IrFind has_non_affine(const Stmt *s, const void *sub)
+{
+    return ir_own_any(s, non_affine, sub) ? IR_FOUND : IR_NEXT;
+}
+
+/* The first statement with a subscript of sub->v that is not affine. */
 static const Stmt *find_non_affine(const Stmt *s, Sub *sub)
 {
-    if (!s)
-        return NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++) {
-            const Stmt *x = find_non_affine(vec_at(&s->list, i), sub);
-            if (x)
-                return x;
-        }
-        return NULL;
-    case S_FOR:
-        if (ir_expr_any(s->lb, non_affine, sub) || ir_expr_any(s->ub, non_affine, sub))
-            return s;
-        return find_non_affine(s->body, sub);
-    case S_WHILE: return ir_expr_any(s->cond, non_affine, sub) ? s : find_non_affine(s->body, sub);
-    case S_IF: {
-        if (ir_expr_any(s->cond, non_affine, sub))
-            return s;
-        const Stmt *x = find_non_affine(s->then, sub);
-        return x ? x : find_non_affine(s->els, sub);
-    }
-    default: return ir_stmt_any(s, non_affine, sub) ? s : NULL;
-    }
+    return ir_stmt_find(s, has_non_affine, sub);
 }
 
 /* A constant integer expression's value. */
@@ -302,84 +274,35 @@ static bool not_param(const Expr *e, const void *arg)
  * gf_seq_<name> runs when arguments overlap, where the dependences the
  * rewrites relied on do not hold: it keeps the body as written. */
 
-static Expr *clone(Arena *a, const Expr *e);
+typedef struct Rename {
+    IrVisitor v;
+    const Var *from;
+    Var *to;
+    Arena *a;
+} Rename;
 
-static Stmt *copy_stmt(Arena *a, const Stmt *s, Stmt *parent)
+static bool seq_var_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return NULL;
-    Stmt *c = arena_alloc(a, sizeof *c);
-    *c = *s;
-    c->parent = parent;
-    switch (s->kind) {
-    case S_BLOCK:
-        memset(&c->list, 0, sizeof c->list);
-        for (int i = 0; i < s->list.len; i++)
-            vec_push(a, &c->list, copy_stmt(a, vec_at(&s->list, i), c));
-        break;
-    case S_FOR:
-        c->lb = clone(a, s->lb);
-        c->ub = clone(a, s->ub);
-        c->body = copy_stmt(a, s->body, c);
-        break;
-    case S_WHILE:
-        c->cond = clone(a, s->cond);
-        c->body = copy_stmt(a, s->body, c);
-        break;
-    case S_IF:
-        c->cond = clone(a, s->cond);
-        c->then = copy_stmt(a, s->then, c);
-        c->els = copy_stmt(a, s->els, c);
-        break;
-    default:
-        c->lhs = clone(a, s->lhs);
-        c->rhs = clone(a, s->rhs);
-        break;
-    }
-    return c;
+    Rename *c = (Rename *)v;
+    if ((s->kind == S_DECL || s->kind == S_FREE) && s->var == c->from)
+        s->var = c->to;
+    return true;
 }
 
-static void seq_var_expr(Expr *e, const Var *from, Var *to)
+static Expr *seq_var_expr(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (!e)
-        return;
-    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == from)
-        e->var = to;
-    for (int i = 0; i < e->nkids; i++)
-        seq_var_expr(e->kids[i], from, to);
+    (void)owner;
+    Rename *c = (Rename *)v;
+    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == c->from)
+        e->var = c->to;
+    return e;
 }
 
 /* The copy's references to `from` become `to` (in place: a deep copy). */
 static void seq_var(Stmt *s, const Var *from, Var *to)
 {
-    if (!s)
-        return;
-    if ((s->kind == S_DECL || s->kind == S_FREE) && s->var == from)
-        s->var = to;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            seq_var(vec_at(&s->list, i), from, to);
-        return;
-    case S_FOR:
-        seq_var_expr(s->lb, from, to);
-        seq_var_expr(s->ub, from, to);
-        seq_var(s->body, from, to);
-        return;
-    case S_WHILE:
-        seq_var_expr(s->cond, from, to);
-        seq_var(s->body, from, to);
-        return;
-    case S_IF:
-        seq_var_expr(s->cond, from, to);
-        seq_var(s->then, from, to);
-        seq_var(s->els, from, to);
-        return;
-    default:
-        seq_var_expr(s->lhs, from, to);
-        seq_var_expr(s->rhs, from, to);
-        return;
-    }
+    Rename c = {{.stmt = seq_var_stmt, .expr = seq_var_expr}, from, to, NULL};
+    ir_visit_stmt(&c.v, s);
 }
 
 /* The copy gets temporaries of its own, as declared: the rewrites and a
@@ -389,13 +312,17 @@ static void snapshot(Pv *pv)
     Region *r = pv->r;
     if (r->seq_body)
         return;
-    r->seq_body = copy_stmt(pv->a, r->body, NULL);
+    r->seq_body = ir_copy_stmt(pv->a, r->body, NULL);
     for (int i = 0; i < r->vars.len; i++) {
         Var *t = vec_at(&r->vars, i);
         if (!t->is_temp || !t->decl)
             continue;
         Var *o = arena_alloc(pv->a, sizeof *o);
         *o = *t;
+        /* sizes of its own too: seq_var renames in them */
+        o->dims = arena_alloc(pv->a, sizeof(Expr *) * (size_t)(t->ndims ? t->ndims : 1));
+        for (int d = 0; d < t->ndims; d++)
+            o->dims[d] = ir_copy_expr(pv->a, t->dims[d]);
         seq_var(r->seq_body, t, o);
     }
 }
@@ -407,8 +334,7 @@ static const char *priv_legal(Pv *pv, Var *t, Stmt *loop)
 {
     Region *r = pv->r;
     const Stmt *out = use_outside(r->body, loop, t);
-    if (out && !t->is_array && !ir_expr_any(loop->lb, is_use, t) && !ir_expr_any(loop->ub, is_use, t) &&
-        !ir_expr_any(loop->brk, is_use, t)) {
+    if (out && !t->is_array && !own_uses(loop, t)) {
         /* a scalar: only a read that can see the loop's last value matters;
          * other uses see other values (the loop gets a copy: split_scalar) */
         const Stmt *live = live_after(loop, t);
@@ -461,50 +387,44 @@ static Expr *mk_binary(Arena *a, Op op, Type *ty)
     return e;
 }
 
-static Expr *clone(Arena *a, const Expr *e)
-{
-    if (!e)
-        return NULL;
-    Expr *c = arena_alloc(a, sizeof *c);
-    *c = *e;
-    c->aff = NULL;
-    if (e->nkids) {
-        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
-        for (int i = 0; i < e->nkids; i++)
-            c->kids[i] = clone(a, e->kids[i]);
-    }
-    return c;
-}
-
 static bool is_zero(const Expr *e)
 {
     long long v;
     return const_value(e, &v) && v == 0;
 }
 
-/* Every t[e...] under s becomes t[iv - lb][e...] (t[0][e...] without a loop). */
-static void expand_expr(Arena *a, Expr *e, Var *t, Stmt *loop, Type *ity)
+typedef struct Expand {
+    IrVisitor v;
+    Arena *a;
+    Var *t;
+    Stmt *loop;
+    Type *ity;
+} Expand;
+
+/* After its subscripts: t[e...] becomes t[iv - lb][e...] (t[0][e...]
+ * without a loop). */
+static Expr *expand_expr(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (!e)
-        return;
-    for (int i = 0; i < e->nkids; i++)
-        expand_expr(a, e->kids[i], t, loop, ity);
-    if (e->kind != E_INDEX || e->var != t)
-        return;
+    (void)owner;
+    Expand *x = (Expand *)v;
+    Arena *a = x->a;
+    Stmt *loop = x->loop;
+    if (e->kind != E_INDEX || e->var != x->t)
+        return e;
     Expr *idx;
     if (!loop) {
-        idx = mk(a, E_INT, ity, "0", 0);
+        idx = mk(a, E_INT, x->ity, "0", 0);
     } else {
-        idx = mk(a, E_VAR, ity, NULL, 0);
+        idx = mk(a, E_VAR, x->ity, NULL, 0);
         idx->var = loop->iv;
     }
     idx->loc = e->loc;
     if (loop && !is_zero(loop->lb)) {
         Expr *iv = idx;
-        idx = mk_binary(a, OP_SUB, ity);
+        idx = mk_binary(a, OP_SUB, x->ity);
         idx->loc = e->loc;
         idx->kids[0] = iv;
-        idx->kids[1] = clone(a, loop->lb);
+        idx->kids[1] = ir_copy_expr(a, loop->lb);
     }
     Expr **kids = arena_alloc(a, sizeof(Expr *) * (size_t)(e->nkids + 1));
     kids[0] = idx;
@@ -513,99 +433,44 @@ static void expand_expr(Arena *a, Expr *e, Var *t, Stmt *loop, Type *ity)
     e->kids = kids;
     e->nkids++;
     e->aff = NULL;
+    return e;
 }
 
+/* Every t[e...] under s becomes t[iv - lb][e...]. */
 static void expand_stmt(Arena *a, Stmt *s, Var *t, Stmt *loop, Type *ity)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            expand_stmt(a, vec_at(&s->list, i), t, loop, ity);
-        return;
-    case S_FOR:
-        expand_expr(a, s->lb, t, loop, ity);
-        expand_expr(a, s->ub, t, loop, ity);
-        expand_stmt(a, s->body, t, loop, ity);
-        return;
-    case S_WHILE:
-        expand_expr(a, s->cond, t, loop, ity);
-        expand_stmt(a, s->body, t, loop, ity);
-        return;
-    case S_IF:
-        expand_expr(a, s->cond, t, loop, ity);
-        expand_stmt(a, s->then, t, loop, ity);
-        expand_stmt(a, s->els, t, loop, ity);
-        return;
-    case S_DECL:
-    case S_RETURN:
-    case S_LIB: expand_expr(a, s->rhs, t, loop, ity); return;
-    case S_ASSIGN:
-        expand_expr(a, s->lhs, t, loop, ity);
-        expand_expr(a, s->rhs, t, loop, ity);
-        return;
-    case S_FREE: return;
-    }
-}
-
-/* Removes t's declaration and free from the blocks at the host level. */
-static Stmt *take_decl(Stmt *s, const Var *t)
-{
-    if (!s)
-        return NULL;
-    Stmt *found = NULL;
-    if (s->kind == S_BLOCK) {
-        int k = 0;
-        for (int i = 0; i < s->list.len; i++) {
-            Stmt *c = vec_at(&s->list, i);
-            if ((c->kind == S_DECL || c->kind == S_FREE) && c->var == t) {
-                if (c->kind == S_DECL)
-                    found = c;
-                continue;
-            }
-            Stmt *x = take_decl(c, t);
-            found = found ? found : x;
-            s->list.data[k++] = c;
-        }
-        s->list.len = k;
-    } else if (s->kind == S_IF) {
-        Stmt *x = take_decl(s->then, t), *y = take_decl(s->els, t);
-        found = x ? x : y;
-    } else if (s->kind == S_FOR || s->kind == S_WHILE) {
-        found = take_decl(s->body, t);
-    }
-    return found;
+    Expand x = {{.expr_after = expand_expr}, a, t, loop, ity};
+    ir_visit_stmt(&x.v, s);
 }
 
 /* The loop under s (through blocks and ifs, not other loops) that holds
- * every use of v under s, or NULL. */
+ * every use of v under s, or NULL: a descent along the one child that uses
+ * v, not a traversal. */
 static Stmt *only_loop_using(Stmt *s, const Var *v)
 {
-    if (!s || !stmt_uses(s, v))
-        return NULL;
-    switch (s->kind) {
-    case S_FOR: return s;
-    case S_BLOCK: {
-        Stmt *found = NULL;
+    while (s && stmt_uses(s, v)) {
+        if (s->kind == S_FOR)
+            return s;
+        if (s->kind == S_IF) {
+            if (own_uses(s, v) || (stmt_uses(s->then, v) && stmt_uses(s->els, v)))
+                return NULL;
+            s = stmt_uses(s->then, v) ? s->then : s->els;
+            continue;
+        }
+        if (s->kind != S_BLOCK)
+            return NULL;
+        Stmt *one = NULL;
         for (int i = 0; i < s->list.len; i++) {
             Stmt *c = vec_at(&s->list, i);
             if (!stmt_uses(c, v))
                 continue;
-            if (found)
+            if (one)
                 return NULL;
-            found = only_loop_using(c, v);
-            if (!found)
-                return NULL;
+            one = c;
         }
-        return found;
+        s = one;
     }
-    case S_IF:
-        if (ir_expr_any(s->cond, is_use, v) || (stmt_uses(s->then, v) && stmt_uses(s->els, v)))
-            return NULL;
-        return only_loop_using(stmt_uses(s->then, v) ? s->then : s->els, v);
-    default: return NULL;
-    }
+    return NULL;
 }
 
 /* A scalar private to each iteration of `loop` goes as deep as it stays
@@ -614,8 +479,7 @@ static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
 {
     for (;;) {
         Stmt *in = only_loop_using(loop->body, t);
-        if (!in || ir_expr_any(in->lb, is_use, t) || ir_expr_any(in->ub, is_use, t) ||
-            deps_private_flow(pv->r, t, in))
+        if (!in || own_uses(in, t) || deps_private_flow(pv->r, t, in))
             return loop;
         loop = in;
     }
@@ -684,7 +548,7 @@ static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
     if (n >= 0 && n <= GF_PRIVATE_MAX) {
         /* a scalar, or a small constant size: declared inside the loop, one
          * per thread */
-        Stmt *decl = take_decl(pv->r->body, t);
+        Stmt *decl = ir_take_decl(pv->r->body, t);
         gfc_assert(decl);
         if (t->is_array) {
             t->is_temp = false;
@@ -717,20 +581,20 @@ static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
         /* n > 0 ? n : 0 */
         trip = mk(a, E_COND, ity, NULL, 3);
         Expr *gt = mk_binary(a, OP_GT, ity);
-        gt->kids[0] = clone(a, loop->ub);
+        gt->kids[0] = ir_copy_expr(a, loop->ub);
         gt->kids[1] = mk(a, E_INT, ity, "0", 0);
         trip->kids[0] = gt;
-        trip->kids[1] = clone(a, loop->ub);
+        trip->kids[1] = ir_copy_expr(a, loop->ub);
         trip->kids[2] = mk(a, E_INT, ity, "0", 0);
     } else {
         /* ub > lb ? ub - lb : 0 */
         trip = mk(a, E_COND, ity, NULL, 3);
         Expr *gt = mk_binary(a, OP_GT, ity);
-        gt->kids[0] = clone(a, loop->ub);
-        gt->kids[1] = clone(a, loop->lb);
+        gt->kids[0] = ir_copy_expr(a, loop->ub);
+        gt->kids[1] = ir_copy_expr(a, loop->lb);
         Expr *d = mk_binary(a, OP_SUB, ity);
-        d->kids[0] = clone(a, loop->ub);
-        d->kids[1] = clone(a, loop->lb);
+        d->kids[0] = ir_copy_expr(a, loop->ub);
+        d->kids[1] = ir_copy_expr(a, loop->lb);
         trip->kids[0] = gt;
         trip->kids[1] = d;
         trip->kids[2] = mk(a, E_INT, ity, "0", 0);
@@ -819,20 +683,29 @@ static bool try_privatise(Pv *pv, Stmt *loop)
     return true;
 }
 
-/* Loops that run on the host (not inside a parallel loop), outermost first. */
-static bool privatise_once(Pv *pv, Stmt *s)
+typedef struct Once {
+    IrVisitor v;
+    Pv *pv;
+} Once;
+
+static bool privatise_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return false;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            if (privatise_once(pv, vec_at(&s->list, i)))
-                return true;
-        return false;
-    }
+    if (s->kind == S_BLOCK)
+        return true;
     if (s->kind != S_FOR || s->parallel)
         return false;
-    return try_privatise(pv, s) || privatise_once(pv, s->body);
+    if (try_privatise(((Once *)v)->pv, s))
+        v->done = true;
+    return true;                 /* then the loops inside */
+}
+
+/* One privatisation in the loops that run on the host (through blocks and
+ * loops that are not parallel), outermost first. */
+static bool privatise_once(Pv *pv, Stmt *s)
+{
+    Once o = {{.stmt = privatise_at}, pv};
+    ir_visit_stmt(&o.v, s);
+    return o.v.done;
 }
 
 /* ---- distribution ------------------------------------------------------------------ */
@@ -852,91 +725,63 @@ static void unite(int *up, int x, int y)
         up[x > y ? x : y] = x < y ? x : y;
 }
 
+static IrFind is_pstmt(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    return s->id >= 0 ? IR_FOUND : IR_NEXT;
+}
+
 static bool has_pstmt(const Stmt *s)
 {
-    if (!s)
-        return false;
-    if (s->id >= 0)
-        return true;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (has_pstmt(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_FOR:
-    case S_WHILE: return has_pstmt(s->body);
-    case S_IF: return has_pstmt(s->then) || has_pstmt(s->els);
-    default: return false;
-    }
+    return ir_stmt_find(s, is_pstmt, NULL);
+}
+
+/* A parallel loop, not looking inside while loops (one statement to the model). */
+static IrFind is_parallel_loop(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    return s->kind == S_FOR && s->parallel ? IR_FOUND : IR_NEXT;
 }
 
 static bool has_parallel_loop(const Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (has_parallel_loop(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_FOR: return s->parallel || has_parallel_loop(s->body);
-    case S_IF: return has_parallel_loop(s->then) || has_parallel_loop(s->els);
-    default: return false;
-    }
+    return ir_stmt_find(s, is_parallel_loop, NULL);
 }
 
-/* A copy of e with `from` renamed `to` (nodes that do not mention it are shared). */
+static Expr *rename_node(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Rename *c = (Rename *)v;
+    if (e->kind == E_VAR && e->var == c->from)
+        e->var = c->to;
+    return e;
+}
+
+/* e with `from` renamed `to`: a copy when it mentions it (expressions may be
+ * shared between the copies distribution makes), else e itself. */
 static Expr *rename_expr(Arena *a, Expr *e, const Var *from, Var *to)
 {
     if (!e || !ir_expr_any(e, is_bare, from))
         return e;
-    Expr *c = arena_alloc(a, sizeof *c);
-    *c = *e;
-    c->aff = NULL;
-    if (c->kind == E_VAR && c->var == from)
-        c->var = to;
-    if (e->nkids) {
-        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
-        for (int i = 0; i < e->nkids; i++)
-            c->kids[i] = rename_expr(a, e->kids[i], from, to);
-    }
-    return c;
+    Rename c = {{.expr = rename_node}, from, to, a};
+    return ir_visit_expr(&c.v, ir_copy_expr(a, e), NULL);
+}
+
+static Expr *rename_slot(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Rename *c = (Rename *)v;
+    Expr *r = rename_expr(c->a, e, c->from, c->to);
+    v->skip = r == e;            /* nothing to rename below */
+    return r;
 }
 
 static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            rename_stmt(a, vec_at(&s->list, i), from, to);
-        return;
-    case S_FOR:
-        s->lb = rename_expr(a, s->lb, from, to);
-        s->ub = rename_expr(a, s->ub, from, to);
-        rename_stmt(a, s->body, from, to);
-        return;
-    case S_WHILE:
-        s->cond = rename_expr(a, s->cond, from, to);
-        rename_stmt(a, s->body, from, to);
-        return;
-    case S_IF:
-        s->cond = rename_expr(a, s->cond, from, to);
-        rename_stmt(a, s->then, from, to);
-        rename_stmt(a, s->els, from, to);
-        return;
-    case S_DECL:
-    case S_RETURN:
-    case S_LIB: s->rhs = rename_expr(a, s->rhs, from, to); return;
-    case S_ASSIGN:
-        s->lhs = rename_expr(a, s->lhs, from, to);
-        s->rhs = rename_expr(a, s->rhs, from, to);
-        return;
-    case S_FREE: return;
-    }
+    Rename c = {{.expr = rename_slot}, from, to, a};
+    ir_visit_stmt(&c.v, s);
 }
 
 /* A new loop index like `old`, with a name of its own in generated code. */
@@ -958,27 +803,22 @@ static Var *fresh_iv(Pv *pv, const Var *old)
     return v;
 }
 
+/* Host-level loops are in blocks and loops only. */
+static IrFind holds(const Stmt *s, const void *x)
+{
+    if (s->kind == S_FOR)
+        return s->body == x ? IR_FOUND : IR_NEXT;
+    if (s->kind != S_BLOCK)
+        return IR_SKIP;
+    for (int i = 0; i < s->list.len; i++)
+        if (vec_at(&s->list, i) == x)
+            return IR_FOUND;
+    return IR_NEXT;
+}
+
 static Stmt *parent_of(Stmt *s, const Stmt *x)
 {
-    if (!s)
-        return NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++) {
-            Stmt *c = vec_at(&s->list, i);
-            if (c == x)
-                return s;
-            Stmt *p = parent_of(c, x);
-            if (p)
-                return p;
-        }
-        return NULL;
-    case S_FOR:
-        if (s->body == x)
-            return s;
-        return parent_of(s->body, x);
-    default: return NULL;            /* host-level loops are in blocks and loops only */
-    }
+    return ir_stmt_find(s, holds, x);
 }
 
 /* Strongly connected components of the graph of the groups (up[]: the
@@ -1069,8 +909,8 @@ static Stmt *piece_loop(Pv *pv, Stmt *loop, Stmt *body, bool first)
         Var *iv = fresh_iv(pv, loop->iv);
         rename_stmt(pv->a, body, loop->iv, iv);
         l->iv = iv;
-        l->lb = clone(pv->a, loop->lb);
-        l->ub = clone(pv->a, loop->ub);
+        l->lb = ir_copy_expr(pv->a, loop->lb);
+        l->ub = ir_copy_expr(pv->a, loop->ub);
     }
     return l;
 }
@@ -1213,40 +1053,45 @@ typedef struct Deep {
     Vec copied;                  /* Stmt*: inner loops already in an earlier piece */
 } Deep;
 
+typedef struct Units {
+    IrVisitor v;
+    Pv *pv;
+    Deep *d;
+    bool bad;
+} Units;
+
+static bool deep_unit(IrVisitor *v, Stmt *s)
+{
+    Units *u = (Units *)v;
+    Deep *d = u->d;
+    if (s->kind == S_BLOCK || s->kind == S_IF || (s->kind == S_FOR && !s->brk))
+        return true;
+    if ((s->kind != S_ASSIGN && s->kind != S_DECL) || d->n == MAX_KIDS) {
+        u->bad = v->done = true;
+        return false;
+    }
+    /* the loops and ifs around it inside the walk, outermost first */
+    int n = 0;
+    for (const IrFrame *f = v->up; f; f = f->up)
+        n += f->s->kind != S_BLOCK;
+    d->units[d->n] = s;
+    d->around[d->n] = arena_alloc(u->pv->a, sizeof(Stmt *) * (size_t)(n ? n : 1));
+    d->naround[d->n] = n;
+    for (const IrFrame *f = v->up; f; f = f->up)
+        if (f->s->kind != S_BLOCK)
+            d->around[d->n][--n] = f->s;
+    d->n++;
+    return false;
+}
+
 /* Collects the units under s; false when the body holds something that
  * cannot be split (a loop that breaks, a while loop, a library call, a
  * return, a free) or too many statements. */
-static bool deep_units(Pv *pv, Deep *d, Stmt *s, Stmt **stack, int depth)
+static bool deep_units(Pv *pv, Deep *d, Stmt *s)
 {
-    if (!s)
-        return true;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (!deep_units(pv, d, vec_at(&s->list, i), stack, depth))
-                return false;
-        return true;
-    case S_FOR:
-        if (s->brk || depth >= 32)
-            return false;
-        stack[depth] = s;
-        return deep_units(pv, d, s->body, stack, depth + 1);
-    case S_IF:
-        if (depth >= 32)
-            return false;
-        stack[depth] = s;
-        return deep_units(pv, d, s->then, stack, depth + 1) && deep_units(pv, d, s->els, stack, depth + 1);
-    case S_ASSIGN:
-    case S_DECL:
-        if (d->n == MAX_KIDS)
-            return false;
-        d->units[d->n] = s;
-        d->around[d->n] = arena_alloc(pv->a, sizeof(Stmt *) * (size_t)(depth ? depth : 1));
-        memcpy(d->around[d->n], stack, sizeof(Stmt *) * (size_t)depth);
-        d->naround[d->n++] = depth;
-        return true;
-    default: return false;
-    }
+    Units u = {{.stmt = deep_unit}, pv, d, false};
+    ir_visit_stmt(&u.v, s);
+    return !u.bad;
 }
 
 /* Whether unit k needs v: it uses v, or a loop or condition around it does. */
@@ -1311,8 +1156,8 @@ static Stmt *deep_filter(Pv *pv, Deep *d, Stmt *s, int c)
         Var *iv = fresh_iv(pv, s->iv);
         rename_stmt(pv->a, x->body, s->iv, iv);
         x->iv = iv;
-        x->lb = clone(pv->a, s->lb);
-        x->ub = clone(pv->a, s->ub);
+        x->lb = ir_copy_expr(pv->a, s->lb);
+        x->ub = ir_copy_expr(pv->a, s->ub);
     } else {
         vec_push(pv->a, &d->copied, (void *)s);
     }
@@ -1339,9 +1184,8 @@ static bool try_distribute_deep(Pv *pv, Stmt *loop)
 {
     Arena *a = pv->a;
     Deep *d = arena_alloc(a, sizeof *d);
-    Stmt *stack[32];
     /* only for a nest with no parallel loop as it stands */
-    if (has_parallel_loop(loop->body) || !deep_units(pv, d, loop->body, stack, 0) || d->n < 2)
+    if (has_parallel_loop(loop->body) || !deep_units(pv, d, loop->body) || d->n < 2)
         return false;
     int n = d->n;
     bool *edge = arena_alloc(a, sizeof(bool) * (size_t)(n * n)), *carried = arena_alloc(a, sizeof(bool) * (size_t)(n * n));
@@ -1387,54 +1231,56 @@ static bool try_distribute_deep(Pv *pv, Stmt *loop)
     return true;
 }
 
-static bool distribute_once(Pv *pv, Stmt *s)
+static bool distribute_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return false;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            if (distribute_once(pv, vec_at(&s->list, i)))
-                return true;
-        return false;
-    }
+    if (s->kind == S_BLOCK)
+        return true;
     if (s->kind != S_FOR || s->parallel)
         return false;
-    return try_distribute(pv, s) || distribute_once(pv, s->body) || try_distribute_deep(pv, s);
+    if (try_distribute(((Once *)v)->pv, s))
+        v->done = true;
+    return true;                 /* then the loops inside */
+}
+
+/* When nothing inside could be distributed: through the inner loops. */
+static void distribute_deep_at(IrVisitor *v, Stmt *s)
+{
+    if (s->kind == S_FOR && !s->parallel && try_distribute_deep(((Once *)v)->pv, s))
+        v->done = true;
+}
+
+/* One distribution in the loops that run on the host, outermost first. */
+static bool distribute_once(Pv *pv, Stmt *s)
+{
+    Once o = {{.stmt = distribute_at, .stmt_after = distribute_deep_at}, pv};
+    ir_visit_stmt(&o.v, s);
+    return o.v.done;
 }
 
 /* ---- the pass ---------------------------------------------------------------------- */
 
 /* Notes for the arrays declared inside loops (private as written). */
-static void note_private(Pv *pv, Stmt *s, Stmt *loop)
+static bool note_private(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            note_private(pv, vec_at(&s->list, i), loop);
-        return;
-    case S_FOR: note_private(pv, s->body, s); return;
-    case S_WHILE: note_private(pv, s->body, loop); return;
-    case S_IF:
-        note_private(pv, s->then, loop);
-        note_private(pv, s->els, loop);
-        return;
-    case S_DECL:
-        if (s->var->is_private && loop)
-            vec_push(pv->a, &pv->r->notes,
-                     arena_printf(pv->a, "line %d: local array '%s' (%lld element%s) is private to each iteration "
-                                  "of loop '%s': a per-thread array on the GPU", s->loc.line, s->var->name,
-                                  s->var->priv_elems, s->var->priv_elems == 1 ? "" : "s", loop->iv->name));
-        return;
-    default: return;
-    }
+    Pv *pv = ((Once *)v)->pv;
+    if (s->kind != S_DECL || !s->var->is_private)
+        return true;
+    const IrFrame *f = v->up;
+    while (f && f->s->kind != S_FOR)
+        f = f->up;
+    if (f)
+        vec_push(pv->a, &pv->r->notes,
+                 arena_printf(pv->a, "line %d: local array '%s' (%lld element%s) is private to each iteration "
+                              "of loop '%s': a per-thread array on the GPU", s->loc.line, s->var->name,
+                              s->var->priv_elems, s->var->priv_elems == 1 ? "" : "s", f->s->iv->name));
+    return true;
 }
 
 bool priv_region(Unit *u, Region *r)
 {
     Pv pv = {u, r, u->arena, {0}};
-    note_private(&pv, r->body, NULL);
+    Once notes = {{.stmt = note_private}, &pv};
+    ir_visit_stmt(&notes.v, r->body);
     bool changed = false;
     /* one rewrite at a time: each changes the dependences the next one sees */
     for (int n = 0; n < 32; n++) {

@@ -403,18 +403,42 @@ bool expr_cast_types_equal(const Expr *a, const Expr *b);
  * (ir.c) */
 RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins);
 /* The one traversal of the IR (ir.c).  ir_visit_stmt walks a statement and
- * everything it owns: child statements and every expression slot (bounds,
- * break flags, conditions, targets, values, sizes of declared arrays).
- *   stmt: before the children; false skips them.   stmt_after: after them.
- *   expr: before an expression's kids; returning another Expr replaces it in
- *         its slot (a mutator), and the replacement is not walked.
- * Set done to stop the walk. */
+ * everything it owns, in source order: the sizes of an array it declares,
+ * its expression slots (loop bounds, break flags, conditions, targets,
+ * values), then its child statements (a block's items, a loop's body, an
+ * if's branches).  Passes traverse through it, never with a switch of their
+ * own over the statement kinds, so that a new field is visited in one place.
+ *   stmt:       before the statement's expressions and children; false
+ *               skips both (stmt_after is not called then).  It may set
+ *               skip: the statement's own expressions are left out, its
+ *               child statements still walked (a pass that reads a
+ *               statement's slots itself).  It may edit a block's list
+ *               before the items are walked (the list is read afresh).
+ *   stmt_after: after them (post-order).
+ *   expr:       pre-order, on each expression before its operands;
+ *               returning another Expr replaces it in its slot (a mutator),
+ *               and the replacement is not walked.  It may set skip: e's
+ *               operands are not walked (expr_after still is).
+ *   expr_after: post-order, after e's operands (already replaced in place);
+ *               returning another Expr replaces it in its slot.
+ *   up:         the statements around the one being visited (for an
+ *               expression: around its owner), innermost first, within this
+ *               walk: the enclosing loops and conditions without parent links.
+ *   done:       set to stop the walk. */
+typedef struct IrFrame IrFrame;
+struct IrFrame {
+    Stmt *s;
+    const IrFrame *up;
+};
 typedef struct IrVisitor IrVisitor;
 struct IrVisitor {
     bool (*stmt)(IrVisitor *v, Stmt *s);
     void (*stmt_after)(IrVisitor *v, Stmt *s);
     Expr *(*expr)(IrVisitor *v, Expr *e, Stmt *owner);
+    Expr *(*expr_after)(IrVisitor *v, Expr *e, Stmt *owner);
     void *user;
+    const IrFrame *up;
+    bool skip;
     bool done;
 };
 void ir_visit_stmt(IrVisitor *v, Stmt *s);
@@ -427,6 +451,22 @@ void ir_verify(struct Region *r, const char *pass);
 typedef bool (*ExprPred)(const Expr *e, const void *arg);
 bool ir_expr_any(const Expr *e, ExprPred f, const void *arg);
 bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg);
+/* Whether f holds for some expression s owns itself (its slots and the sizes
+ * of an array it declares), not for those of its child statements. */
+bool ir_own_any(const Stmt *s, ExprPred f, const void *arg);
+/* The first statement under s (s included, pre-order) for which f says
+ * IR_FOUND, or NULL; IR_SKIP leaves out a statement's children. */
+typedef enum IrFind { IR_NEXT, IR_SKIP, IR_FOUND } IrFind;
+typedef IrFind (*StmtPred)(const Stmt *s, const void *arg);
+Stmt *ir_stmt_find(const Stmt *s, StmtPred f, const void *arg);
+/* Deep copies: every expression a statement owns (its slots; not the sizes
+ * of a declared array, which belong to the Var), every child statement;
+ * variables are shared; affine forms are dropped (recomputed). */
+Expr *ir_copy_expr(Arena *a, const Expr *e);
+Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent);
+/* Removes v's declaration and its frees from every block under s; returns
+ * the declaration (NULL if none). */
+Stmt *ir_take_decl(Stmt *s, const Var *v);
 
 /* ---- decls.c: the declarations generated code needs, rebuilt from the AST --- */
 

@@ -286,7 +286,6 @@ RedOp ir_minmax_update(const Stmt *s, Expr **val, bool *nan_wins)
     return RED_NONE;
 }
 
-/* Visits every expression of a statement tree. */
 /* ---- the one traversal ------------------------------------------------------
  * ir_visit_stmt walks a statement and everything it owns: child statements
  * and every expression slot (loop bounds, break flags, conditions, targets,
@@ -316,46 +315,75 @@ static int stmt_expr_slots(Stmt *s, Expr **slot[], int max)
     return n;
 }
 
+/* The child statement slots of a statement other than a block, in order. */
+static int stmt_child_slots(Stmt *s, Stmt **slot[2])
+{
+    switch (s->kind) {
+    case S_FOR:
+    case S_WHILE: slot[0] = &s->body; return 1;
+    case S_IF: slot[0] = &s->then; slot[1] = &s->els; return 2;
+    default: return 0;
+    }
+}
+
 Expr *ir_visit_expr(IrVisitor *v, Expr *e, Stmt *owner)
 {
     if (!e || v->done)
         return e;
+    v->skip = false;
     if (v->expr) {
         Expr *r = v->expr(v, e, owner);
-        if (r != e || v->done)
+        if (r != e || v->done) {
+            v->skip = false;
             return r;            /* replaced: the replacement is not walked */
+        }
     }
-    for (int i = 0; i < e->nkids && !v->done; i++)
+    bool skip = v->skip;
+    v->skip = false;
+    for (int i = 0; i < e->nkids && !skip && !v->done; i++)
         e->kids[i] = ir_visit_expr(v, e->kids[i], owner);
+    if (v->expr_after && !v->done)
+        return v->expr_after(v, e, owner);
     return e;
 }
 
-void ir_visit_stmt(IrVisitor *v, Stmt *s)
+/* The expressions s owns itself: the sizes of an array it declares, then its slots. */
+static void visit_own_exprs(IrVisitor *v, Stmt *s)
 {
-    if (!s || v->done)
+    if (!v->expr && !v->expr_after)
         return;
-    if (v->stmt && !v->stmt(v, s))
-        return;
-    if (s->kind == S_DECL && s->var->is_array && v->expr)
+    if (s->kind == S_DECL && s->var->is_array)
         for (int i = 0; i < s->var->ndims && !v->done; i++)
             s->var->dims[i] = ir_visit_expr(v, s->var->dims[i], s);
     Expr **slot[4];
     int n = stmt_expr_slots(s, slot, 4);
     for (int i = 0; i < n && !v->done; i++)
         *slot[i] = ir_visit_expr(v, *slot[i], s);
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len && !v->done; i++)
-            ir_visit_stmt(v, vec_at(&s->list, i));
-        break;
-    case S_FOR:
-    case S_WHILE: ir_visit_stmt(v, s->body); break;
-    case S_IF:
-        ir_visit_stmt(v, s->then);
-        ir_visit_stmt(v, s->els);
-        break;
-    default: break;
+}
+
+void ir_visit_stmt(IrVisitor *v, Stmt *s)
+{
+    if (!s || v->done)
+        return;
+    v->skip = false;
+    if (v->stmt && !v->stmt(v, s)) {
+        v->skip = false;
+        return;
     }
+    bool skip = v->skip;
+    v->skip = false;
+    if (!skip)
+        visit_own_exprs(v, s);
+    IrFrame f = {s, v->up};
+    v->up = &f;
+    /* a block's list is read afresh each time: a callback may edit it */
+    for (int i = 0; s->kind == S_BLOCK && i < s->list.len && !v->done; i++)
+        ir_visit_stmt(v, vec_at(&s->list, i));
+    Stmt **kid[2];
+    int n = stmt_child_slots(s, kid);
+    for (int i = 0; i < n && !v->done; i++)
+        ir_visit_stmt(v, *kid[i]);
+    v->up = f.up;
     if (v->stmt_after && !v->done)
         v->stmt_after(v, s);
 }
@@ -387,6 +415,121 @@ bool ir_stmt_any(const Stmt *s, ExprPred f, const void *arg)
     AnyCx a = {{.expr = any_expr}, f, arg};
     ir_visit_stmt(&a.v, (Stmt *)s);
     return a.v.done;
+}
+
+/* Only the root's own expressions: every statement below it is skipped. */
+typedef struct OwnCx {
+    AnyCx any;
+    const Stmt *root;
+} OwnCx;
+
+static bool own_stmt(IrVisitor *v, Stmt *s)
+{
+    return s == ((OwnCx *)v)->root;
+}
+
+bool ir_own_any(const Stmt *s, ExprPred f, const void *arg)
+{
+    OwnCx o = {{{.stmt = own_stmt, .expr = any_expr}, f, arg}, s};
+    ir_visit_stmt(&o.any.v, (Stmt *)s);
+    return o.any.v.done;
+}
+
+typedef struct FindCx {
+    IrVisitor v;
+    StmtPred f;
+    const void *arg;
+    Stmt *found;
+} FindCx;
+
+static bool find_stmt(IrVisitor *v, Stmt *s)
+{
+    FindCx *c = (FindCx *)v;
+    IrFind r = c->f(s, c->arg);
+    if (r == IR_FOUND) {
+        c->found = s;
+        v->done = true;
+    }
+    return r == IR_NEXT;
+}
+
+Stmt *ir_stmt_find(const Stmt *s, StmtPred f, const void *arg)
+{
+    FindCx c = {{.stmt = find_stmt}, f, arg, NULL};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return c.found;
+}
+
+/* ---- copies and removals -------------------------------------------------- */
+
+Expr *ir_copy_expr(Arena *a, const Expr *e)
+{
+    if (!e)
+        return NULL;
+    Expr *c = arena_alloc(a, sizeof *c);
+    *c = *e;
+    c->aff = NULL;               /* recomputed by the analyses */
+    if (e->nkids) {
+        c->kids = arena_alloc(a, sizeof(Expr *) * (size_t)e->nkids);
+        for (int i = 0; i < e->nkids; i++)
+            c->kids[i] = ir_copy_expr(a, e->kids[i]);
+    }
+    return c;
+}
+
+Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent)
+{
+    if (!s)
+        return NULL;
+    Stmt *c = arena_alloc(a, sizeof *c);
+    *c = *s;
+    c->parent = parent;
+    Expr **slot[4];
+    int n = stmt_expr_slots(c, slot, 4);
+    for (int i = 0; i < n; i++)
+        *slot[i] = ir_copy_expr(a, *slot[i]);
+    if (s->kind == S_BLOCK) {
+        memset(&c->list, 0, sizeof c->list);
+        for (int i = 0; i < s->list.len; i++)
+            vec_push(a, &c->list, ir_copy_stmt(a, vec_at(&s->list, i), c));
+    }
+    Stmt **kid[2];
+    n = stmt_child_slots(c, kid);
+    for (int i = 0; i < n; i++)
+        *kid[i] = ir_copy_stmt(a, *kid[i], c);
+    return c;
+}
+
+typedef struct TakeCx {
+    IrVisitor v;
+    const Var *var;
+    Stmt *decl;
+} TakeCx;
+
+static bool take_in_block(IrVisitor *v, Stmt *s)
+{
+    TakeCx *c = (TakeCx *)v;
+    if (s->kind != S_BLOCK)
+        return true;
+    int k = 0;
+    for (int i = 0; i < s->list.len; i++) {
+        Stmt *x = vec_at(&s->list, i);
+        if ((x->kind == S_DECL || x->kind == S_FREE) && x->var == c->var) {
+            if (x->kind == S_DECL)
+                c->decl = x;
+            continue;
+        }
+        s->list.data[k++] = x;
+    }
+    s->list.len = k;
+    return true;
+}
+
+Stmt *ir_take_decl(Stmt *s, const Var *v)
+{
+    TakeCx c = {{.stmt = take_in_block}, v, NULL};
+    ir_visit_stmt(&c.v, s);
+    return c.decl;
 }
 
 /* ---- ir_verify: the IR's invariants, checked after each pass -------------- */
@@ -444,14 +587,11 @@ static bool verify_stmt(IrVisitor *v, Stmt *s)
     Arena *a = c->r->unit->arena;
     if ((unsigned)s->kind > S_LIB)
         verify_fail(c, s, "statement of unknown kind", NULL);
-    Stmt *kids[2] = {NULL, NULL};
-    if (s->kind == S_FOR || s->kind == S_WHILE)
-        kids[0] = s->body;
-    if (s->kind == S_IF)
-        kids[0] = s->then, kids[1] = s->els;
-    for (int i = 0; i < 2; i++)
-        if (kids[i] && kids[i]->parent != s)
-            verify_fail(c, kids[i], "a child statement's parent link is wrong", NULL);
+    Stmt **kid[2];
+    int nkids = stmt_child_slots(s, kid);
+    for (int i = 0; i < nkids; i++)
+        if (*kid[i] && (*kid[i])->parent != s)
+            verify_fail(c, *kid[i], "a child statement's parent link is wrong", NULL);
     if (s->kind == S_BLOCK)
         for (int i = 0; i < s->list.len; i++)
             if (((Stmt *)vec_at(&s->list, i))->parent != s)

@@ -6,8 +6,9 @@
 #include <string.h>
 
 typedef struct KeyCx {
+    IrVisitor v;
     Arena *a;
-    Var *v;
+    Var *var;
     const char *key;             /* first access's canonical subscripts */
     bool uniform;                /* every access has that key */
 } KeyCx;
@@ -34,11 +35,11 @@ static const char *canonical(Arena *a, const Expr *e)
     return s;
 }
 
-static void key_expr(KeyCx *k, const Expr *e)
+static Expr *key_expr(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (!e)
-        return;
-    if (e->kind == E_INDEX && e->var == k->v) {
+    (void)owner;
+    KeyCx *k = (KeyCx *)v;
+    if (e->kind == E_INDEX && e->var == k->var) {
         const char *c = canonical(k->a, e);
         if (!c)
             k->uniform = false;
@@ -47,51 +48,24 @@ static void key_expr(KeyCx *k, const Expr *e)
         else if (strcmp(k->key, c))
             k->uniform = false;
     }
-    for (int i = 0; i < e->nkids; i++)
-        key_expr(k, e->kids[i]);
+    return e;
 }
 
-static void key_stmt(KeyCx *k, const Stmt *s)
+static bool key_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            key_stmt(k, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-        key_expr(k, s->lb);
-        key_expr(k, s->ub);
-        key_stmt(k, s->body);
-        return;
-    case S_WHILE:
-        key_expr(k, s->cond);
-        key_stmt(k, s->body);
-        return;
-    case S_IF:
-        key_expr(k, s->cond);
-        key_stmt(k, s->then);
-        key_stmt(k, s->els);
-        return;
-    case S_DECL:
-    case S_RETURN: key_expr(k, s->rhs); return;
-    case S_ASSIGN:
-        key_expr(k, s->lhs);
-        key_expr(k, s->rhs);
-        return;
-    case S_FREE: return;
-    case S_LIB:
-        /* a library call sees the whole array: no alias class */
-        for (int i = 0; i < s->rhs->nkids; i++)
-            if (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == k->v)
-                k->uniform = false;
-        return;
-    }
+    KeyCx *k = (KeyCx *)v;
+    if (s->kind != S_LIB)
+        return true;
+    /* a library call sees the whole array: no alias class */
+    for (int i = 0; i < s->rhs->nkids; i++)
+        if (s->rhs->kids[i]->kind == E_VAR && s->rhs->kids[i]->var == k->var)
+            k->uniform = false;
+    return false;
 }
 
 typedef struct WriteCx {
-    Var *v;
+    IrVisitor v;
+    Var *var;
     int writes;
     bool exact;                  /* every write is an unconditional point store */
 } WriteCx;
@@ -101,55 +75,49 @@ static bool is_zero(const Expr *e)
     return e && e->kind == E_INT && !strcmp(e->text, "0");
 }
 
-/* Walks statements keeping the enclosing loops; `cond` = under if/while. */
-static void writes_of(WriteCx *w, const Stmt *s, const Stmt **loops, int nloops, bool cond)
+/* The loop k levels out from the innermost one around the visited statement. */
+static const Stmt *loop_out(const IrFrame *up, int k)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            writes_of(w, vec_at(&s->list, i), loops, nloops, cond);
-        return;
-    case S_FOR:
-        if (nloops < 16)
-            loops[nloops] = s;
-        /* a loop that breaks may skip its later iterations */
-        writes_of(w, s->body, loops, nloops + 1, cond || s->brk);
-        return;
-    case S_IF:
-        writes_of(w, s->then, loops, nloops, true);
-        writes_of(w, s->els, loops, nloops, true);
-        return;
-    case S_WHILE:
-        writes_of(w, s->body, loops, nloops, true);
-        return;
-    case S_ASSIGN: {
-        const Expr *l = s->lhs;
-        if (l->kind == E_FIELD)
-            l = l->kids[0];
-        if (l->kind != E_INDEX || l->var != w->v)
-            return;
-        w->writes++;
-        bool ok = !cond && s->op == OP_ASSIGN && s->lhs->kind == E_INDEX && l->nkids <= nloops;
-        /* subscript d is the index of loop (nloops - nkids + d), step 1, and
-         * inner dimensions run over the whole declared extent */
-        int first = nloops - l->nkids;
-        for (int d = 0; ok && d < l->nkids; d++) {
-            const Stmt *lp = loops[first + d];
-            const Expr *x = l->kids[d];
-            if (x->kind != E_VAR || x->var != lp->iv || lp->step != 1)
-                ok = false;
-            else if (d > 0 && (!is_zero(lp->lb) || !w->v->dims[d] || !expr_equal(lp->ub, w->v->dims[d])))
-                ok = false;
-        }
-        /* loops outside the subscripted ones must not skip any instance */
-        if (!ok)
-            w->exact = false;
-        return;
+    for (; up; up = up->up)
+        if (up->s->kind == S_FOR && k-- == 0)
+            return up->s;
+    return NULL;
+}
+
+static bool writes_of(IrVisitor *v, Stmt *s)
+{
+    WriteCx *w = (WriteCx *)v;
+    if (s->kind != S_ASSIGN)
+        return true;
+    const Expr *l = s->lhs;
+    if (l->kind == E_FIELD)
+        l = l->kids[0];
+    if (l->kind != E_INDEX || l->var != w->var)
+        return false;
+    w->writes++;
+    /* the loops around it; under an if or a while, or in a loop that breaks
+     * (it may skip its later iterations), it may not happen */
+    int nloops = 0;
+    bool cond = false;
+    for (const IrFrame *f = v->up; f; f = f->up) {
+        nloops += f->s->kind == S_FOR;
+        cond = cond || f->s->kind == S_IF || f->s->kind == S_WHILE || (f->s->kind == S_FOR && f->s->brk);
     }
-    default: return;
+    bool ok = !cond && s->op == OP_ASSIGN && s->lhs->kind == E_INDEX && l->nkids <= nloops;
+    /* subscript d is the index of loop (nloops - nkids + d), step 1, and
+     * inner dimensions run over the whole declared extent */
+    for (int d = 0; ok && d < l->nkids; d++) {
+        const Stmt *lp = loop_out(v->up, l->nkids - 1 - d);
+        const Expr *x = l->kids[d];
+        if (x->kind != E_VAR || x->var != lp->iv || lp->step != 1)
+            ok = false;
+        else if (d > 0 && (!is_zero(lp->lb) || !w->var->dims[d] || !expr_equal(lp->ub, w->var->dims[d])))
+            ok = false;
     }
+    /* loops outside the subscripted ones must not skip any instance */
+    if (!ok)
+        w->exact = false;
+    return false;
 }
 
 /* A return before the end of the body: the writes after it may not happen. */
@@ -169,9 +137,8 @@ static bool write_only(Region *r, Var *v)
 {
     if (!v->written || v->read || v->ext_whole || !v->ext_lo || returns_early(r))
         return false;
-    WriteCx w = {v, 0, true};
-    const Stmt *loops[16];
-    writes_of(&w, r->body, loops, 0, false);
+    WriteCx w = {{.stmt = writes_of}, v, 0, true};
+    ir_visit_stmt(&w.v, r->body);
     return w.writes == 1 && w.exact;
 }
 
@@ -215,8 +182,8 @@ bool args_plan(Unit *u, Region *r)
         /* restrict is the user's promise that nothing overlaps */
         if (v->ty->kind == TY_PTR && v->ty->is_restrict)
             continue;
-        KeyCx k = {u->arena, v, NULL, true};
-        key_stmt(&k, r->body);
+        KeyCx k = {{.stmt = key_stmt, .expr = key_expr}, u->arena, v, NULL, true};
+        ir_visit_stmt(&k.v, r->body);
         if (!k.uniform || !k.key || nkeys == 256)
             continue;
         int cls = 0;

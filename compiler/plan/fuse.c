@@ -20,21 +20,14 @@ typedef struct F {
 
 /* ---- small queries -------------------------------------------------------------- */
 
-static bool expr_reads(const Expr *e, const Var *v)
-{
-    if (!e)
-        return false;
-    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == v)
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (expr_reads(e->kids[i], v))
-            return true;
-    return false;
-}
-
 static bool is_var_use(const Expr *e, const void *v)
 {
     return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
+static bool expr_reads(const Expr *e, const Var *v)
+{
+    return ir_expr_any(e, is_var_use, v);
 }
 
 static bool is_index(const Expr *e, const void *arg)
@@ -58,20 +51,16 @@ static Var *host_target(const Stmt *s)
     return NULL;
 }
 
+/* A for loop, not looking inside while loops. */
+static IrFind is_for(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    return s->kind == S_FOR ? IR_FOUND : s->kind == S_WHILE ? IR_SKIP : IR_NEXT;
+}
+
 static bool has_loop(const Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (has_loop(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_FOR: return true;
-    case S_IF: return has_loop(s->then) || has_loop(s->els);
-    default: return false;
-    }
+    return ir_stmt_find(s, is_for, NULL);
 }
 
 /* The only statement of a loop body, if it is a loop. */
@@ -92,35 +81,39 @@ static bool in_set(const Vec *s, const void *x)
 
 /* ---- kernels ------------------------------------------------------------------------- */
 
+typedef struct RedCx {
+    IrVisitor v;
+    F *f;
+    Kernel *k;
+    int nest_depth;
+} RedCx;
+
+/* Atomic updates and reductions (none inside a while loop: one statement to the model). */
+static bool red_at(IrVisitor *v, Stmt *s)
+{
+    RedCx *c = (RedCx *)v;
+    F *f = c->f;
+    Kernel *k = c->k;
+    if (s->kind != S_ASSIGN)
+        return s->kind != S_WHILE;
+    if (s->atomic && !in_set(&k->atomics, s->lhs->var))
+        vec_push(f->a, &k->atomics, s->lhs->var);
+    if (s->red && s->red_var->depth <= c->nest_depth) {
+        vec_push(f->a, &k->reds, s);
+        bool seen = false;
+        for (int i = 0; i < k->red_vars.len; i++)
+            if (vec_at(&k->red_vars, i) == s->red_var)
+                seen = true;
+        if (!seen)
+            vec_push(f->a, &k->red_vars, s->red_var);
+    }
+    return false;
+}
+
 static void red_collect(F *f, Kernel *k, Stmt *s, int nest_depth)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            red_collect(f, k, vec_at(&s->list, i), nest_depth);
-        return;
-    case S_FOR: red_collect(f, k, s->body, nest_depth); return;
-    case S_IF:
-        red_collect(f, k, s->then, nest_depth);
-        red_collect(f, k, s->els, nest_depth);
-        return;
-    case S_ASSIGN:
-        if (s->atomic && !in_set(&k->atomics, s->lhs->var))
-            vec_push(f->a, &k->atomics, s->lhs->var);
-        if (s->red && s->red_var->depth <= nest_depth) {
-            vec_push(f->a, &k->reds, s);
-            bool seen = false;
-            for (int i = 0; i < k->red_vars.len; i++)
-                if (vec_at(&k->red_vars, i) == s->red_var)
-                    seen = true;
-            if (!seen)
-                vec_push(f->a, &k->red_vars, s->red_var);
-        }
-        return;
-    default: return;
-    }
+    RedCx c = {{.stmt = red_at}, f, k, nest_depth};
+    ir_visit_stmt(&c.v, s);
 }
 
 static bool loop_depends_on(const Stmt *l, const Var *iv)
@@ -130,21 +123,17 @@ static bool loop_depends_on(const Stmt *l, const Var *iv)
 
 /* An array private to each iteration declared in s outside its loops: in a
  * row kernel the row's threads would each have their own copy. */
+static IrFind is_private_decl(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    if (s->kind == S_FOR)
+        return IR_SKIP;
+    return s->kind == S_DECL && s->var->is_private ? IR_FOUND : IR_NEXT;
+}
+
 static bool private_outside_loops(const Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (private_outside_loops(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_IF: return private_outside_loops(s->then) || private_outside_loops(s->els);
-    case S_WHILE: return private_outside_loops(s->body);
-    case S_DECL: return s->var->is_private;
-    default: return false;
-    }
+    return ir_stmt_find(s, is_private_decl, NULL);
 }
 
 static bool is_private_use(const Expr *e, const void *arg)
@@ -193,21 +182,15 @@ static bool unit_stride(const Expr *e, const void *iv)
     return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT);
 }
 
+static IrFind is_loop(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    return s->kind == S_FOR || s->kind == S_WHILE ? IR_FOUND : IR_NEXT;
+}
+
 static bool has_inner_control(const Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (has_inner_control(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_FOR:
-    case S_WHILE: return true;
-    case S_IF: return has_inner_control(s->then) || has_inner_control(s->els);
-    default: return false;
-    }
+    return ir_stmt_find(s, is_loop, NULL);
 }
 
 static void kernel_add_nest(F *f, Kernel *k, Stmt *nest)
@@ -318,25 +301,19 @@ typedef enum Role {
 
 /* Whether s needs the host: a parallel loop (a kernel of its own), a
  * library call, a temporary's allocation or release, a return. */
+static IrFind host_only(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    if (s->kind == S_FOR)
+        return s->parallel ? IR_FOUND : IR_NEXT;
+    if (s->kind == S_DECL)
+        return s->var->is_array && !s->var->is_private ? IR_FOUND : IR_NEXT;
+    return s->kind == S_LIB || s->kind == S_RETURN || s->kind == S_FREE ? IR_FOUND : IR_NEXT;
+}
+
 static bool needs_host(const Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (needs_host(vec_at(&s->list, i)))
-                return true;
-        return false;
-    case S_FOR: return s->parallel || needs_host(s->body);
-    case S_WHILE: return needs_host(s->body);
-    case S_IF: return needs_host(s->then) || needs_host(s->els);
-    case S_DECL: return s->var->is_array && !s->var->is_private;
-    case S_LIB:
-    case S_RETURN:
-    case S_FREE: return true;
-    default: return false;
-    }
+    return ir_stmt_find(s, host_only, NULL);
 }
 
 static Role role_of(const Stmt *s)
@@ -349,12 +326,11 @@ static Role role_of(const Stmt *s)
         /* fall through */
     case S_WHILE:
         /* the host evaluates the head: it must not read arrays */
-        if (needs_host(s->body) && !ir_expr_any(s->cond, is_index, NULL) && !ir_expr_any(s->lb, is_index, NULL) &&
-            !ir_expr_any(s->ub, is_index, NULL))
+        if (needs_host(s->body) && !ir_own_any(s, is_index, NULL))
             return R_LOOP;
         break;
     case S_IF:
-        if (needs_host(s) && !ir_expr_any(s->cond, is_index, NULL))
+        if (needs_host(s) && !ir_own_any(s, is_index, NULL))
             return R_IF;
         break;
     case S_LIB: return R_LIB;
@@ -409,34 +385,36 @@ static void scalars_mentioned(F *f, const Stmt *s, Vec *out)
 /* Scalars s assigns (declarations, assignments), added to out.  Loop
  * indices are not: each loop sets its own, and none is read after its loop
  * (C89 code declares 'int i, k;' once and reuses them in every loop). */
-static void scalars_assigned(F *f, const Stmt *s, Vec *out)
+typedef struct Collect {
+    IrVisitor v;
+    F *f;
+    Vec *out;
+} Collect;
+
+static void add_once(F *f, Vec *out, Var *v)
 {
-    if (!s)
-        return;
-    Var *v = NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            scalars_assigned(f, vec_at(&s->list, i), out);
-        return;
-    case S_FOR:
-    case S_WHILE: scalars_assigned(f, s->body, out); return;
-    case S_IF:
-        scalars_assigned(f, s->then, out);
-        scalars_assigned(f, s->els, out);
-        return;
-    case S_DECL: v = s->var->is_array ? NULL : s->var; break;
-    case S_ASSIGN: {
+    if (v && !in_set(out, v))
+        vec_push(f->a, out, v);
+}
+
+static bool assigned_at(IrVisitor *v, Stmt *s)
+{
+    Collect *c = (Collect *)v;
+    if (s->kind == S_DECL && !s->var->is_array)
+        add_once(c->f, c->out, s->var);
+    if (s->kind == S_ASSIGN) {
         const Expr *l = s->lhs;
         while (l->kind == E_FIELD)  /* a field of a struct scalar */
             l = l->kids[0];
-        v = l->kind == E_VAR ? l->var : NULL;
-        break;
+        add_once(c->f, c->out, l->kind == E_VAR ? l->var : NULL);
     }
-    default: return;
-    }
-    if (v && !in_set(out, v))
-        vec_push(f->a, out, v);
+    return true;
+}
+
+static void scalars_assigned(F *f, const Stmt *s, Vec *out)
+{
+    Collect c = {{.stmt = assigned_at}, f, out};
+    ir_visit_stmt(&c.v, (Stmt *)s);
 }
 
 static bool meets(const Vec *a, const Vec *b)
@@ -542,24 +520,16 @@ static bool leads_run(F *f, Stmt **list, int n, int i)
     return false;
 }
 
-static void device_candidates(F *f, Stmt *s)
+/* Through blocks, host loops and host ifs to the serial statements. */
+static bool candidates_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            device_candidates(f, vec_at(&s->list, i));
-        return;
-    }
-    switch (role_of(s)) {
-    case R_LOOP: device_candidates(f, s->body); return;
-    case R_IF:
-        device_candidates(f, s->then);
-        device_candidates(f, s->els);
-        return;
-    case R_SERIAL: scalars_assigned(f, s, &f->on_device); return;
-    default: return;
-    }
+    Collect *c = (Collect *)v;
+    if (s->kind == S_BLOCK)
+        return true;
+    Role r = role_of(s);
+    if (r == R_SERIAL)
+        scalars_assigned(c->f, s, c->out);
+    return r == R_LOOP || r == R_IF;
 }
 
 /* Scalars a kernel may compute: reduction accumulators, and what the
@@ -571,33 +541,19 @@ static void find_on_device(F *f)
         if (s && s->kind == S_ASSIGN && s->red && s->red_var && !in_set(&f->on_device, s->red_var))
             vec_push(f->a, &f->on_device, s->red_var);
     }
-    device_candidates(f, f->r->body);
+    Collect c = {{.stmt = candidates_at}, f, &f->on_device};
+    ir_visit_stmt(&c.v, f->r->body);
 }
 
 /* A return whose value reads arrays: in the plan the value is computed
  * where the arrays are (`T gf_result = value;`, a serial statement) and the
  * host returns it.  The region's body stays as written (gf_seq_, --emit=ir);
  * flatten() puts the pair in place of the return. */
-static void split_returns(F *f, Stmt *s)
+static bool split_return(IrVisitor *vis, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            split_returns(f, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-    case S_WHILE: split_returns(f, s->body); return;
-    case S_IF:
-        split_returns(f, s->then);
-        split_returns(f, s->els);
-        return;
-    case S_RETURN: break;
-    default: return;
-    }
-    if (!ir_expr_any(s->rhs, is_index, NULL))
-        return;
+    F *f = ((Collect *)vis)->f;
+    if (s->kind != S_RETURN || !ir_expr_any(s->rhs, is_index, NULL))
+        return true;
     Var *v = arena_alloc(f->a, sizeof *v);
     v->name = "gf_result";
     v->ty = f->r->ret;
@@ -624,6 +580,13 @@ static void split_returns(F *f, Stmt *s)
     vec_push(f->a, &f->returns, s);
     vec_push(f->a, &f->returns, d);
     vec_push(f->a, &f->returns, ret);
+    return true;
+}
+
+static void split_returns(F *f, Stmt *s)
+{
+    Collect c = {{.stmt = split_return}, f, NULL};
+    ir_visit_stmt(&c.v, s);
 }
 
 /* ---- the plan ------------------------------------------------------------------------------ */
@@ -909,33 +872,22 @@ static double bytes_of(Vec *vars, Kernel *k)
 /* Unfused: what an array library does, each statement a pass that reads
  * its arrays and writes its target.  Fused: each kernel reads and writes
  * each of its arrays once, registers excepted. */
+static bool estimate_at(IrVisitor *v, Stmt *s)
+{
+    F *f = ((Collect *)v)->f;
+    if (s->kind != S_DECL && s->kind != S_ASSIGN)
+        return true;
+    Vec one = {0};
+    void *arg[2] = {&one, f->a};
+    ir_stmt_any(s, collect_arrays, arg);
+    f->plan->bytes_unfused += bytes_of(&one, NULL);
+    return false;
+}
+
 static void estimate_stmts(F *f, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            estimate_stmts(f, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-    case S_WHILE:
-        estimate_stmts(f, s->body);
-        return;
-    case S_IF:
-        estimate_stmts(f, s->then);
-        estimate_stmts(f, s->els);
-        return;
-    case S_DECL:
-    case S_ASSIGN: {
-        Vec one = {0};
-        void *arg[2] = {&one, f->a};
-        ir_stmt_any(s, collect_arrays, arg);
-        f->plan->bytes_unfused += bytes_of(&one, NULL);
-        return;
-    }
-    default: return;
-    }
+    Collect c = {{.stmt = estimate_at}, f, NULL};
+    ir_visit_stmt(&c.v, s);
 }
 
 static void estimate(F *f)
@@ -1010,14 +962,19 @@ static Var *derived_var(Place *p, const Var *v)
 }
 
 /* Scalars an expression reads (E_VAR only). */
-static void scalars_of(F *f, const Expr *e, Vec *out)
+static Expr *scalar_at(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    if (!e)
-        return;
-    if (e->kind == E_VAR && !in_set(out, e->var))
-        vec_push(f->a, out, e->var);
-    for (int i = 0; i < e->nkids; i++)
-        scalars_of(f, e->kids[i], out);
+    (void)owner;
+    Collect *c = (Collect *)v;
+    if (e->kind == E_VAR)
+        add_once(c->f, c->out, e->var);
+    return e;
+}
+
+static void scalars_of(F *f, Expr *e, Vec *out)
+{
+    Collect c = {{.expr = scalar_at}, f, out};
+    ir_visit_expr(&c.v, e, NULL);
 }
 
 /* A scalar declaration computed only from parameters, constants and values
@@ -1144,51 +1101,48 @@ static bool read_first(Stmt *const *list, int n, const Var *v)
     return false;
 }
 
-/* Whether v is mentioned in s outside the statements of `skip`. */
-static bool used_outside(const Stmt *s, const Vec *skip, const Var *v)
+typedef struct Outside {
+    IrVisitor v;
+    const Vec *skip;
+    const Var *var;
+} Outside;
+
+static bool outside_at(IrVisitor *v, Stmt *s)
 {
-    if (!s || in_set(skip, s))
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (used_outside(vec_at(&s->list, i), skip, v))
-                return true;
-        return false;
-    case S_FOR:
-        return ir_expr_any(s->lb, is_var_use, v) || ir_expr_any(s->ub, is_var_use, v) ||
-               ir_expr_any(s->brk, is_var_use, v) || used_outside(s->body, skip, v);
-    case S_WHILE:
-        return ir_expr_any(s->cond, is_var_use, v) || ir_expr_any(s->brk, is_var_use, v) ||
-               used_outside(s->body, skip, v);
-    case S_IF:
-        return ir_expr_any(s->cond, is_var_use, v) || used_outside(s->then, skip, v) || used_outside(s->els, skip, v);
-    default: return stmt_uses(s, v);
-    }
+    return !in_set(((Outside *)v)->skip, s);
+}
+
+static Expr *outside_use(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    if (is_var_use(e, ((Outside *)v)->var))
+        v->done = true;
+    return e;
+}
+
+/* Whether v is mentioned in s outside the statements of `skip`. */
+static bool used_outside(Stmt *s, const Vec *skip, const Var *v)
+{
+    Outside c = {{.stmt = outside_at, .expr = outside_use}, skip, v};
+    ir_visit_stmt(&c.v, s);
+    return c.v.done;
 }
 
 /* Variables declared inside s (declarations and loop indices). */
-static void declared_in(F *f, const Stmt *s, Vec *out)
+static bool declared_at(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            declared_in(f, vec_at(&s->list, i), out);
-        return;
-    case S_FOR:
-        vec_push(f->a, out, s->iv);
-        declared_in(f, s->body, out);
-        return;
-    case S_WHILE: declared_in(f, s->body, out); return;
-    case S_IF:
-        declared_in(f, s->then, out);
-        declared_in(f, s->els, out);
-        return;
-    case S_DECL: vec_push(f->a, out, s->var); return;
-    default: return;
-    }
+    Collect *c = (Collect *)v;
+    if (s->kind == S_FOR)
+        vec_push(c->f->a, c->out, s->iv);
+    if (s->kind == S_DECL)
+        vec_push(c->f->a, c->out, s->var);
+    return true;
+}
+
+static void declared_in(F *f, Stmt *s, Vec *out)
+{
+    Collect c = {{.stmt = declared_at}, f, out};
+    ir_visit_stmt(&c.v, s);
 }
 
 /* A serial kernel's results (scalars it assigns that the rest of the
@@ -1367,8 +1321,7 @@ static void place_loop(F *f, Place *p, Step *st)
         Var *v = vec_at(&dw, i);
         if (in_set(&local, v))   /* declared in the body: no value survives an iteration */
             continue;
-        bool head = ir_expr_any(l->lb, is_var_use, v) || ir_expr_any(l->ub, is_var_use, v) ||
-                    ir_expr_any(l->cond, is_var_use, v);
+        bool head = ir_own_any(l, is_var_use, v);   /* bounds, condition, break flag */
         if (!head && read_first((Stmt **)body.data, body.len, v))
             vec_push(f->a, &carry, v);
     }
@@ -1395,8 +1348,7 @@ static void place_loop(F *f, Place *p, Step *st)
         Var *v = vec_at(&inner.dev, i);
         if (in_set(&carry, v) || in_set(&local, v))
             continue;
-        if (read_first((Stmt **)body.data, body.len, v) || ir_expr_any(l->lb, is_var_use, v) ||
-            ir_expr_any(l->ub, is_var_use, v) || ir_expr_any(l->cond, is_var_use, v))
+        if (read_first((Stmt **)body.data, body.len, v) || ir_own_any(l, is_var_use, v))
             vec_push(f->a, &st->sync_end, v);
         else if (used_outside(f->r->body, &self, v))
             vec_push(f->a, &st->sync_after, v);
@@ -1520,29 +1472,37 @@ static void fold_epilogues(F *f, Vec *steps)
     }
 }
 
+typedef struct Interchanged {
+    IrVisitor v;
+    F *f;
+    const Stmt *inner;           /* the inner loop of the pair just noted */
+} Interchanged;
+
+/* Through blocks and loops (not ifs or while loops): each pair of loops
+ * swapped by deps_interchange, noted at the outer one. */
+static bool note_interchange(IrVisitor *v, Stmt *s)
+{
+    Interchanged *c = (Interchanged *)v;
+    F *f = c->f;
+    if (s->kind != S_FOR)
+        return s->kind == S_BLOCK;
+    if (s == c->inner || !s->interchanged)
+        return true;
+    Stmt *in = sole_loop(s->body);
+    if (in && in->interchanged) {
+        vec_push(f->a, &f->plan->notes,
+                 arena_printf(f->a, "line %d: loops interchanged: '%s' runs outside (parallel), '%s' inside it "
+                              "(sequential, per element, in the original order)",
+                              s->loc.line, s->iv->name, in->iv->name));
+        c->inner = in;
+    }
+    return true;
+}
+
 static void note_interchanges(F *f, Stmt *s)
 {
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            note_interchanges(f, vec_at(&s->list, i));
-        return;
-    }
-    if (s->kind != S_FOR)
-        return;
-    if (s->interchanged) {
-        Stmt *in = sole_loop(s->body);
-        if (in && in->interchanged) {
-            vec_push(f->a, &f->plan->notes,
-                     arena_printf(f->a, "line %d: loops interchanged: '%s' runs outside (parallel), '%s' inside it "
-                                  "(sequential, per element, in the original order)",
-                                  s->loc.line, s->iv->name, in->iv->name));
-            note_interchanges(f, in->body);
-            return;
-        }
-    }
-    note_interchanges(f, s->body);
+    Interchanged c = {{.stmt = note_interchange}, f, NULL};
+    ir_visit_stmt(&c.v, s);
 }
 
 static void note_libs(F *f)
@@ -1599,30 +1559,15 @@ static bool has_lib_step(Vec *steps)
     return false;
 }
 
+static IrFind bounds_not_affine(const Stmt *s, const void *a)
+{
+    return s->kind == S_FOR && (!aff_of((Arena *)a, s->lb) || !aff_of((Arena *)a, s->ub)) ? IR_FOUND : IR_NEXT;
+}
+
 /* The first loop in s (s included) whose bounds are not affine. */
 static const Stmt *not_affine(F *f, const Stmt *s)
 {
-    if (!s)
-        return NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++) {
-            const Stmt *t = not_affine(f, vec_at(&s->list, i));
-            if (t)
-                return t;
-        }
-        return NULL;
-    case S_FOR:
-        if (!aff_of(f->a, s->lb) || !aff_of(f->a, s->ub))
-            return s;
-        return not_affine(f, s->body);
-    case S_WHILE: return not_affine(f, s->body);
-    case S_IF: {
-        const Stmt *t = not_affine(f, s->then);
-        return t ? t : not_affine(f, s->els);
-    }
-    default: return NULL;
-    }
+    return ir_stmt_find(s, bounds_not_affine, f->a);
 }
 
 /* Notes the host loops that launch kernels per iteration; whether any does. */

@@ -42,7 +42,7 @@ static Unit *parse_text(const char *name, const char *src)
 }
 
 /* Parses and analyses; returns the only region (accepted) or NULL. */
-static Region *analyse(Unit *u)
+static inline Region *analyse(Unit *u)
 {
     if (!u || u->regions.len != 1)
         return NULL;
