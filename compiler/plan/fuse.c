@@ -51,11 +51,11 @@ static Var *host_target(const Stmt *s)
     return NULL;
 }
 
-/* A for loop, not looking inside while loops. */
+/* A for loop, at any depth (inside while loops too). */
 static IrFind is_for(const Stmt *s, const void *arg)
 {
     (void)arg;
-    return s->kind == S_FOR ? IR_FOUND : s->kind == S_WHILE ? IR_SKIP : IR_NEXT;
+    return s->kind == S_FOR ? IR_FOUND : IR_NEXT;
 }
 
 static bool has_loop(const Stmt *s)
@@ -143,7 +143,8 @@ static bool is_private_use(const Expr *e, const void *arg)
 }
 
 /* Inner loops of a row body: all parallel or reductions into row scalars,
- * with bounds that do not move with the row. */
+ * with bounds that do not move with the row, each a statement of the body
+ * (none under an if, in a while loop or in a nested block). */
 static bool row_shaped(Stmt *outer)
 {
     if (private_outside_loops(outer->body))
@@ -160,9 +161,11 @@ static bool row_shaped(Stmt *outer)
                 return false;
             /* a reduction inside must reduce into a row scalar */
             any = true;
-        } else if (s->kind == S_IF || s->kind == S_WHILE) {
-            if (has_loop(s))
-                return false;
+        } else if (has_loop(s)) {
+            /* a loop under an if, a while loop or a nested block: the
+             * row's threads would each run it whole (per-thread partials
+             * of a row scalar never combined) */
+            return false;
         }
     }
     return any;
