@@ -1548,8 +1548,12 @@ static bool private_at(IrVisitor *v, Stmt *s)
     Model *m = ((ModelCx *)v)->m;
     if (s->kind == S_FOR)
         return !s->parallel;
+    /* an if around a parallel loop runs on the host too; one without (and a
+     * while loop: its loops are never parallel) is a single-thread kernel */
+    if (s->kind == S_IF)
+        return any_parallel(s);
     if (s->kind != S_DECL || !s->var->is_private)
-        return s->kind == S_BLOCK;   /* if/while at the host level: a single-thread kernel */
+        return s->kind == S_BLOCK;
     diag_reject(s->var->loc, "-Wgpufuse-temp",
                 "local array '%s' is declared in a loop that runs on the host (no parallel loop around it): an "
                 "array private to each iteration must be declared inside a parallel loop; declare it at the top "
