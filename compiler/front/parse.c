@@ -1769,35 +1769,34 @@ static bool reads_var(const Expr *e, const void *v)
 }
 
 /* A statement of s that writes a variable e reads (*v), or NULL. */
+typedef struct WriteRead {
+    const Expr *e;
+    Var **v;
+} WriteRead;
+
+static IrFind writes_read(const Stmt *s, const void *arg)
+{
+    const WriteRead *w = arg;
+    if (s->kind == S_ASSIGN) {
+        const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        *w->v = t->var;
+        return ir_expr_any(w->e, reads_var, t->var) ? IR_FOUND : IR_NEXT;
+    }
+    if (s->kind == S_LIB)
+        for (int i = 0; i < s->rhs->nkids; i++)
+            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(w->e, reads_var, s->rhs->kids[i]->var)) {
+                *w->v = s->rhs->kids[i]->var;
+                return IR_FOUND;
+            }
+    return IR_NEXT;
+}
+
 static const Stmt *written_and_read(const Stmt *s, const Expr *e, Var **v)
 {
-    if (!s || !e)
+    if (!e)
         return NULL;
-    const Stmt *w = NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len && !w; i++)
-            w = written_and_read(vec_at(&s->list, i), e, v);
-        return w;
-    case S_FOR:
-    case S_WHILE: return written_and_read(s->body, e, v);
-    case S_IF:
-        w = written_and_read(s->then, e, v);
-        return w ? w : written_and_read(s->els, e, v);
-    case S_ASSIGN: {
-        const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        *v = t->var;
-        return ir_expr_any(e, reads_var, t->var) ? s : NULL;
-    }
-    case S_LIB:
-        for (int i = 0; i < s->rhs->nkids; i++)
-            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(e, reads_var, s->rhs->kids[i]->var)) {
-                *v = s->rhs->kids[i]->var;
-                return s;
-            }
-        return NULL;
-    default: return NULL;
-    }
+    WriteRead w = {e, v};
+    return ir_stmt_find(s, writes_read, &w);
 }
 
 /* what: "bound" (read before every iteration) or "start" (of a loop
@@ -1890,27 +1889,15 @@ static Stmt *conv_for(P *p, CXCursor c)
 }
 
 /* The index of a loop must not be assigned in its body. */
+static IrFind assigns_scalar(const Stmt *s, const void *v)
+{
+    return s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v ? IR_FOUND : IR_NEXT;
+}
+
 static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            check_no_write(p, vec_at(&s->list, i), v, at);
-        break;
-    case S_FOR: check_no_write(p, s->body, v, at); break;
-    case S_WHILE: check_no_write(p, s->body, v, at); break;
-    case S_IF:
-        check_no_write(p, s->then, v, at);
-        check_no_write(p, s->els, v, at);
-        break;
-    case S_ASSIGN:
-        if (s->lhs->kind == E_VAR && s->lhs->var == v)
-            reject(p, at, "-Wgpufuse-loop", "the body assigns the loop index '%s'", v->name);
-        break;
-    default: break;
-    }
+    if (ir_stmt_find(s, assigns_scalar, v))
+        reject(p, at, "-Wgpufuse-loop", "the body assigns the loop index '%s'", v->name);
 }
 
 /* An assignment statement: lhs op rhs. */
