@@ -1144,18 +1144,15 @@ static bool epilogue_of(Cx *x, Item *it, Poly *out)
 
 /* ---- forms ------------------------------------------------------------------------------ */
 
-/* Loop bounds free of the nest's indices: the candidate sizes. */
-static void find_cands(Cx *x, Stmt *s)
+/* Loop bounds free of the nest's indices: the candidate sizes (through
+ * blocks and for loops only). */
+static IrFind cand_bound(const Stmt *s, const void *arg)
 {
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            find_cands(x, vec_at(&s->list, i));
-        return;
-    }
+    Cx *x = (Cx *)arg;
+    if (s->kind == S_BLOCK)
+        return IR_NEXT;
     if (s->kind != S_FOR)
-        return;
+        return IR_SKIP;
     Aff *f = aff_of(x->a, s->ub);
     bool free = f != NULL;
     for (int i = 0; f && i < f->nterms; i++)
@@ -1169,7 +1166,12 @@ static void find_cands(Cx *x, Stmt *s)
             free = false;
     if (free)
         vec_push(x->a, &x->cands, s->ub);
-    find_cands(x, s->body);
+    return IR_NEXT;
+}
+
+static void find_cands(Cx *x, Stmt *s)
+{
+    ir_stmt_find(s, cand_bound, x);
 }
 
 /* The candidate u with max(role) = u - 1 on dom, or NULL. */
