@@ -2181,28 +2181,39 @@ static Var *argmax_of(const Stmt *s, Var **m)
 }
 
 /* The first argmax among the statements of a loop body outside inner
- * loops; NULL when there is none or the body has a loop. */
-static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at, bool *loop)
+ * loops (its value *m and index *at); NULL when there is none or the body
+ * has a loop. */
+typedef struct ArgmaxCx {
+    IrVisitor v;
+    const Stmt *first;
+    Var *m, *at;
+    bool loop;
+} ArgmaxCx;
+
+static bool argmax_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return NULL;
+    ArgmaxCx *c = (ArgmaxCx *)v;
     if (s->kind == S_FOR || s->kind == S_WHILE) {
-        *loop = true;
-        return NULL;
+        c->loop = true;
+        v->done = true;
+        return false;
     }
-    if (s->kind == S_IF && (*at = argmax_of(s, m)))
-        return s;
-    const Stmt *r = NULL;
-    if (s->kind == S_BLOCK)
-        for (int i = 0; i < s->list.len; i++) {
-            const Stmt *x = argmax_in(vec_at(&s->list, i), m, at, loop);
-            r = r ? r : x;
-        }
-    if (s->kind == S_IF) {
-        const Stmt *x = argmax_in(s->then, m, at, loop), *y = argmax_in(s->els, m, at, loop);
-        r = x ? x : y;
+    Var *m = NULL, *at = s->kind == S_IF ? argmax_of(s, &m) : NULL;
+    if (at && !c->first) {
+        c->first = s;
+        c->m = m;
+        c->at = at;
     }
-    return *loop ? NULL : r;
+    return !at && (s->kind == S_BLOCK || s->kind == S_IF);
+}
+
+static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at)
+{
+    ArgmaxCx c = {{.stmt = argmax_stmt}, NULL, NULL, NULL, false};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    *m = c.m;
+    *at = c.at;
+    return c.loop ? NULL : c.first;
 }
 
 /* The outermost loop of a nest with an argmax and no inner loop can never
@@ -2210,8 +2221,7 @@ static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at, bool *loop)
 static void check_argmax(P *p, const Stmt *loop)
 {
     Var *m = NULL, *at = NULL;
-    bool inner = false;
-    const Stmt *s = p->loops.len ? NULL : argmax_in(loop->body, &m, &at, &inner);
+    const Stmt *s = p->loops.len ? NULL : argmax_in(loop->body, &m, &at);
     if (s)
         reject_at(p, s->loc, "-Wgpufuse-dependence", "'%s' and '%s' are updated together when a new extreme is found "
                   "(an argmax): a pair the loop cannot reduce in parallel, so the loop over '%s' is sequential and "
