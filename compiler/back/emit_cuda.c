@@ -77,73 +77,66 @@ static bool in(Vec *v, void *x)
     return false;
 }
 
+typedef struct UsesCx {
+    IrVisitor v;
+    Arena *a;
+    Uses *u;
+} UsesCx;
+
+static void add_once(Arena *a, Vec *v, Var *x)
+{
+    if (!in(v, x))
+        vec_push(a, v, x);
+}
+
+static Expr *uses_expr_cb(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    UsesCx *c = (UsesCx *)v;
+    if (owner && e == owner->brk)
+        return e;                /* a loop's break flag: declared with it */
+    if (owner && owner->kind == S_ASSIGN && e == owner->lhs) {
+        const Expr *l = e->kind == E_FIELD ? e->kids[0] : e;
+        if (l->kind == E_INDEX) {
+            add_once(c->a, &c->u->arrays, l->var);
+            add_once(c->a, &c->u->stored, l->var);
+            if (owner->op == OP_ASSIGN && e->kind != E_FIELD)
+                return e;        /* the target of a plain store is not a load; its subscripts are */
+        }
+    }
+    if (e->kind == E_INDEX) {
+        add_once(c->a, &c->u->arrays, e->var);
+        add_once(c->a, &c->u->loaded, e->var);
+    }
+    if (e->kind == E_VAR)
+        add_once(c->a, &c->u->scalars, e->var);
+    return e;
+}
+
+static bool uses_stmt_cb(IrVisitor *v, Stmt *s)
+{
+    UsesCx *c = (UsesCx *)v;
+    if (s->kind == S_LIB)
+        return false;            /* never in a kernel */
+    if (s->kind == S_FOR)
+        vec_push(c->a, &c->u->declared, s->iv);
+    if (s->kind == S_DECL) {
+        vec_push(c->a, &c->u->declared, s->var);
+        ir_visit_expr(v, s->rhs, s);
+        v->skip = true;          /* not the sizes of an array it declares */
+    }
+    return true;
+}
+
 static void uses_expr(Arena *a, Uses *u, const Expr *e)
 {
-    if (!e)
-        return;
-    if (e->kind == E_INDEX && !in(&u->arrays, e->var))
-        vec_push(a, &u->arrays, e->var);
-    if (e->kind == E_INDEX && !in(&u->loaded, e->var))
-        vec_push(a, &u->loaded, e->var);
-    if (e->kind == E_VAR && !in(&u->scalars, e->var))
-        vec_push(a, &u->scalars, e->var);
-    for (int i = 0; i < e->nkids; i++)
-        uses_expr(a, u, e->kids[i]);
+    UsesCx c = {{.expr = uses_expr_cb}, a, u};
+    ir_visit_expr(&c.v, (Expr *)e, NULL);
 }
 
 static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            uses_stmt(a, u, vec_at(&s->list, i));
-        return;
-    case S_FOR:
-        vec_push(a, &u->declared, s->iv);
-        uses_expr(a, u, s->lb);
-        uses_expr(a, u, s->ub);
-        uses_stmt(a, u, s->body);
-        return;
-    case S_WHILE:
-        uses_expr(a, u, s->cond);
-        uses_stmt(a, u, s->body);
-        return;
-    case S_IF:
-        uses_expr(a, u, s->cond);
-        uses_stmt(a, u, s->then);
-        uses_stmt(a, u, s->els);
-        return;
-    case S_DECL:
-        vec_push(a, &u->declared, s->var);
-        uses_expr(a, u, s->rhs);
-        return;
-    case S_ASSIGN: {
-        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        if (l->kind == E_INDEX) {
-            /* the target of a plain store is not a load; its subscripts are */
-            if (!in(&u->arrays, l->var))
-                vec_push(a, &u->arrays, l->var);
-            if (s->op != OP_ASSIGN || s->lhs->kind == E_FIELD)
-                uses_expr(a, u, s->lhs);
-            else
-                for (int i = 0; i < l->nkids; i++)
-                    uses_expr(a, u, l->kids[i]);
-            if (!in(&u->stored, l->var))
-                vec_push(a, &u->stored, l->var);
-        } else {
-            uses_expr(a, u, s->lhs);
-        }
-        uses_expr(a, u, s->rhs);
-        return;
-    }
-    case S_RETURN:
-        uses_expr(a, u, s->rhs);
-        return;
-    case S_FREE:
-    case S_LIB: return;          /* never in a kernel */
-    }
+    UsesCx c = {{.stmt = uses_stmt_cb, .expr = uses_expr_cb}, a, u};
+    ir_visit_stmt(&c.v, (Stmt *)s);
 }
 
 /* Free scalars of a kernel: everything it reads that it does not declare,
@@ -482,37 +475,43 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
 }
 
 /* Whether s stores to array v; with only_cond, only a store under an if or
- * a loop counts (`under`: s itself sits under one). */
-static bool find_store(const Stmt *s, const Var *v, bool under, bool only_cond)
+ * a loop counts (a statement of s, s itself included, around it). */
+typedef struct StoreCx {
+    IrVisitor v;
+    const Var *var;
+    bool only_cond;
+} StoreCx;
+
+static bool store_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (find_store(vec_at(&s->list, i), v, under, only_cond))
-                return true;
-        return false;
-    case S_FOR:
-    case S_WHILE: return find_store(s->body, v, true, only_cond);
-    case S_IF: return find_store(s->then, v, true, only_cond) || find_store(s->els, v, true, only_cond);
-    case S_ASSIGN: {
-        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        return (under || !only_cond) && l->kind == E_INDEX && l->var == v;
-    }
-    default: return false;
-    }
+    StoreCx *c = (StoreCx *)v;
+    if (s->kind != S_ASSIGN)
+        return true;
+    bool under = false;
+    for (const IrFrame *f = v->up; f; f = f->up)
+        under |= f->s->kind != S_BLOCK;
+    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+    if ((under || !c->only_cond) && l->kind == E_INDEX && l->var == c->var)
+        v->done = true;
+    return true;
+}
+
+static bool find_store(const Stmt *s, const Var *v, bool only_cond)
+{
+    StoreCx c = {{.stmt = store_stmt}, v, only_cond};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return c.v.done;
 }
 
 static bool stores_to(const Stmt *s, const Var *v)
 {
-    return find_store(s, v, false, false);
+    return find_store(s, v, false);
 }
 
 static bool stored_conditionally(Kernel *k, Var *v)
 {
     for (int i = 0; i < k->nests.len; i++)
-        if (find_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, false, true))
+        if (find_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, true))
             return true;
     return false;
 }
@@ -633,23 +632,32 @@ static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
         rot_expr(c, k, u, e->kids[i]);
 }
 
+typedef struct RotCx {
+    IrVisitor v;
+    CudaCx *c;
+    Kernel *k;
+    Uses *u;
+} RotCx;
+
+/* A statement's loads that always happen: not in its branches or loops. */
+static bool rot_stmt(IrVisitor *v, Stmt *s)
+{
+    RotCx *r = (RotCx *)v;
+    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
+        rot_expr(r->c, r->k, r->u, s->rhs);
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
+            for (int i = 0; i < s->lhs->nkids; i++)
+                rot_expr(r->c, r->k, r->u, s->lhs->kids[i]);
+    }
+    if (s->kind == S_IF)
+        rot_expr(r->c, r->k, r->u, s->cond);
+    return s->kind == S_BLOCK;
+}
+
 static void rot_stmts(CudaCx *c, Kernel *k, Uses *u, const Stmt *s)
 {
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            rot_stmts(c, k, u, vec_at(&s->list, i));
-    } else if (s->kind == S_DECL) {
-        rot_expr(c, k, u, s->rhs);
-    } else if (s->kind == S_ASSIGN) {
-        rot_expr(c, k, u, s->rhs);
-        if (s->lhs->kind == E_INDEX)
-            for (int i = 0; i < s->lhs->nkids; i++)
-                rot_expr(c, k, u, s->lhs->kids[i]);
-    } else if (s->kind == S_IF) {
-        rot_expr(c, k, u, s->cond);
-    }
+    RotCx r = {{.stmt = rot_stmt}, c, k, u};
+    ir_visit_stmt(&r.v, (Stmt *)s);
 }
 
 /* The innermost loop starts at a small constant c: the grid starts at c % 32
@@ -833,84 +841,100 @@ static bool expr_reads_var(const Expr *e, const Var *v)
     return false;
 }
 
+/* The reduction updates of a statement tree (through blocks, ifs and for
+ * loops; not while loops), in order. */
+typedef struct RedSink {
+    Arena *a;
+    Vec *out;                    /* Stmt* */
+} RedSink;
+
+static IrFind red_update(const Stmt *s, const void *arg)
+{
+    const RedSink *k = arg;
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    if (s->kind == S_ASSIGN && s->red)
+        vec_push(k->a, k->out, (void *)s);
+    return IR_NEXT;
+}
+
 static void row_reds_of(CudaCx *c, Stmt *loop, Vec *out)
 {
-    /* accumulators reduced by this coop loop: row scalars */
-    Vec stack = {0};
-    vec_push(A(c), &stack, loop->body);
-    while (stack.len) {
-        Stmt *s = stack.data[--stack.len];
-        if (!s)
-            continue;
-        if (s->kind == S_BLOCK)
-            for (int i = 0; i < s->list.len; i++)
-                vec_push(A(c), &stack, vec_at(&s->list, i));
-        else if (s->kind == S_IF) {
-            vec_push(A(c), &stack, s->then);
-            vec_push(A(c), &stack, s->els);
-        } else if (s->kind == S_FOR)
-            vec_push(A(c), &stack, s->body);
-        else if (s->kind == S_ASSIGN && s->red && s->red_var->depth <= loop->depth && !in(out, s->red_var))
+    /* accumulators reduced by this coop loop: row scalars, the last
+     * update first */
+    Vec ups = {0};
+    RedSink k = {A(c), &ups};
+    ir_stmt_find(loop->body, red_update, &k);
+    for (int i = ups.len - 1; i >= 0; i--) {
+        Stmt *s = vec_at(&ups, i);
+        if (s->red_var->depth <= loop->depth && !in(out, s->red_var))
             vec_push(A(c), out, s->red_var);
     }
 }
 
+static IrFind red_of(const Stmt *s, const void *v)
+{
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    return s->kind == S_ASSIGN && s->red_var == v && s->red ? IR_FOUND : IR_NEXT;
+}
+
+/* The reduction of v in loop (through blocks, ifs and for loops). */
 static RedOp red_in_loop(Stmt *loop, Var *v)
 {
-    if (!loop)
-        return RED_NONE;
-    switch (loop->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < loop->list.len; i++) {
-            RedOp r = red_in_loop(vec_at(&loop->list, i), v);
-            if (r)
-                return r;
-        }
-        return RED_NONE;
-    case S_FOR: return red_in_loop(loop->body, v);
-    case S_IF: {
-        RedOp r = red_in_loop(loop->then, v);
-        return r ? r : red_in_loop(loop->els, v);
-    }
-    case S_ASSIGN: return loop->red_var == v ? loop->red : RED_NONE;
-    default: return RED_NONE;
-    }
+    Stmt *s = ir_stmt_find(loop, red_of, v);
+    return s ? s->red : RED_NONE;
 }
 
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s);
 static bool expr_reads_var(const Expr *e, const Var *v);
 
-/* Whether s reads array v (a plain store's target is not a read). */
+/* Whether s reads array v (a plain store's target is not a read): its
+ * bounds, conditions and values, not a library call's operands nor the sizes
+ * of an array it declares. */
+typedef struct ReadsCx {
+    IrVisitor v;
+    const Var *var;
+} ReadsCx;
+
+static bool assign_reads_array(const Stmt *s, const Var *v)
+{
+    if (expr_reads_var(s->rhs, v))
+        return true;
+    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+    if (l->kind != E_INDEX)
+        return false;
+    if (l->var == v && s->op != OP_ASSIGN)
+        return true;
+    for (int i = 0; i < l->nkids; i++)
+        if (expr_reads_var(l->kids[i], v))
+            return true;
+    return false;
+}
+
+static bool reads_stmt(IrVisitor *v, Stmt *s)
+{
+    ReadsCx *c = (ReadsCx *)v;
+    if (s->kind == S_ASSIGN || s->kind == S_DECL)
+        v->done = s->kind == S_ASSIGN ? assign_reads_array(s, c->var) : expr_reads_var(s->rhs, c->var);
+    return s->kind != S_ASSIGN && s->kind != S_DECL && s->kind != S_LIB;
+}
+
+static Expr *reads_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    ReadsCx *c = (ReadsCx *)v;
+    if (owner && e == owner->brk)
+        return e;
+    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == c->var)
+        v->done = true;
+    return e;
+}
+
 static bool stmt_reads_array(const Stmt *s, const Var *v)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (stmt_reads_array(vec_at(&s->list, i), v))
-                return true;
-        return false;
-    case S_FOR: return expr_reads_var(s->lb, v) || expr_reads_var(s->ub, v) || stmt_reads_array(s->body, v);
-    case S_WHILE: return expr_reads_var(s->cond, v) || stmt_reads_array(s->body, v);
-    case S_IF: return expr_reads_var(s->cond, v) || stmt_reads_array(s->then, v) || stmt_reads_array(s->els, v);
-    case S_DECL:
-    case S_RETURN: return expr_reads_var(s->rhs, v);
-    case S_ASSIGN: {
-        if (expr_reads_var(s->rhs, v))
-            return true;
-        const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        if (l->kind != E_INDEX)
-            return false;
-        if (l->var == v && s->op != OP_ASSIGN)
-            return true;
-        for (int i = 0; i < l->nkids; i++)
-            if (expr_reads_var(l->kids[i], v))
-                return true;
-        return false;
-    }
-    default: return false;
-    }
+    ReadsCx c = {{.stmt = reads_stmt, .expr = reads_expr}, v};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return c.v.done;
 }
 
 /* y[row][j] = ... at the top of the loop body, y float, written once and not
@@ -1121,43 +1145,51 @@ static void find_cacheable(CudaCx *c, Kernel *k, Uses *u)
     c->cached = keep;
 }
 
-static bool cached_access_ok(const Expr *e, Var *v, Var *row_iv, Var *coop_iv)
+/* Whether every access to v in s is [row_iv][coop_iv] (NULL: whether s has
+ * none): in conditions, declarations' values and assignments, not in loop
+ * bounds, returns or the sizes of declared arrays. */
+typedef struct CachedCx {
+    IrVisitor v;
+    Var *var, *row_iv, *coop_iv;
+} CachedCx;
+
+static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv);
+
+static bool cached_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!e)
-        return true;
-    if (e->kind == E_INDEX && e->var == v) {
-        if (e->nkids != 2 || e->kids[0]->kind != E_VAR || e->kids[0]->var != row_iv ||
-            e->kids[1]->kind != E_VAR || e->kids[1]->var != coop_iv)
-            return false;
+    CachedCx *c = (CachedCx *)v;
+    if (s->kind == S_RETURN || s->kind == S_LIB || s->kind == S_FREE)
+        return false;
+    if (s->kind == S_DECL) {
+        ir_visit_expr(v, s->rhs, s);
+        v->skip = true;          /* not the sizes of an array it declares */
     }
-    for (int i = 0; i < e->nkids; i++)
-        if (!cached_access_ok(e->kids[i], v, row_iv, coop_iv))
-            return false;
+    if (s->kind == S_FOR) {
+        /* deeper loops: their own index would not match the cache slot */
+        if (!expr_reads_var(s->lb, c->var) && !expr_reads_var(s->ub, c->var) &&
+            !stmt_cached_ok(s->body, c->var, NULL, NULL))
+            v->done = true;
+        v->skip = true;
+    }
     return true;
+}
+
+static Expr *cached_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    CachedCx *c = (CachedCx *)v;
+    if (e->kind == E_INDEX && e->var == c->var &&
+        (e->nkids != 2 || e->kids[0]->kind != E_VAR || e->kids[0]->var != c->row_iv ||
+         e->kids[1]->kind != E_VAR || e->kids[1]->var != c->coop_iv))
+        v->done = true;
+    return e;
 }
 
 static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
 {
-    if (!s)
-        return true;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (!stmt_cached_ok(vec_at(&s->list, i), v, row_iv, coop_iv))
-                return false;
-        return true;
-    case S_FOR:
-        /* deeper loops: their own index would not match the cache slot */
-        return !expr_reads_var(s->lb, v) && !expr_reads_var(s->ub, v) && !stmt_cached_ok(s->body, v, NULL, NULL) ?
-                   false : stmt_cached_ok(s->body, v, row_iv, coop_iv);
-    case S_WHILE: return cached_access_ok(s->cond, v, row_iv, coop_iv) && stmt_cached_ok(s->body, v, row_iv, coop_iv);
-    case S_IF:
-        return cached_access_ok(s->cond, v, row_iv, coop_iv) && stmt_cached_ok(s->then, v, row_iv, coop_iv) &&
-               stmt_cached_ok(s->els, v, row_iv, coop_iv);
-    case S_DECL: return cached_access_ok(s->rhs, v, row_iv, coop_iv);
-    case S_ASSIGN: return cached_access_ok(s->lhs, v, row_iv, coop_iv) && cached_access_ok(s->rhs, v, row_iv, coop_iv);
-    default: return true;
-    }
+    CachedCx c = {{.stmt = cached_stmt, .expr = cached_expr}, v, row_iv, coop_iv};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return !c.v.done;
 }
 
 /* ---- values reused across a row's inner loops ------------------------------------------------ */
@@ -1175,23 +1207,17 @@ typedef struct RowVal {
 } RowVal;
 
 
+/* Whether s assigns v: a loop index, a declaration or an assignment of it. */
+static IrFind assigns_stmt(const Stmt *s, const void *v)
+{
+    bool hit = (s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
+               (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v);
+    return hit ? IR_FOUND : IR_NEXT;
+}
+
 static bool assigns_var(const Stmt *s, const Var *v)
 {
-    if (!s)
-        return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (assigns_var(vec_at(&s->list, i), v))
-                return true;
-        return false;
-    case S_FOR: return s->iv == v || assigns_var(s->body, v);
-    case S_WHILE: return assigns_var(s->body, v);
-    case S_IF: return assigns_var(s->then, v) || assigns_var(s->els, v);
-    case S_DECL: return s->var == v;
-    case S_ASSIGN: return s->lhs->kind == E_VAR && s->lhs->var == v;
-    default: return false;
-    }
+    return ir_stmt_find(s, assigns_stmt, v) != NULL;
 }
 
 /* Whether e reads only what stays the same from loop `from` through loop
@@ -1243,25 +1269,32 @@ static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
         uncond_calls_expr(a, e->kids[i], out);
 }
 
-static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
+typedef struct UncondCx {
+    IrVisitor v;
+    Arena *a;
+    Vec *out;
+} UncondCx;
+
+static bool uncond_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            uncond_calls(a, vec_at(&s->list, i), out);
-        return;
-    case S_DECL:
-    case S_ASSIGN:
-        uncond_calls_expr(a, s->rhs, out);
+    UncondCx *c = (UncondCx *)v;
+    if (s->kind == S_BLOCK)
+        return true;
+    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
+        uncond_calls_expr(c->a, s->rhs, c->out);
         if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
             for (int i = 0; i < s->lhs->nkids; i++)
-                uncond_calls_expr(a, s->lhs->kids[i], out);
-        return;
-    case S_IF: uncond_calls_expr(a, s->cond, out); return;
-    default: return;             /* loops: not every j runs them the same */
+                uncond_calls_expr(c->a, s->lhs->kids[i], c->out);
     }
+    if (s->kind == S_IF)
+        uncond_calls_expr(c->a, s->cond, c->out);
+    return false;                /* not its branches; loops: not every j runs them the same */
+}
+
+static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
+{
+    UncondCx c = {{.stmt = uncond_stmt}, a, out};
+    ir_visit_stmt(&c.v, (Stmt *)s);
 }
 
 /* Every call of a statement tree (the uses in a later loop). */
@@ -1509,29 +1542,25 @@ static bool reads_non_param(const Expr *e, const void *arg)
     return (e->kind == E_VAR && e->var->kind != V_PARAM) || e->kind == E_INDEX;
 }
 
-/* Allocated temporaries (S_DECL), in order: top level or under an if. */
+/* Allocated temporaries (S_DECL), in order, anywhere in s. */
+typedef struct TempSink {
+    CudaCx *c;
+    Vec *out;
+} TempSink;
+
+static IrFind temp_decl(const Stmt *s, const void *arg)
+{
+    const TempSink *k = arg;
+    if (s->kind == S_DECL && s->var->is_array && !s->var->is_private && !is_reg_temp(NULL, s->var) &&
+        !in(&k->c->r->plan->dead_temps, s->var))
+        vec_push(A(k->c), k->out, s->var);
+    return IR_NEXT;
+}
+
 static void collect_temps(CudaCx *c, const Stmt *s, Vec *out)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            collect_temps(c, vec_at(&s->list, i), out);
-        break;
-    case S_IF:
-        collect_temps(c, s->then, out);
-        collect_temps(c, s->els, out);
-        break;
-    case S_FOR:
-    case S_WHILE: collect_temps(c, s->body, out); break;
-    case S_DECL:
-        if (s->var->is_array && !s->var->is_private && !is_reg_temp(NULL, s->var) &&
-            !in(&c->r->plan->dead_temps, s->var))
-            vec_push(A(c), out, s->var);
-        break;
-    default: break;
-    }
+    TempSink k = {c, out};
+    ir_stmt_find(s, temp_decl, &k);
 }
 
 /* Declares the call's device scratch before gf_call_map, which allocates it
@@ -2344,21 +2373,19 @@ static int cost_loop(Cost *k, Stmt *l)
     return id;
 }
 
-static const char *cost_work(Cost *k, Stmt *s);
-
-/* The statement instances of list[0..n), as an expression (constants folded). */
-static const char *cost_sum(Cost *k, Stmt *const *list, int n)
+/* The sum of the works w[0..n): constants added up. */
+static const char *cost_add(Cost *k, void *const *w, int n)
 {
     Buf sum = {0};
     long long c = 0;
     for (int i = 0; i < n; i++) {
-        const char *w = cost_work(k, list[i]);
+        const char *x = w[i];
         char *end;
-        long long v = strtoll(w, &end, 10);
+        long long v = strtoll(x, &end, 10);
         if (!*end)
             c += v;
         else
-            buf_printf(&sum, "%s%s", sum.len ? " + " : "", w);
+            buf_printf(&sum, "%s%s", sum.len ? " + " : "", x);
     }
     const char *r = !sum.len ? arena_printf(A(k->c), "%lld", c)
                     : c ? arena_printf(A(k->c), "%s + %lld", sum.data, c) : arena_strdup(A(k->c), sum.data);
@@ -2366,27 +2393,70 @@ static const char *cost_sum(Cost *k, Stmt *const *list, int n)
     return r;
 }
 
+/* The statement instances a statement runs, folded bottom-up: each
+ * statement's work is pushed on `vals` after its children's, which it pops. */
+typedef struct WorkCx {
+    IrVisitor v;
+    Cost *k;
+    Vec vals;                    /* const char*: the works of the statements done */
+} WorkCx;
+
+static const char *work_pop(WorkCx *w, const Stmt *child)
+{
+    return child ? (const char *)vec_at(&w->vals, --w->vals.len) : "0";
+}
+
+static bool work_before(IrVisitor *v, Stmt *s)
+{
+    if (s->kind == S_FOR)
+        cost_loop(((WorkCx *)v)->k, s);
+    return true;
+}
+
+static const char *work_of_loop(Cost *k, const char *body)
+{
+    int id = k->ids[--k->loops.len];
+    return strchr(body, ' ') ? arena_printf(A(k->c), "gf_ct%d * (%s)", id, body)
+           : !strcmp(body, "1") ? arena_printf(A(k->c), "gf_ct%d", id)
+           : arena_printf(A(k->c), "gf_ct%d * %s", id, body);
+}
+
+static void work_after(IrVisitor *v, Stmt *s)
+{
+    WorkCx *w = (WorkCx *)v;
+    Cost *k = w->k;
+    const char *r = s->kind == S_DECL || s->kind == S_ASSIGN ? "1" : "0";
+    if (s->kind == S_BLOCK) {
+        int n = 0;
+        for (int i = 0; i < s->list.len; i++)
+            n += vec_at(&s->list, i) != NULL;
+        w->vals.len -= n;
+        r = cost_add(k, w->vals.data + w->vals.len, n);
+    } else if (s->kind == S_FOR) {
+        r = work_of_loop(k, work_pop(w, s->body));
+    } else if (s->kind == S_WHILE) {
+        r = arena_printf(A(k->c), "(%s)", work_pop(w, s->body));
+    } else if (s->kind == S_IF) {
+        const char *els = work_pop(w, s->els), *then = work_pop(w, s->then);
+        r = arena_printf(A(k->c), "(1 + %s + %s)", then, els);
+    }
+    vec_push(A(k->c), &w->vals, (void *)r);
+}
+
 /* The statement instances s runs, as an expression. */
 static const char *cost_work(Cost *k, Stmt *s)
 {
-    if (!s)
-        return "0";
-    switch (s->kind) {
-    case S_BLOCK: return cost_sum(k, (Stmt **)s->list.data, s->list.len);
-    case S_FOR: {
-        int id = cost_loop(k, s);
-        const char *body = cost_work(k, s->body);
-        k->loops.len--;
-        return strchr(body, ' ') ? arena_printf(A(k->c), "gf_ct%d * (%s)", id, body)
-                                 : !strcmp(body, "1") ? arena_printf(A(k->c), "gf_ct%d", id)
-                                 : arena_printf(A(k->c), "gf_ct%d * %s", id, body);
-    }
-    case S_WHILE: return arena_printf(A(k->c), "(%s)", cost_work(k, s->body));
-    case S_IF: return arena_printf(A(k->c), "(1 + %s + %s)", cost_work(k, s->then), cost_work(k, s->els));
-    case S_DECL:
-    case S_ASSIGN: return "1";
-    default: return "0";
-    }
+    WorkCx w = {{.stmt = work_before, .stmt_after = work_after}, k, {0}};
+    ir_visit_stmt(&w.v, s);
+    return work_pop(&w, s);
+}
+
+static const char *cost_sum(Cost *k, Stmt *const *list, int n)
+{
+    void **w = arena_alloc(A(k->c), sizeof *w * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        w[i] = (void *)cost_work(k, list[i]);
+    return cost_add(k, w, n);
 }
 
 /* x times the multiplier of the loops around (NULL: none). */

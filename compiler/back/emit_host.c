@@ -109,27 +109,23 @@ static bool is_dead_temp(Region *r, Var *v)
 }
 
 /* The VLA temporaries a body declares, in order. */
+typedef struct VlaSink {
+    Vec *out;
+    Arena *a;
+} VlaSink;
+
+static IrFind vla_decl(const Stmt *s, const void *arg)
+{
+    const VlaSink *k = arg;
+    if (s->kind == S_DECL && s->var->is_temp && !s->is_malloc)
+        vec_push(k->a, k->out, s->var);
+    return IR_NEXT;
+}
+
 static void vla_decls(const Stmt *s, Vec *out, Arena *a)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            vla_decls(vec_at(&s->list, i), out, a);
-        return;
-    case S_FOR:
-    case S_WHILE: vla_decls(s->body, out, a); return;
-    case S_IF:
-        vla_decls(s->then, out, a);
-        vla_decls(s->els, out, a);
-        return;
-    case S_DECL:
-        if (s->var->is_temp && !s->is_malloc)
-            vec_push(a, out, s->var);
-        return;
-    default: return;
-    }
+    VlaSink k = {out, a};
+    ir_stmt_find(s, vla_decl, &k);
 }
 
 /* Frees VLA temporaries (they have no free() of their own) before returns. */

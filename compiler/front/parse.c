@@ -1769,35 +1769,34 @@ static bool reads_var(const Expr *e, const void *v)
 }
 
 /* A statement of s that writes a variable e reads (*v), or NULL. */
+typedef struct WriteRead {
+    const Expr *e;
+    Var **v;
+} WriteRead;
+
+static IrFind writes_read(const Stmt *s, const void *arg)
+{
+    const WriteRead *w = arg;
+    if (s->kind == S_ASSIGN) {
+        const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+        *w->v = t->var;
+        return ir_expr_any(w->e, reads_var, t->var) ? IR_FOUND : IR_NEXT;
+    }
+    if (s->kind == S_LIB)
+        for (int i = 0; i < s->rhs->nkids; i++)
+            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(w->e, reads_var, s->rhs->kids[i]->var)) {
+                *w->v = s->rhs->kids[i]->var;
+                return IR_FOUND;
+            }
+    return IR_NEXT;
+}
+
 static const Stmt *written_and_read(const Stmt *s, const Expr *e, Var **v)
 {
-    if (!s || !e)
+    if (!e)
         return NULL;
-    const Stmt *w = NULL;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len && !w; i++)
-            w = written_and_read(vec_at(&s->list, i), e, v);
-        return w;
-    case S_FOR:
-    case S_WHILE: return written_and_read(s->body, e, v);
-    case S_IF:
-        w = written_and_read(s->then, e, v);
-        return w ? w : written_and_read(s->els, e, v);
-    case S_ASSIGN: {
-        const Expr *t = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-        *v = t->var;
-        return ir_expr_any(e, reads_var, t->var) ? s : NULL;
-    }
-    case S_LIB:
-        for (int i = 0; i < s->rhs->nkids; i++)
-            if (s->rhs->kids[i]->kind == E_VAR && ir_expr_any(e, reads_var, s->rhs->kids[i]->var)) {
-                *v = s->rhs->kids[i]->var;
-                return s;
-            }
-        return NULL;
-    default: return NULL;
-    }
+    WriteRead w = {e, v};
+    return ir_stmt_find(s, writes_read, &w);
 }
 
 /* what: "bound" (read before every iteration) or "start" (of a loop
@@ -1890,27 +1889,15 @@ static Stmt *conv_for(P *p, CXCursor c)
 }
 
 /* The index of a loop must not be assigned in its body. */
+static IrFind assigns_scalar(const Stmt *s, const void *v)
+{
+    return s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v ? IR_FOUND : IR_NEXT;
+}
+
 static void check_no_write(P *p, Stmt *s, Var *v, CXCursor at)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            check_no_write(p, vec_at(&s->list, i), v, at);
-        break;
-    case S_FOR: check_no_write(p, s->body, v, at); break;
-    case S_WHILE: check_no_write(p, s->body, v, at); break;
-    case S_IF:
-        check_no_write(p, s->then, v, at);
-        check_no_write(p, s->els, v, at);
-        break;
-    case S_ASSIGN:
-        if (s->lhs->kind == E_VAR && s->lhs->var == v)
-            reject(p, at, "-Wgpufuse-loop", "the body assigns the loop index '%s'", v->name);
-        break;
-    default: break;
-    }
+    if (ir_stmt_find(s, assigns_scalar, v))
+        reject(p, at, "-Wgpufuse-loop", "the body assigns the loop index '%s'", v->name);
 }
 
 /* An assignment statement: lhs op rhs. */
@@ -2194,28 +2181,39 @@ static Var *argmax_of(const Stmt *s, Var **m)
 }
 
 /* The first argmax among the statements of a loop body outside inner
- * loops; NULL when there is none or the body has a loop. */
-static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at, bool *loop)
+ * loops (its value *m and index *at); NULL when there is none or the body
+ * has a loop. */
+typedef struct ArgmaxCx {
+    IrVisitor v;
+    const Stmt *first;
+    Var *m, *at;
+    bool loop;
+} ArgmaxCx;
+
+static bool argmax_stmt(IrVisitor *v, Stmt *s)
 {
-    if (!s)
-        return NULL;
+    ArgmaxCx *c = (ArgmaxCx *)v;
     if (s->kind == S_FOR || s->kind == S_WHILE) {
-        *loop = true;
-        return NULL;
+        c->loop = true;
+        v->done = true;
+        return false;
     }
-    if (s->kind == S_IF && (*at = argmax_of(s, m)))
-        return s;
-    const Stmt *r = NULL;
-    if (s->kind == S_BLOCK)
-        for (int i = 0; i < s->list.len; i++) {
-            const Stmt *x = argmax_in(vec_at(&s->list, i), m, at, loop);
-            r = r ? r : x;
-        }
-    if (s->kind == S_IF) {
-        const Stmt *x = argmax_in(s->then, m, at, loop), *y = argmax_in(s->els, m, at, loop);
-        r = x ? x : y;
+    Var *m = NULL, *at = s->kind == S_IF ? argmax_of(s, &m) : NULL;
+    if (at && !c->first) {
+        c->first = s;
+        c->m = m;
+        c->at = at;
     }
-    return *loop ? NULL : r;
+    return !at && (s->kind == S_BLOCK || s->kind == S_IF);
+}
+
+static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at)
+{
+    ArgmaxCx c = {{.stmt = argmax_stmt}, NULL, NULL, NULL, false};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    *m = c.m;
+    *at = c.at;
+    return c.loop ? NULL : c.first;
 }
 
 /* The outermost loop of a nest with an argmax and no inner loop can never
@@ -2223,8 +2221,7 @@ static const Stmt *argmax_in(const Stmt *s, Var **m, Var **at, bool *loop)
 static void check_argmax(P *p, const Stmt *loop)
 {
     Var *m = NULL, *at = NULL;
-    bool inner = false;
-    const Stmt *s = p->loops.len ? NULL : argmax_in(loop->body, &m, &at, &inner);
+    const Stmt *s = p->loops.len ? NULL : argmax_in(loop->body, &m, &at);
     if (s)
         reject_at(p, s->loc, "-Wgpufuse-dependence", "'%s' and '%s' are updated together when a new extreme is found "
                   "(an argmax): a pair the loop cannot reduce in parallel, so the loop over '%s' is sequential and "

@@ -257,16 +257,32 @@ static GfSet *item_dom(Cx *x, const Item *it)
 
 /* ---- collecting the nest ---------------------------------------------------------------- */
 
-static bool collect(Cx *x, Stmt *s, Stmt **loops, int n)
+/* The loops around the visited statement (the visitor's `up`), outermost
+ * first; returns their number. */
+static int loops_around(const IrFrame *up, Stmt **loops)
 {
-    if (!s)
-        return true;
+    int n = 0;
+    for (const IrFrame *f = up; f; f = f->up)
+        n += f->s->kind == S_FOR;
+    gfc_assert(n <= MAXL);
+    int i = n;
+    for (const IrFrame *f = up; f; f = f->up)
+        if (f->s->kind == S_FOR)
+            loops[--i] = f->s;
+    return n;
+}
+
+typedef struct CollectCx {
+    IrVisitor v;
+    Cx *x;
+} CollectCx;
+
+/* One statement of the nest: a loop to enter or an item; anything else
+ * fails (done). */
+static bool collect_stmt_ok(Cx *x, Stmt *s, Stmt **loops, int n)
+{
     switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (!collect(x, vec_at(&s->list, i), loops, n))
-                return false;
-        return true;
+    case S_BLOCK: return true;
     case S_FOR:
         if (s->step != 1 || s->brk)
             return fail(x, "loop '%s' (line %d) %s", s->iv->name, s->loc.line,
@@ -275,8 +291,7 @@ static bool collect(Cx *x, Stmt *s, Stmt **loops, int n)
             return fail(x, "the bounds of loop '%s' (line %d) are not affine", s->iv->name, s->loc.line);
         if (n == MAXL)
             return fail(x, "too deep");
-        loops[n] = s;
-        return collect(x, s->body, loops, n + 1);
+        return true;
     case S_ASSIGN:
     case S_DECL: {
         if (s->kind == S_DECL && s->var->is_array)
@@ -295,6 +310,24 @@ static bool collect(Cx *x, Stmt *s, Stmt **loops, int n)
     case S_WHILE: return fail(x, "a while loop (line %d)", s->loc.line);
     default: return fail(x, "line %d is not an assignment", s->loc.line);
     }
+}
+
+static bool collect_stmt(IrVisitor *v, Stmt *s)
+{
+    Stmt *loops[MAXL];
+    int n = loops_around(v->up, loops);
+    if (!collect_stmt_ok(((CollectCx *)v)->x, s, loops, n))
+        v->done = true;
+    return true;
+}
+
+/* The nest's items (x->items) and the loops around each; false (x->why) if
+ * it is not only loops and assignments. */
+static bool collect(Cx *x, Stmt *s)
+{
+    CollectCx c = {{.stmt = collect_stmt}, x};
+    ir_visit_stmt(&c.v, s);
+    return !c.v.done;
 }
 
 static bool float_elem(Var *v)
@@ -1111,18 +1144,15 @@ static bool epilogue_of(Cx *x, Item *it, Poly *out)
 
 /* ---- forms ------------------------------------------------------------------------------ */
 
-/* Loop bounds free of the nest's indices: the candidate sizes. */
-static void find_cands(Cx *x, Stmt *s)
+/* Loop bounds free of the nest's indices: the candidate sizes (through
+ * blocks and for loops only). */
+static IrFind cand_bound(const Stmt *s, const void *arg)
 {
-    if (!s)
-        return;
-    if (s->kind == S_BLOCK) {
-        for (int i = 0; i < s->list.len; i++)
-            find_cands(x, vec_at(&s->list, i));
-        return;
-    }
+    Cx *x = (Cx *)arg;
+    if (s->kind == S_BLOCK)
+        return IR_NEXT;
     if (s->kind != S_FOR)
-        return;
+        return IR_SKIP;
     Aff *f = aff_of(x->a, s->ub);
     bool free = f != NULL;
     for (int i = 0; f && i < f->nterms; i++)
@@ -1136,7 +1166,12 @@ static void find_cands(Cx *x, Stmt *s)
             free = false;
     if (free)
         vec_push(x->a, &x->cands, s->ub);
-    find_cands(x, s->body);
+    return IR_NEXT;
+}
+
+static void find_cands(Cx *x, Stmt *s)
+{
+    ir_stmt_find(s, cand_bound, x);
 }
 
 /* The candidate u with max(role) = u - 1 on dom, or NULL. */
@@ -1676,34 +1711,33 @@ static bool mul_of_elems(const Expr *e, const void *unused)
 /* Whether the nest looks like a library form: a product of array elements
  * added up in a loop its target does not depend on, or written to a matrix
  * from two vectors. */
-static bool looks_blas(Stmt *s, Stmt **loops, int n)
+static bool blas_assign(const Stmt *s, Stmt **loops, int n)
 {
-    if (!s)
+    if (!type_is_float(s->lhs->ty) || !ir_expr_any(s->rhs, mul_of_elems, NULL))
         return false;
-    switch (s->kind) {
-    case S_BLOCK:
-        for (int i = 0; i < s->list.len; i++)
-            if (looks_blas(vec_at(&s->list, i), loops, n))
-                return true;
-        return false;
-    case S_FOR:
-        if (n == MAXL)
-            return false;
-        loops[n] = s;
-        return looks_blas(s->body, loops, n + 1);
-    case S_IF: return looks_blas(s->then, loops, n) || looks_blas(s->els, loops, n);
-    case S_ASSIGN: {
-        if (!type_is_float(s->lhs->ty) || !ir_expr_any(s->rhs, mul_of_elems, NULL))
-            return false;
-        if (s->lhs->kind == E_VAR)
-            return s->op == OP_ADD_ASSIGN || s->op == OP_SUB_ASSIGN || ir_expr_any(s->rhs, touches, s->lhs->var);
-        for (int l = 0; l < n; l++)
-            if (!ir_expr_any(s->lhs, reads_scalar, loops[l]->iv))
-                return true;
-        return s->lhs->kind == E_INDEX && s->lhs->nkids == 2;
-    }
-    default: return false;
-    }
+    if (s->lhs->kind == E_VAR)
+        return s->op == OP_ADD_ASSIGN || s->op == OP_SUB_ASSIGN || ir_expr_any(s->rhs, touches, s->lhs->var);
+    for (int l = 0; l < n; l++)
+        if (!ir_expr_any(s->lhs, reads_scalar, loops[l]->iv))
+            return true;
+    return s->lhs->kind == E_INDEX && s->lhs->nkids == 2;
+}
+
+/* Through blocks, ifs and up to MAXL for loops (not while loops). */
+static bool blas_stmt(IrVisitor *v, Stmt *s)
+{
+    Stmt *loops[MAXL];
+    int n = loops_around(v->up, loops);
+    if (s->kind == S_ASSIGN && blas_assign(s, loops, n))
+        v->done = true;
+    return s->kind == S_BLOCK || s->kind == S_IF || (s->kind == S_FOR && n < MAXL);
+}
+
+static bool looks_blas(Stmt *s)
+{
+    IrVisitor v = {.stmt = blas_stmt};
+    ir_visit_stmt(&v, s);
+    return v.done;
 }
 
 LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
@@ -1714,8 +1748,7 @@ LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
         return NULL;
     Cx *x = arena_alloc(a, sizeof *x);
     x->a = a, x->r = r, x->nest = nest;
-    Stmt *loops[MAXL];
-    bool ok = collect(x, nest, loops, 0) && find_targets(x);
+    bool ok = collect(x, nest) && find_targets(x);
     for (int i = 0; ok && i < x->nitems; i++)
         if (x->items[i].out)
             ok = frame_writer(x, &x->items[i]);
@@ -1728,7 +1761,7 @@ LibCall *lib_match(Arena *a, Region *r, Stmt *nest, const char **why)
     }
     if (ok)
         return x->lc;
-    if (why && looks_blas(nest, loops, 0))
+    if (why && looks_blas(nest))
         *why = x->why ? x->why : "not a form cuBLAS computes";
     return NULL;
 }
@@ -1788,8 +1821,7 @@ bool lib_fold_init(Arena *a, Region *r, LibCall *lc, Kernel *k)
     /* k alone: v = 0, v = s * v, v *= s */
     Cx *x = arena_alloc(a, sizeof *x);
     x->a = a, x->r = r, x->nest = vec_at(&k->nests, 0);
-    Stmt *loops[MAXL];
-    if (!collect(x, x->nest, loops, 0) || x->nitems != 1)
+    if (!collect(x, x->nest) || x->nitems != 1)
         return false;
     Item *it = &x->items[0];
     if (!find_targets(x) || !it->out || !frame_writer(x, it) || it->acc)
