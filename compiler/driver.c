@@ -128,7 +128,7 @@ static int gfc_run_(const Options *o)
         if (!args_plan(u, r))
             reject_region(u, i--);
         else
-            remarks_region(r); /* -Rgpufuse */
+            remarks_region(r, o->atomic_reductions); /* -Rgpufuse */
     }
     if (gfc_diag.errors) {
         unit_free(u);

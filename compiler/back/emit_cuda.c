@@ -1,8 +1,10 @@
-/* emit_cuda.c - the CUDA back end: one __global__ kernel per planned kernel
+/* emit_cuda.c - the CUDA back end's printers: one __global__ kernel per planned kernel
  * (grid-stride map, 128-bit vector map, map-reduce with a deterministic
  * finish, row kernels with the row in registers), and per region an
- * extern "C" launcher that replaces the C function at link time. */
-#include "gfc.h"
+ * extern "C" launcher that replaces the C function at link time.  What each
+ * kernel is comes from lower.c (KernelLow); the printers only print it, through
+ * the table of shapes at the end. */
+#include "lower.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +14,22 @@
 #define GF_WARP_ROW_MAX 512
 #define GF_WARP_ROW_BLOCK 256
 
+#define in(v, x) vec_has(v, x)
+
 typedef struct CudaCx {
     EmitCtx base;
     Unit *u;
     Region *r;
+    RegionLow *low;              /* the region's decisions (lower.c) */
     Kernel *k;
+    KernelLow *kl;               /* the kernel being printed */
     int vec;                     /* inside the 4-wide body */
     int row;                     /* inside a row kernel */
     Stmt *coop;                  /* the cooperative loop being emitted */
-    Vec cached;                  /* Var*: read-only arrays held in registers */
+    Vec cached;                  /* Var*: rows held in registers, in the body being printed */
     Vec red_private;             /* Var*: row accumulators renamed inside a coop loop */
     Vec vstores;                 /* Var*: row stores buffered for 16-byte writes */
-    Vec rot;                     /* Rot*: loads rotated through registers along rows */
-    bool row_vec;                /* the row kernel has a 4-wide instantiation */
-    Vec rowvals;                 /* RowVal*: values an inner loop computes and a later one reuses */
+    Vec rot;                     /* Rot*: loads rotated through registers along rows, in the body being printed */
     const Expr *rowval_def;      /* the row value being emitted as written (not replaced by itself) */
     bool launcher;               /* host code of the launcher */
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
@@ -35,151 +39,6 @@ typedef struct CudaCx {
 static Arena *A(CudaCx *c)
 {
     return c->u->arena;
-}
-
-/* a[i + lo .. i + hi][col]: rows of one column a 2-D map reads around i; as
- * a thread walks consecutive i, each row value moves down one register and
- * only a[i + hi][col] is loaded (predictive commoning). */
-typedef struct Rot {
-    Var *v;
-    Expr *col;                   /* the second subscript (does not use i) */
-    long long lo, hi;
-    int id;
-} Rot;
-
-static long long row_offset(const Expr *e, const Var *iv, bool *ok)
-{
-    *ok = false;
-    if (!e->aff || !e->aff[0])
-        return 0;
-    const Aff *f = e->aff[0];
-    if (f->nterms != 1 || f->terms[0].var != iv || f->terms[0].coef != 1)
-        return 0;
-    *ok = true;
-    return f->c;
-}
-
-/* ---- what a kernel uses ------------------------------------------------------------ */
-
-typedef struct Uses {
-    Vec arrays;                  /* Var* params and temporaries */
-    Vec scalars;                 /* Var* free scalars: params, host locals, outer ivs */
-    Vec declared;                /* Var* declared inside */
-    Vec stored;                  /* Var* arrays the kernel stores to */
-    Vec loaded;                  /* Var* arrays the kernel reads */
-} Uses;
-
-static bool in(Vec *v, void *x)
-{
-    for (int i = 0; i < v->len; i++)
-        if (vec_at(v, i) == x)
-            return true;
-    return false;
-}
-
-typedef struct UsesCx {
-    IrVisitor v;
-    Arena *a;
-    Uses *u;
-} UsesCx;
-
-static void add_once(Arena *a, Vec *v, Var *x)
-{
-    if (!in(v, x))
-        vec_push(a, v, x);
-}
-
-static Expr *uses_expr_cb(IrVisitor *v, Expr *e, Stmt *owner)
-{
-    UsesCx *c = (UsesCx *)v;
-    if (owner && e == owner->brk)
-        return e;                /* a loop's break flag: declared with it */
-    if (owner && owner->kind == S_ASSIGN && e == owner->lhs) {
-        const Expr *l = e->kind == E_FIELD ? e->kids[0] : e;
-        if (l->kind == E_INDEX) {
-            add_once(c->a, &c->u->arrays, l->var);
-            add_once(c->a, &c->u->stored, l->var);
-            if (owner->op == OP_ASSIGN && e->kind != E_FIELD)
-                return e;        /* the target of a plain store is not a load; its subscripts are */
-        }
-    }
-    if (e->kind == E_INDEX) {
-        add_once(c->a, &c->u->arrays, e->var);
-        add_once(c->a, &c->u->loaded, e->var);
-    }
-    if (e->kind == E_VAR)
-        add_once(c->a, &c->u->scalars, e->var);
-    return e;
-}
-
-static bool uses_stmt_cb(IrVisitor *v, Stmt *s)
-{
-    UsesCx *c = (UsesCx *)v;
-    if (s->kind == S_LIB)
-        return false;            /* never in a kernel */
-    if (s->kind == S_FOR)
-        vec_push(c->a, &c->u->declared, s->iv);
-    if (s->kind == S_DECL) {
-        vec_push(c->a, &c->u->declared, s->var);
-        ir_visit_expr(v, s->rhs, s);
-        v->skip = true;          /* not the sizes of an array it declares */
-    }
-    return true;
-}
-
-static void uses_expr(Arena *a, Uses *u, const Expr *e)
-{
-    UsesCx c = {{.expr = uses_expr_cb}, a, u};
-    ir_visit_expr(&c.v, (Expr *)e, NULL);
-}
-
-static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
-{
-    UsesCx c = {{.stmt = uses_stmt_cb, .expr = uses_expr_cb}, a, u};
-    ir_visit_stmt(&c.v, (Stmt *)s);
-}
-
-/* Free scalars of a kernel: everything it reads that it does not declare,
- * minus reduction accumulators (passed as <name>_init). Arrays: all it touches,
- * plus the dimension parameters their indexing needs. */
-static void kernel_uses(CudaCx *c, Kernel *k, Uses *u)
-{
-    memset(u, 0, sizeof *u);
-    for (int i = 0; i < k->dev_prelude.len; i++)
-        uses_stmt(A(c), u, vec_at(&k->dev_prelude, i));
-    for (int i = 0; i < k->dev_in.len; i++)
-        if (!in(&u->scalars, vec_at(&k->dev_in, i)))
-            vec_push(A(c), &u->scalars, vec_at(&k->dev_in, i));
-    for (int i = 0; i < k->nests.len; i++)
-        uses_stmt(A(c), u, vec_at(&k->nests, i));
-    for (int i = 0; i < u->arrays.len; i++) {
-        Var *v = vec_at(&u->arrays, i);
-        for (int d = 1; d < v->ndims; d++)
-            uses_expr(A(c), u, v->dims[d]);
-    }
-    Vec keep = {0};
-    for (int i = 0; i < u->scalars.len; i++) {
-        Var *v = vec_at(&u->scalars, i);
-        if (in(&u->declared, v) || in(&k->red_vars, v))
-            continue;
-        vec_push(A(c), &keep, v);
-    }
-    u->scalars = keep;
-    /* arrays private to each iteration are declared in the kernel: not
-     * arguments, not memory the kernel shares */
-    Vec *lists[3] = {&u->arrays, &u->loaded, &u->stored};
-    for (int l = 0; l < 3; l++) {
-        int n = 0;
-        for (int i = 0; i < lists[l]->len; i++)
-            if (!((Var *)vec_at(lists[l], i))->is_private)
-                lists[l]->data[n++] = lists[l]->data[i];
-        lists[l]->len = n;
-    }
-}
-
-static bool is_reg_temp(Kernel *k, Var *v)
-{
-    return k && in(&k->reg_temps, v);
 }
 
 /* ---- expression overrides in kernels -------------------------------------------------- */
@@ -226,8 +85,10 @@ static bool is_fresh(Kernel *k, Var *v)
     return in(&k->fresh, v) && !in(&k->dev_in, v);
 }
 
-static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+static void kernel_params(Buf *b, const KernelLow *kl)
 {
+    Kernel *k = kl->k;
+    const Uses *u = &kl->uses;
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
@@ -258,11 +119,11 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         /* the starting value: an argument, or the result slot itself */
         if (!in(&k->red_dev_init, v))
             buf_printf(b, "%s%s %s_init", n++ ? ", " : "", t, v->cname);
-        if (!k->red_atomic)
+        if (!kl->red_atomic)
             buf_printf(b, "%s%s *gf_part_%s", n++ ? ", " : "", t, v->cname);
         buf_printf(b, "%s%s *gf_out_%s", n++ ? ", " : "", t, v->cname);
     }
-    if (k->red_vars.len && !k->red_atomic)
+    if (k->red_vars.len && !kl->red_atomic)
         buf_printf(b, ", unsigned *gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sGF_I gf_n0", n++ ? ", " : "");
@@ -270,11 +131,12 @@ static void kernel_params(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_printf(b, ", GF_I gf_n1");
     if (k->pdims >= 3)
         buf_printf(b, ", GF_I gf_n2");
-    (void)c;
 }
 
-static void kernel_args(Buf *b, Kernel *k, Uses *u)
+static void kernel_args(Buf *b, const KernelLow *kl)
 {
+    Kernel *k = kl->k;
+    const Uses *u = &kl->uses;
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
@@ -293,11 +155,11 @@ static void kernel_args(Buf *b, Kernel *k, Uses *u)
         Var *v = vec_at(&k->red_vars, i);
         if (!in(&k->red_dev_init, v))
             buf_printf(b, "%s%s", n++ ? ", " : "", v->cname);
-        if (!k->red_atomic)
+        if (!kl->red_atomic)
             buf_printf(b, "%sgf_part_%s", n++ ? ", " : "", v->cname);
         buf_printf(b, "%sgf_out_%s", n++ ? ", " : "", v->cname);
     }
-    if (k->red_vars.len && !k->red_atomic)
+    if (k->red_vars.len && !kl->red_atomic)
         buf_printf(b, ", gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sgf_n0", n++ ? ", " : "");
@@ -321,16 +183,6 @@ static const char *red_functor(RedOp r)
     case RED_BXOR: return "gf_bxor";
     default: unreachable();
     }
-}
-
-static RedOp red_of_var(Kernel *k, Var *v)
-{
-    for (int i = 0; i < k->reds.len; i++) {
-        Stmt *s = vec_at(&k->reds, i);
-        if (s->red_var == v)
-            return s->red;
-    }
-    unreachable();
 }
 
 /* ---- bodies ---------------------------------------------------------------------------------------- */
@@ -394,36 +246,8 @@ static void emit_red_init(Buf *b, Kernel *k)
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
         buf_line(b, "%s %s = %s<%s>::id(); /* this thread's share of the reduction */", type_c_name(v->ty),
-                 v->cname, red_functor(red_of_var(k, v)), type_c_name(v->ty));
+                 v->cname, red_functor(lower_red_of(k, v)), type_c_name(v->ty));
     }
-}
-
-/* The atomic a reduction finishes with under --atomic-reductions: only
- * operators whose identity is all-zero bits (the launcher zeroes the result
- * with one memset) on types CUDA has the atomic for; NULL otherwise. */
-static const char *red_atomic_fn(RedOp op, const Type *t)
-{
-    bool word = t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_LONG || t->kind == TY_ULONG ||
-                t->kind == TY_LLONG || t->kind == TY_ULLONG;
-    switch (op) {
-    case RED_ADD: return word || t->kind == TY_FLOAT || t->kind == TY_DOUBLE ? "gf_atomic_add" : NULL;
-    case RED_BOR: return word ? "gf_atomic_or" : NULL;
-    case RED_BXOR: return word ? "gf_atomic_xor" : NULL;
-    default: return NULL;
-    }
-}
-
-/* Whether every accumulator of k can finish with an atomic. */
-static bool red_all_atomic(Kernel *k)
-{
-    if (!k->red_vars.len)
-        return false;
-    for (int i = 0; i < k->red_vars.len; i++) {
-        Var *v = vec_at(&k->red_vars, i);
-        if (!red_atomic_fn(red_of_var(k, v), v->ty))
-            return false;
-    }
-    return true;
 }
 
 /* The value accumulator v started with: its argument, or its device slot
@@ -437,26 +261,26 @@ static const char *red_init(CudaCx *c, Kernel *k, Var *v)
 
 static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
 {
-    if (k->red_atomic) {
+    if (c->kl->red_atomic) {
         /* --atomic-reductions: each block adds its share into the result,
          * zeroed by the launcher (block 0 brings the starting value) or
          * already holding the starting value (an earlier kernel's result) */
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
-            const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+            const char *t = type_c_name(v->ty), *f = red_functor(lower_red_of(k, v));
             buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
             buf_line(b, "if (threadIdx.x == 0)");
             if (in(&k->red_dev_init, v))
-                buf_line(b, "    %s(gf_out_%s, %s);", red_atomic_fn(red_of_var(k, v), v->ty), v->cname, v->cname);
+                buf_line(b, "    %s(gf_out_%s, %s);", lower_atomic_fn(lower_red_of(k, v), v->ty), v->cname, v->cname);
             else
                 buf_line(b, "    %s(gf_out_%s, gf_block_id() == 0 ? %s<%s>()(%s_init, %s) : %s);",
-                         red_atomic_fn(red_of_var(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
+                         lower_atomic_fn(lower_red_of(k, v), v->ty), v->cname, f, t, v->cname, v->cname, v->cname);
         }
         return;
     }
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
-        const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+        const char *t = type_c_name(v->ty), *f = red_functor(lower_red_of(k, v));
         buf_line(b, "%s = gf_block_reduce(%s, %s<%s>());", v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
         buf_line(b, "    gf_part_%s[gf_block_id()] = %s;", v->cname, v->cname);
@@ -465,7 +289,7 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
     b->indent++;
     for (int i = 0; i < k->red_vars.len; i++) {
         Var *v = vec_at(&k->red_vars, i);
-        const char *t = type_c_name(v->ty), *f = red_functor(red_of_var(k, v));
+        const char *t = type_c_name(v->ty), *f = red_functor(lower_red_of(k, v));
         buf_line(b, "const %s gf_total_%s = gf_finish(gf_part_%s, (int)gf_grid_blocks(), %s<%s>());", t, v->cname, v->cname, f, t);
         buf_line(b, "if (threadIdx.x == 0)");
         buf_line(b, "    *gf_out_%s = %s<%s>()(%s, gf_total_%s);", v->cname, f, t, red_init(c, k, v), v->cname);
@@ -474,53 +298,13 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
-/* Whether s stores to array v; with only_cond, only a store under an if or
- * a loop counts (a statement of s, s itself included, around it). */
-typedef struct StoreCx {
-    IrVisitor v;
-    const Var *var;
-    bool only_cond;
-} StoreCx;
-
-static bool store_stmt(IrVisitor *v, Stmt *s)
-{
-    StoreCx *c = (StoreCx *)v;
-    if (s->kind != S_ASSIGN)
-        return true;
-    bool under = false;
-    for (const IrFrame *f = v->up; f; f = f->up)
-        under |= f->s->kind != S_BLOCK;
-    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-    if ((under || !c->only_cond) && l->kind == E_INDEX && l->var == c->var)
-        v->done = true;
-    return true;
-}
-
-static bool find_store(const Stmt *s, const Var *v, bool only_cond)
-{
-    StoreCx c = {{.stmt = store_stmt}, v, only_cond};
-    ir_visit_stmt(&c.v, (Stmt *)s);
-    return c.v.done;
-}
-
-static bool stores_to(const Stmt *s, const Var *v)
-{
-    return find_store(s, v, false);
-}
-
-static bool stored_conditionally(Kernel *k, Var *v)
-{
-    for (int i = 0; i < k->nests.len; i++)
-        if (find_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, true))
-            return true;
-    return false;
-}
-
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 4-wide form. */
-static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
+static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
+    Kernel *k = c->k;
+    const Uses *u = &c->kl->uses;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s%s(", k->name, vec ? "_v4" : "");
-    kernel_params(b, c, k, u);
+    kernel_params(b, c->kl);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
@@ -546,9 +330,7 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
             buf_line(b, "%s %s_v[4];", et, v->cname);
-            /* loaded when this kernel reads it, or stores it only under a
-             * condition (the other lanes must keep their values) */
-            if (in(&u->loaded, v) || (in(&u->stored, v) && stored_conditionally(k, v)))
+            if (in(&c->kl->vec_loads, v))
                 buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
                          in(&u->stored, v) ? "*" : "__ldcs", vt, v->cname, lb.data);
         }
@@ -589,90 +371,11 @@ static void emit_flat_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u, bool vec)
     buf_puts(b, "}\n\n");
 }
 
-/* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
-static bool expr_reads_var(const Expr *e, const Var *v);
-
-/* Loads that always happen (not under if, ?:, && or ||, nor in inner loops). */
-static void rot_expr(CudaCx *c, Kernel *k, Uses *u, const Expr *e)
+static void print_flat(Buf *b, CudaCx *c)
 {
-    if (!e)
-        return;
-    if (e->kind == E_COND) {
-        rot_expr(c, k, u, e->kids[0]);
-        return;
-    }
-    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
-        rot_expr(c, k, u, e->kids[0]);
-        return;
-    }
-    if (e->kind == E_INDEX && e->nkids == 2 && e->var->ndims == 2 && !in(&u->stored, e->var) &&
-        !e->var->is_private && !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
-        bool ok;
-        long long off = row_offset(e, k->loops[0]->iv, &ok);
-        if (ok) {
-            Rot *r = NULL;
-            for (int i = 0; i < c->rot.len; i++) {
-                Rot *x = vec_at(&c->rot, i);
-                if (x->v == e->var && expr_equal(x->col, e->kids[1]))
-                    r = x;
-            }
-            if (!r) {
-                r = arena_alloc(A(c), sizeof *r);
-                r->v = e->var;
-                r->col = e->kids[1];
-                r->lo = r->hi = off;
-                r->id = c->rot.len;
-                vec_push(A(c), &c->rot, r);
-            }
-            r->lo = off < r->lo ? off : r->lo;
-            r->hi = off > r->hi ? off : r->hi;
-        }
-    }
-    for (int i = 0; i < e->nkids; i++)
-        rot_expr(c, k, u, e->kids[i]);
-}
-
-typedef struct RotCx {
-    IrVisitor v;
-    CudaCx *c;
-    Kernel *k;
-    Uses *u;
-} RotCx;
-
-/* A statement's loads that always happen: not in its branches or loops. */
-static bool rot_stmt(IrVisitor *v, Stmt *s)
-{
-    RotCx *r = (RotCx *)v;
-    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
-        rot_expr(r->c, r->k, r->u, s->rhs);
-        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
-            for (int i = 0; i < s->lhs->nkids; i++)
-                rot_expr(r->c, r->k, r->u, s->lhs->kids[i]);
-    }
-    if (s->kind == S_IF)
-        rot_expr(r->c, r->k, r->u, s->cond);
-    return s->kind == S_BLOCK;
-}
-
-static void rot_stmts(CudaCx *c, Kernel *k, Uses *u, const Stmt *s)
-{
-    RotCx r = {{.stmt = rot_stmt}, c, k, u};
-    ir_visit_stmt(&r.v, (Stmt *)s);
-}
-
-/* The innermost loop starts at a small constant c: the grid starts at c % 32
- * below it so that warps read aligned 128-byte lines. */
-static int inner_skew(Kernel *k)
-{
-    Stmt *l = k->loops[k->pdims - 1];
-    long long v;
-    char *end;
-    if (k->pdims < 2 || l->step != 1 || l->lb->kind != E_INT)
-        return 0;
-    v = strtoll(l->lb->text, &end, 0);
-    if (*end || v <= 0)
-        return 0;
-    return (int)(v % 32);
+    if (c->k->vec4)
+        emit_flat_form(b, c, true);
+    emit_flat_form(b, c, false);
 }
 
 static void emit_one_iv(Buf *b, CudaCx *c, Stmt *l, const char *t)
@@ -707,23 +410,12 @@ static void emit_rot_load(Buf *b, CudaCx *c, Rot *r, long long off, const char *
 
 /* 2-D and 3-D maps: x over the innermost dimension (coalesced, one index
  * per thread when the grid is wide enough), y over consecutive outer indices. */
-static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+static void print_grid(Buf *b, CudaCx *c)
 {
-    c->rot.len = 0;
-    if (k->pdims == 2 && k->nests.len == 1 && k->loops[0]->step == 1)
-        rot_stmts(c, k, u, nest_inner_body(vec_at(&k->nests, 0), 2));
-    /* keep only row windows that save loads */
-    Vec keep = {0};
-    for (int i = 0; i < c->rot.len; i++) {
-        Rot *r = vec_at(&c->rot, i);
-        if (r->hi > r->lo && r->hi - r->lo <= 8) {
-            r->id = keep.len;
-            vec_push(A(c), &keep, r);
-        }
-    }
-    c->rot = keep;
+    Kernel *k = c->k;
+    c->rot = c->kl->rots;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
-    kernel_params(b, c, k, u);
+    kernel_params(b, c->kl);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
@@ -735,7 +427,7 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     b->indent++;
     /* a small constant start (a stencil's 1) would put every warp across two
      * cache lines: threads start at the aligned column below and idle there */
-    int skew = inner_skew(k);
+    int skew = c->kl->skew;
     if (skew) {
         buf_line(b, "if (gf_x < %d) continue; /* aligned start: the first %d threads of the row idle */", skew, skew);
         emit_one_iv(b, c, k->loops[k->pdims - 1], arena_printf(A(c), "gf_x - %d", skew));
@@ -797,10 +489,12 @@ static void emit_grid_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 /* A serial kernel: one thread runs the statements in order.  Results start
  * from their current value (an argument, or their device slot) unless
  * assigned before any read, and are stored to their slot at the end. */
-static void emit_serial_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+static void print_serial(Buf *b, CudaCx *c)
 {
+    Kernel *k = c->k;
+    const Uses *u = &c->kl->uses;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(1) %s(", k->name);
-    kernel_params(b, c, k, u);
+    kernel_params(b, c->kl);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
@@ -827,152 +521,16 @@ static void emit_serial_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
 
 /* ---- row kernels ------------------------------------------------------------------------------------- */
 
-/* Row-level statements: every thread computes the same scalars; stores to
- * arrays are done once.  Inner loops are shared by the block. */
-static bool expr_reads_var(const Expr *e, const Var *v)
-{
-    if (!e)
-        return false;
-    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == v)
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (expr_reads_var(e->kids[i], v))
-            return true;
-    return false;
-}
-
-/* The reduction updates of a statement tree (through blocks, ifs and for
- * loops; not while loops), in order. */
-typedef struct RedSink {
-    Arena *a;
-    Vec *out;                    /* Stmt* */
-} RedSink;
-
-static IrFind red_update(const Stmt *s, const void *arg)
-{
-    const RedSink *k = arg;
-    if (s->kind == S_WHILE)
-        return IR_SKIP;
-    if (s->kind == S_ASSIGN && s->red)
-        vec_push(k->a, k->out, (void *)s);
-    return IR_NEXT;
-}
-
-static void row_reds_of(CudaCx *c, Stmt *loop, Vec *out)
-{
-    /* accumulators reduced by this coop loop: row scalars, the last
-     * update first */
-    Vec ups = {0};
-    RedSink k = {A(c), &ups};
-    ir_stmt_find(loop->body, red_update, &k);
-    for (int i = ups.len - 1; i >= 0; i--) {
-        Stmt *s = vec_at(&ups, i);
-        if (s->red_var->depth <= loop->depth && !in(out, s->red_var))
-            vec_push(A(c), out, s->red_var);
-    }
-}
-
-static IrFind red_of(const Stmt *s, const void *v)
-{
-    if (s->kind == S_WHILE)
-        return IR_SKIP;
-    return s->kind == S_ASSIGN && s->red_var == v && s->red ? IR_FOUND : IR_NEXT;
-}
-
-/* The reduction of v in loop (through blocks, ifs and for loops). */
-static RedOp red_in_loop(Stmt *loop, Var *v)
-{
-    Stmt *s = ir_stmt_find(loop, red_of, v);
-    return s ? s->red : RED_NONE;
-}
-
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s);
-static bool expr_reads_var(const Expr *e, const Var *v);
 
-/* Whether s reads array v (a plain store's target is not a read): its
- * bounds, conditions and values, not a library call's operands nor the sizes
- * of an array it declares. */
-typedef struct ReadsCx {
-    IrVisitor v;
-    const Var *var;
-} ReadsCx;
-
-static bool assign_reads_array(const Stmt *s, const Var *v)
+/* An inner loop of the row, shared by the group (lower.c's RowLoop). */
+static void emit_coop_loop(Buf *b, CudaCx *c, const RowLoop *rl)
 {
-    if (expr_reads_var(s->rhs, v))
-        return true;
-    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
-    if (l->kind != E_INDEX)
-        return false;
-    if (l->var == v && s->op != OP_ASSIGN)
-        return true;
-    for (int i = 0; i < l->nkids; i++)
-        if (expr_reads_var(l->kids[i], v))
-            return true;
-    return false;
-}
-
-static bool reads_stmt(IrVisitor *v, Stmt *s)
-{
-    ReadsCx *c = (ReadsCx *)v;
-    if (s->kind == S_ASSIGN || s->kind == S_DECL)
-        v->done = s->kind == S_ASSIGN ? assign_reads_array(s, c->var) : expr_reads_var(s->rhs, c->var);
-    return s->kind != S_ASSIGN && s->kind != S_DECL && s->kind != S_LIB;
-}
-
-static Expr *reads_expr(IrVisitor *v, Expr *e, Stmt *owner)
-{
-    ReadsCx *c = (ReadsCx *)v;
-    if (owner && e == owner->brk)
-        return e;
-    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == c->var)
-        v->done = true;
-    return e;
-}
-
-static bool stmt_reads_array(const Stmt *s, const Var *v)
-{
-    ReadsCx c = {{.stmt = reads_stmt, .expr = reads_expr}, v};
-    ir_visit_stmt(&c.v, (Stmt *)s);
-    return c.v.done;
-}
-
-/* y[row][j] = ... at the top of the loop body, y float, written once and not
- * read in the loop: buffered per thread and written 16 bytes at a time. */
-static void row_vec_stores(CudaCx *c, Stmt *l, Vec *out)
-{
-    Stmt *body = l->body;
-    Stmt *one[1] = {body};
-    Stmt **list = body->kind == S_BLOCK ? (Stmt **)body->list.data : one;
-    int n = body->kind == S_BLOCK ? body->list.len : 1;
-    Var *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
-    for (int i = 0; i < n; i++) {
-        Stmt *s = list[i];
-        if (s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
-            continue;
-        Expr *x = s->lhs;
-        Var *v = x->var;
-        if (x->nkids != 2 || v->is_private || type_elem(v->ty)->kind != TY_FLOAT || !v->dims[1] || in(out, v))
-            continue;
-        if (x->kids[0]->kind != E_VAR || x->kids[0]->var != row || x->kids[1]->kind != E_VAR ||
-            x->kids[1]->var != l->iv)
-            continue;
-        int stores = 0;
-        for (int j = 0; j < n; j++)
-            if (stores_to(list[j], v))
-                stores++;
-        if (stores == 1 && !stmt_reads_array(body, v))
-            vec_push(A(c), out, v);
-    }
-}
-
-static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
-{
-    Vec reds = {0};
-    row_reds_of(c, l, &reds);
+    Stmt *l = rl->loop;
+    Vec reds = rl->reds;
     for (int i = 0; i < reds.len; i++) {
         Var *v = vec_at(&reds, i);
-        buf_line(b, "%s %s_p = %s<%s>::id();", type_c_name(v->ty), v->cname, red_functor(red_in_loop(l, v)),
+        buf_line(b, "%s %s_p = %s<%s>::id();", type_c_name(v->ty), v->cname, red_functor(rl->ops[i]),
                  type_c_name(v->ty));
     }
     Buf lb = {0}, ub = {0};
@@ -987,9 +545,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     buf_line(b, "if (GF_ITEMS > 0) {");
     b->indent++;
     /* stores of this loop that can be gathered into 16-byte writes */
-    Vec vst = {0};
-    if (c->row_vec)
-        row_vec_stores(c, l, &vst);
+    Vec vst = rl->vstores;
     buf_line(b, "#pragma unroll");
     buf_line(b, "for (int gf_k = 0; gf_k < (GF_ITEMS > 0 ? GF_ITEMS : 1); gf_k++) {");
     b->indent++;
@@ -1016,7 +572,7 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
         Var *v = vec_at(&vst, i);
         Buf d = {0};
         emit_expr(&d, &c->base, v->dims[1]);
-        const char *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv->cname;
+        const char *row = c->kl->row->cname;
         buf_line(b, "if (GF_VEC == 4 && gf_jb + 3 < %s)", ub.data);
         buf_line(b, "    __stcs((float4 *)&%s[(GF_I)%s * (%s) + gf_jb], *(float4 *)%s_w);", v->cname, row, d.data,
                  v->cname);
@@ -1046,40 +602,11 @@ static void emit_coop_loop(Buf *b, CudaCx *c, Stmt *l)
     c->red_private = save_red;
     for (int i = 0; i < reds.len; i++) {
         Var *v = vec_at(&reds, i);
-        const char *f = red_functor(red_in_loop(l, v)), *t = type_c_name(v->ty);
+        const char *f = red_functor(rl->ops[i]), *t = type_c_name(v->ty);
         buf_line(b, "%s = %s<%s>()(%s, gf_group_reduce<GF_G>(%s_p, %s<%s>()));", v->cname, f, t, v->cname, v->cname, f, t);
     }
     buf_free(&lb);
     buf_free(&ub);
-}
-
-/* Whether an expression reads an array that `loop` stores to. */
-static bool reads_store_of(const Expr *e, const void *loop)
-{
-    return e->kind == E_INDEX && stores_to(loop, e->var);
-}
-
-static bool reads_any_store(const Stmt *t, const Stmt *loop)
-{
-    return ir_stmt_any(t, reads_store_of, loop);
-}
-
-/* A barrier after an inner loop is needed only when a later statement of
- * the row reads what the loop stored (another thread may have stored it). */
-static bool later_reads_written(const Stmt *loop)
-{
-    const Stmt *blk = loop->parent;
-    if (!blk || blk->kind != S_BLOCK)
-        return true;
-    bool after = false;
-    for (int i = 0; i < blk->list.len; i++) {
-        const Stmt *t = vec_at(&blk->list, i);
-        if (t == loop)
-            after = true;
-        else if (after && reads_any_store(t, loop))
-            return true;
-    }
-    return false;
 }
 
 static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
@@ -1088,8 +615,9 @@ static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     if (c->coop || !c->row)
         return false;
     if (s->kind == S_FOR) {
-        emit_coop_loop(b, c, (Stmt *)s);
-        if (later_reads_written(s))
+        const RowLoop *rl = lower_row_loop(c->kl, s);
+        emit_coop_loop(b, c, rl);
+        if (rl->sync_after)
             buf_line(b, "gf_group_sync<GF_G>(); /* a later inner loop reads what this one wrote */");
         return true;
     }
@@ -1107,258 +635,7 @@ static bool row_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     return false;
 }
 
-/* Arrays the row reads at [row][coop index] in every inner loop, never written. */
-static void find_cacheable(CudaCx *c, Kernel *k, Uses *u)
-{
-    Stmt *nest = vec_at(&k->nests, 0);
-    for (int i = 0; i < u->arrays.len; i++) {
-        Var *v = vec_at(&u->arrays, i);
-        if (v->written || v->ndims != 2 || type_elem(v->ty)->kind == TY_STRUCT)
-            continue;
-        vec_push(A(c), &c->cached, v);
-    }
-    /* every access must be v[i][j] with j the index of its inner loop, and
-     * every inner loop must have the same bounds (one mapping of j to threads) */
-    Stmt *body = nest->body;
-    Stmt *first = NULL;
-    Vec keep = {0};
-    for (int ci = 0; ci < c->cached.len; ci++) {
-        Var *v = vec_at(&c->cached, ci);
-        bool ok = true;
-        for (int i = 0; i < body->list.len && ok; i++) {
-            Stmt *s = vec_at(&body->list, i);
-            if (s->kind != S_FOR) {
-                if (s->kind == S_DECL ? expr_reads_var(s->rhs, v) : s->kind == S_ASSIGN &&
-                    (expr_reads_var(s->rhs, v) || expr_reads_var(s->lhs, v)))
-                    ok = false;
-                continue;
-            }
-            if (!first)
-                first = s;
-            else if (!expr_equal(s->lb, first->lb) || !expr_equal(s->ub, first->ub) || s->step != first->step)
-                ok = false;
-        }
-        /* the subscripts: checked cheaply by walking the statements */
-        if (ok)
-            vec_push(A(c), &keep, v);
-    }
-    c->cached = keep;
-}
-
-/* Whether every access to v in s is [row_iv][coop_iv] (NULL: whether s has
- * none): in conditions, declarations' values and assignments, not in loop
- * bounds, returns or the sizes of declared arrays. */
-typedef struct CachedCx {
-    IrVisitor v;
-    Var *var, *row_iv, *coop_iv;
-} CachedCx;
-
-static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv);
-
-static bool cached_stmt(IrVisitor *v, Stmt *s)
-{
-    CachedCx *c = (CachedCx *)v;
-    if (s->kind == S_RETURN || s->kind == S_LIB || s->kind == S_FREE)
-        return false;
-    if (s->kind == S_DECL) {
-        ir_visit_expr(v, s->rhs, s);
-        v->skip = true;          /* not the sizes of an array it declares */
-    }
-    if (s->kind == S_FOR) {
-        /* deeper loops: their own index would not match the cache slot */
-        if (!expr_reads_var(s->lb, c->var) && !expr_reads_var(s->ub, c->var) &&
-            !stmt_cached_ok(s->body, c->var, NULL, NULL))
-            v->done = true;
-        v->skip = true;
-    }
-    return true;
-}
-
-static Expr *cached_expr(IrVisitor *v, Expr *e, Stmt *owner)
-{
-    (void)owner;
-    CachedCx *c = (CachedCx *)v;
-    if (e->kind == E_INDEX && e->var == c->var &&
-        (e->nkids != 2 || e->kids[0]->kind != E_VAR || e->kids[0]->var != c->row_iv ||
-         e->kids[1]->kind != E_VAR || e->kids[1]->var != c->coop_iv))
-        v->done = true;
-    return e;
-}
-
-static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
-{
-    CachedCx c = {{.stmt = cached_stmt, .expr = cached_expr}, v, row_iv, coop_iv};
-    ir_visit_stmt(&c.v, (Stmt *)s);
-    return !c.v.done;
-}
-
 /* ---- values reused across a row's inner loops ------------------------------------------------ */
-
-/* softmax's `s += expf(x[i][j] - m)` and then `y[i][j] = expf(x[i][j] - m) / s`:
- * the second loop maps each j to the same thread and register slot as the
- * first, so the value the first computed is kept in registers (as a
- * hand-written kernel keeps it) instead of computed again.  Exact: the
- * same expression of the same operands. */
-typedef struct RowVal {
-    int id;
-    const Expr *def;             /* computed here, in `loop`, for every j */
-    Stmt *loop;
-    Vec uses;                    /* Expr*: the same value in later loops */
-} RowVal;
-
-
-/* Whether s assigns v: a loop index, a declaration or an assignment of it. */
-static IrFind assigns_stmt(const Stmt *s, const void *v)
-{
-    bool hit = (s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
-               (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v);
-    return hit ? IR_FOUND : IR_NEXT;
-}
-
-static bool assigns_var(const Stmt *s, const Var *v)
-{
-    return ir_stmt_find(s, assigns_stmt, v) != NULL;
-}
-
-/* Whether e reads only what stays the same from loop `from` through loop
- * `to` of the row (statements list[from..to]): arrays held in registers
- * at [row][this loop's index], the loop index, and scalars none of those
- * statements assign. */
-static bool rowval_operands_ok(CudaCx *c, const Expr *e, const Vec *list, int from, int to, const Var *iv)
-{
-    if (!e)
-        return true;
-    if (e->kind == E_INDEX && !in(&c->cached, e->var))
-        return false;
-    if (e->kind == E_FIELD || e->kind == E_SIZEOF)
-        return false;
-    if (e->kind == E_VAR && e->var != iv) {
-        if (e->var->is_array)
-            return false;
-        for (int i = from; i <= to; i++)
-            if (assigns_var(vec_at(list, i), e->var))
-                return false;
-    }
-    if (e->kind == E_INDEX)
-        return true;             /* [row][iv]: checked for every cached array */
-    for (int i = 0; i < e->nkids; i++)
-        if (!rowval_operands_ok(c, e->kids[i], list, from, to, iv))
-            return false;
-    return true;
-}
-
-/* Calls evaluated for every j of the loop body `s` (not under if, ?:, &&,
- * || or an inner loop), outermost first. */
-static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
-{
-    if (!e)
-        return;
-    if (e->kind == E_CALL) {
-        vec_push(a, out, (void *)e);
-        return;                  /* its operands are part of it */
-    }
-    if (e->kind == E_COND) {
-        uncond_calls_expr(a, e->kids[0], out);
-        return;
-    }
-    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
-        uncond_calls_expr(a, e->kids[0], out);
-        return;
-    }
-    for (int i = 0; i < e->nkids; i++)
-        uncond_calls_expr(a, e->kids[i], out);
-}
-
-typedef struct UncondCx {
-    IrVisitor v;
-    Arena *a;
-    Vec *out;
-} UncondCx;
-
-static bool uncond_stmt(IrVisitor *v, Stmt *s)
-{
-    UncondCx *c = (UncondCx *)v;
-    if (s->kind == S_BLOCK)
-        return true;
-    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
-        uncond_calls_expr(c->a, s->rhs, c->out);
-        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
-            for (int i = 0; i < s->lhs->nkids; i++)
-                uncond_calls_expr(c->a, s->lhs->kids[i], c->out);
-    }
-    if (s->kind == S_IF)
-        uncond_calls_expr(c->a, s->cond, c->out);
-    return false;                /* not its branches; loops: not every j runs them the same */
-}
-
-static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
-{
-    UncondCx c = {{.stmt = uncond_stmt}, a, out};
-    ir_visit_stmt(&c.v, (Stmt *)s);
-}
-
-/* Every call of a statement tree (the uses in a later loop). */
-typedef struct CallSink {
-    Arena *a;
-    Vec *out;
-} CallSink;
-
-static bool collect_call(const Expr *e, const void *arg)
-{
-    const CallSink *k = arg;
-    if (e->kind == E_CALL)
-        vec_push(k->a, k->out, (void *)e);
-    return false;                /* visit everything */
-}
-
-/* Finds the values to keep; only for the register form of the row (the
- * cached arrays exist and every inner loop has the same bounds). */
-static void find_rowvals(CudaCx *c, Stmt *body)
-{
-    c->rowvals.len = 0;
-    if (!c->cached.len || body->kind != S_BLOCK)
-        return;
-    Vec *list = &body->list;
-    for (int a = 0; a < list->len; a++) {
-        Stmt *la = vec_at(list, a);
-        if (la->kind != S_FOR)
-            continue;
-        Vec defs = {0};
-        uncond_calls(A(c), la->body, &defs);
-        for (int bi = a + 1; bi < list->len; bi++) {
-            Stmt *lb = vec_at(list, bi);
-            if (lb->kind != S_FOR)
-                continue;
-            Vec calls = {0};
-            CallSink sink = {A(c), &calls};
-            ir_stmt_any(lb->body, collect_call, &sink);
-            for (int d = 0; d < defs.len; d++) {
-                const Expr *def = vec_at(&defs, d);
-                if (!def->ty || def->ty->kind > TY_DOUBLE || def->ty->kind == TY_VOID ||
-                    !rowval_operands_ok(c, def, list, a, bi, la->iv))
-                    continue;
-                RowVal *rv = NULL;
-                for (int i = 0; i < c->rowvals.len && !rv; i++)
-                    if (((RowVal *)vec_at(&c->rowvals, i))->def == def)
-                        rv = vec_at(&c->rowvals, i);
-                for (int i = 0; i < calls.len; i++) {
-                    const Expr *use = vec_at(&calls, i);
-                    if (!expr_equal_renamed(def, use, la->iv, lb->iv))
-                        continue;
-                    if (!rv) {
-                        rv = arena_alloc(A(c), sizeof *rv);
-                        memset(rv, 0, sizeof *rv);
-                        rv->id = c->rowvals.len;
-                        rv->def = def;
-                        rv->loop = la;
-                        vec_push(A(c), &c->rowvals, rv);
-                    }
-                    vec_push(A(c), &rv->uses, (void *)use);
-                }
-            }
-        }
-    }
-}
 
 /* e as written (not replaced by its kept value), in the arena. */
 static const char *rowval_plain(CudaCx *c, const Expr *e)
@@ -1379,8 +656,8 @@ static const char *rowval_override(CudaCx *c, const Expr *e)
 {
     if (!c->coop || !c->cached.len || e == c->rowval_def)
         return NULL;
-    for (int i = 0; i < c->rowvals.len; i++) {
-        RowVal *rv = vec_at(&c->rowvals, i);
+    for (int i = 0; i < c->kl->rowvals.len; i++) {
+        RowVal *rv = vec_at(&c->kl->rowvals, i);
         if (rv->def == e) {
             const char *x = rowval_plain(c, e);
             return arena_printf(A(c), "(gf_reuse ? (gf_val%d_c[gf_k * GF_VEC + gf_v] = %s) : %s)", rv->id, x, x);
@@ -1392,39 +669,15 @@ static const char *rowval_override(CudaCx *c, const Expr *e)
     return NULL;
 }
 
-static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+static void print_row(Buf *b, CudaCx *c)
 {
+    Kernel *k = c->k;
+    const KernelLow *kl = c->kl;
     Stmt *nest = vec_at(&k->nests, 0);
-    c->cached.len = 0;
-    find_cacheable(c, k, u);
-    /* drop arrays accessed any other way */
-    Vec keep = {0};
-    Stmt *body = nest->body;
-    Stmt *first = NULL;
-    for (int ci = 0; ci < c->cached.len; ci++) {
-        Var *v = vec_at(&c->cached, ci);
-        bool ok = body->kind == S_BLOCK;
-        for (int i = 0; ok && i < body->list.len; i++) {
-            Stmt *s = vec_at(&body->list, i);
-            if (s->kind == S_FOR) {
-                if (!first)
-                    first = s;
-                if (!stmt_cached_ok(s->body, v, nest->iv, s->iv))
-                    ok = false;
-            }
-        }
-        if (ok)
-            vec_push(A(c), &keep, v);
-    }
-    c->cached = keep;
-    /* the 4-wide form: unit-stride inner loops from 0 over float rows */
-    c->row_vec = c->cached.len && first && first->step == 1 && first->lb->kind == E_INT && !strcmp(first->lb->text, "0");
-    for (int i = 0; i < c->cached.len; i++)
-        if (type_elem(((Var *)vec_at(&c->cached, i))->ty)->kind != TY_FLOAT)
-            c->row_vec = false;
-    k->row_vec = c->row_vec;
+    Stmt *first = kl->cached.len ? kl->inner : NULL;   /* the loop whose j the registers hold */
+    c->cached = kl->cached;
     buf_printf(b, "template <typename GF_I, int GF_ITEMS, int GF_VEC, int GF_G>\n__global__ void __launch_bounds__(1024) %s(", k->name);
-    kernel_params(b, c, k, u);
+    kernel_params(b, kl);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
@@ -1457,7 +710,7 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
             Buf d = {0};
             emit_expr(&d, &c->base, v->dims[1]);
             const char *row = nest->iv->cname;
-            if (c->row_vec) {
+            if (kl->row_vec) {
                 buf_line(b, "if (GF_VEC == 4 && gf_jb + 3 < %s) {", ub.data);
                 buf_line(b, "    const float4 gf_q = __ldcs((const float4 *)&%s[(GF_I)%s * (%s) + gf_jb]);", v->cname, row,
                          d.data);
@@ -1480,14 +733,13 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
         buf_free(&lb);
         buf_free(&ub);
     }
-    find_rowvals(c, nest->body);
-    if (c->rowvals.len)
+    if (kl->rowvals.len)
         /* past 8 values per thread the kept values cost more registers,
          * and so occupancy, than computing them again saves (softmax
          * 16384x4096 on the H200: 44 -> 57 registers, 3499 -> 3377 GB/s) */
         buf_line(b, "constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;");
-    for (int i = 0; i < c->rowvals.len; i++) {
-        RowVal *rv = vec_at(&c->rowvals, i);
+    for (int i = 0; i < kl->rowvals.len; i++) {
+        RowVal *rv = vec_at(&kl->rowvals, i);
         buf_line(b, "%s gf_val%d_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line %d, reused by %d later */",
                  type_c_name(rv->def->ty), rv->id, rv->loop->loc.line, rv->uses.len);
     }
@@ -1496,24 +748,11 @@ static void emit_row_kernel(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     emit_stmt(b, &c->base, nest->body);
     c->base.stmt_hook = NULL;
     c->row = 0;
-    c->rowvals.len = 0;
     b->indent--;
     buf_line(b, "}");
     b->indent = 0;
     buf_puts(b, "}\n\n");
     c->cached.len = 0;
-}
-
-/* The first inner loop's trip count, for the launcher's choice of ITEMS. */
-static Stmt *first_inner_loop(Kernel *k)
-{
-    Stmt *body = ((Stmt *)vec_at(&k->nests, 0))->body;
-    if (body->kind != S_BLOCK)
-        return body->kind == S_FOR ? body : NULL;
-    for (int i = 0; i < body->list.len; i++)
-        if (((Stmt *)vec_at(&body->list, i))->kind == S_FOR)
-            return vec_at(&body->list, i);
-    return NULL;
 }
 
 /* ---- launchers ------------------------------------------------------------------------------------------ */
@@ -1593,7 +832,7 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
     }
     for (int i = 0; i < r->plan->kernels.len; i++) {
         Kernel *k = vec_at(&r->plan->kernels, i);
-        if (k->red_atomic)
+        if (lower_of(c->low, k)->red_atomic)
             continue;            /* no partials, no ticket */
         for (int j = 0; j < k->red_vars.len; j++) {
             Var *v = vec_at(&k->red_vars, j);
@@ -1650,8 +889,9 @@ static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
 
 /* A serial kernel: one thread.  What it declares and leaves on the device
  * for the host to read is declared here first. */
-static void emit_serial_launch(Buf *b, CudaCx *c, Kernel *k, Uses *u)
+static void launch_serial(Buf *b, CudaCx *c, KernelLow *kl)
 {
+    Kernel *k = kl->k;
     for (int i = 0; i < k->nests.len; i++) {
         Stmt *s = vec_at(&k->nests, i);
         if (s->kind == S_DECL && in(&k->results, s->var))
@@ -1660,7 +900,7 @@ static void emit_serial_launch(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     }
     buf_line(b, "{ /* %s: %s lines %d-%d, one thread in order */", k->name, c->u->gen_path, k->first_line, k->last_line);
     Buf args = {0};
-    kernel_args(&args, k, u);
+    kernel_args(&args, kl);
     buf_line(b, "    if (gf_big < GF_I32_LIMIT) /* 32-bit index arithmetic when every extent allows it */");
     buf_line(b, "        %s<int><<<1, 1, 0, gf_s>>>(%s);", k->name, args.data ? args.data : "");
     buf_line(b, "    else");
@@ -1670,25 +910,137 @@ static void emit_serial_launch(Buf *b, CudaCx *c, Kernel *k, Uses *u)
     buf_free(&args);
 }
 
-static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
+/* The geometry of a parallel shape: the sizes it needs (printed to b), the
+ * guard it opens, and its launch statements ("@I@": the index type) in `launch`. */
+static void geometry_row(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
-    Uses u;
-    kernel_uses(c, k, &u);
-    if (k->kind == K_SERIAL) {
-        emit_serial_launch(b, c, k, &u);
-        return;
-    }
-    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->gen_path, k->first_line, k->last_line);
-    b->indent++;
+    Kernel *k = kl->k;
     const char *n0 = "gf_n0";
-    for (int d = 0; d < k->pdims; d++) {
-        bool skewed = d == k->pdims - 1 && k->kind != K_ROW && inner_skew(k);
-        trip_count(b, c, k->loops[d], arena_printf(A(c), skewed ? "gf_n%d_" : "gf_n%d", d));
-        if (skewed)
-            buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
-                     inner_skew(k));
+    trip_count(b, c, kl->inner, "gf_cols");
+    buf_line(b, "/* rows of up to %d elements: a warp per row, %d rows per block; longer rows: a block", GF_WARP_ROW_MAX,
+             GF_WARP_ROW_BLOCK / 32);
+    buf_line(b, " * per row, sized so that each thread holds up to 16 of its elements */");
+    buf_line(b, "const bool gf_warp = gf_cols <= %d;", GF_WARP_ROW_MAX);
+    buf_line(b, "int gf_threads = 64;");
+    buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
+    buf_line(b, "if (gf_warp) gf_threads = 32;");
+    buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
+    buf_line(b, "if (gf_warp) gf_threads = %d;", GF_WARP_ROW_BLOCK);
+    buf_line(b, "const long long gf_blocks = gf_min(gf_warp ? (%s + %d) / %d : %s, 2147483647LL);", n0,
+             GF_WARP_ROW_BLOCK / 32 - 1, GF_WARP_ROW_BLOCK / 32, n0);
+    const char *vec_ok = "";
+    if (kl->row_vec) {
+        /* 16-byte loads when every row starts on a 16-byte boundary */
+        Buf al = {0};
+        for (int i = 0; i < kl->align16.len; i++) {
+            Var *v = vec_at(&kl->align16, i);
+            Buf d = {0};
+            emit_expr(&d, &c->base, v->dims[1]);
+            buf_printf(&al, " && gf_aligned16(gf_d_%s) && (long long)(%s) %% 4 == 0", v->cname, d.data);
+            buf_free(&d);
+        }
+        buf_line(b, "const bool gf_vec = gf_per >= 4%s;", al.data ? al.data : "");
+        buf_free(&al);
+        vec_ok = "gf_vec && ";
     }
-    if (k->red_atomic) {
+    /* the same choice of ITEMS and VEC for both group sizes; a warp
+     * never needs the general form (at most 16 elements per thread) */
+    for (int g = 0; g < 2; g++) {
+        const int gs = g ? 0 : 32;
+        buf_printf(launch, "%s {\n", g ? "} else" : "if (gf_warp)");
+        if (kl->row_vec) {
+            static const int vitems[] = {1, 2, 4};
+            for (int i = 0; i < 3; i++)
+                buf_printf(launch, "    %sif (%sgf_per <= %d) %s<@I@, %d, 4, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                           i ? "else " : "", vec_ok, 4 * vitems[i], k->name, vitems[i], gs, args);
+        }
+        static const int items[] = {1, 2, 4, 8, 16};
+        for (int i = 0; i < 5; i++)
+            buf_printf(launch, "    %sif (gf_per <= %d) %s<@I@, %d, 1, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
+                       i || kl->row_vec ? "else " : "", items[i], k->name, items[i], gs, args);
+        if (g)
+            buf_printf(launch, "    else %s<@I@, 0, 1, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name,
+                       args);
+    }
+    buf_puts(launch, "}\n");
+    buf_line(b, "if (gf_blocks > 0) {");
+}
+
+/* Grid-stride loops: a map covers its elements with the whole grid at once,
+ * a reduction takes as many blocks as stay resident. */
+static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
+{
+    Kernel *k = kl->k;
+    bool cover = kl->geom == GEOM_COVER;
+    if (k->vec4) {
+        Buf lb = {0};
+        emit_expr(&lb, &c->base, k->loops[0]->lb);
+        Buf al = {0};
+        for (int i = 0; i < kl->align16.len; i++)
+            buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
+        buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
+        buf_line(b, "const long long gf_need = gf_max(1, ((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS);");
+        if (cover) {
+            /* a map: a thread per float4 (the whole grid at once keeps more
+             * loads in flight than a resident grid striding: sqrt of 1e8
+             * floats 4150 GB/s against 3780 on the H200) */
+            buf_printf(launch, "if (gf_vec) %s_v4<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
+                       k->name, args);
+            buf_printf(launch, "else %s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
+                       k->name, args);
+        } else {
+            buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
+                       "%s_v4<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+            buf_printf(launch, "else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+        }
+        buf_free(&lb);
+        buf_free(&al);
+    } else {
+        buf_line(b, "const long long gf_need = gf_max(1, (gf_n0 + GF_THREADS - 1) / GF_THREADS);");
+        if (cover)
+            buf_printf(launch, "%s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n", k->name,
+                       args);
+        else
+            buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+    }
+    /* a reduction runs even over nothing: it writes its result */
+    buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");
+}
+
+/* x over the innermost loop, y over strips of GF_ROWS outer indices. */
+static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
+{
+    (void)c;
+    Kernel *k = kl->k;
+    bool cover = kl->geom == GEOM_COVER;
+    const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
+    const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
+    buf_line(b, "const long long gf_gx = gf_max(1, (%s + GF_THREADS - 1) / GF_THREADS);", inner);
+    buf_line(b, "const long long gf_chunks = gf_max(1, (%s + GF_ROWS - 1) / GF_ROWS);", outer);
+    if (cover)
+        /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
+        buf_printf(launch, "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_min(gf_chunks, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
+                   k->name, args);
+    else
+        buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
+                   "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, gf_cap), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
+                   k->name, k->name, args);
+    buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, cover ? "" : " || 1");
+}
+
+static void geometry_none(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
+{
+    (void)b, (void)c, (void)kl, (void)args, (void)launch;
+    unreachable();               /* a serial kernel has its own launch */
+}
+
+/* The partials and ticket of a grid reduction, or the zeroed results its atomics add into. */
+static void launch_reduction(Buf *b, CudaCx *c, KernelLow *kl)
+{
+    Kernel *k = kl->k;
+    if (kl->red_atomic) {
         for (int i = 0; i < k->red_vars.len; i++) {
             Var *v = vec_at(&k->red_vars, i);
             if (in(&k->red_dev_init, v))
@@ -1706,122 +1058,49 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
         buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_reserved(gf_c, %d);", slot + k->red_vars.len);
         buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_ticket, 0, sizeof(unsigned), gf_s), \"cudaMemsetAsync\");");
     }
+}
+
+static void launch_parallel(Buf *b, CudaCx *c, KernelLow *kl);
+
+/* The printers of each shape: the kernel, its launch, and (parallel shapes)
+ * the launch geometry. */
+typedef struct ShapePrinter {
+    void (*kernel)(Buf *b, CudaCx *c);
+    void (*launch)(Buf *b, CudaCx *c, KernelLow *kl);
+    void (*geometry)(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch);
+} ShapePrinter;
+
+static const ShapePrinter shape_printers[SH_COUNT] = {
+    [SH_SERIAL] = {print_serial, launch_serial, geometry_none},
+    [SH_FLAT] = {print_flat, launch_parallel, geometry_flat},
+    [SH_GRID] = {print_grid, launch_parallel, geometry_grid},
+    [SH_ROW] = {print_row, launch_parallel, geometry_row},
+};
+
+/* A parallel kernel: its trip counts, reduction scratch and index width,
+ * then its shape's geometry, launched once per index type. */
+static void launch_parallel(Buf *b, CudaCx *c, KernelLow *kl)
+{
+    Kernel *k = kl->k;
+    buf_line(b, "{ /* %s: %s lines %d-%d */", k->name, c->u->gen_path, k->first_line, k->last_line);
+    b->indent++;
+    for (int d = 0; d < k->pdims; d++) {
+        bool skewed = d == k->pdims - 1 && kl->skew;
+        trip_count(b, c, k->loops[d], arena_printf(A(c), skewed ? "gf_n%d_" : "gf_n%d", d));
+        if (skewed)
+            buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
+                     kl->skew);
+    }
+    launch_reduction(b, c, kl);
     Buf args = {0};
-    kernel_args(&args, k, &u);
+    kernel_args(&args, kl);
     /* 32-bit index arithmetic when every extent allows it */
     buf_line(b, "const bool gf_i32 = gf_big < GF_I32_LIMIT%s%s%s;", k->pdims >= 1 ? " && gf_n0 < GF_I32_LIMIT" : "",
              k->pdims >= 2 ? " && gf_n0 * gf_n1 < GF_I32_LIMIT" : "",
              k->pdims >= 3 ? " && gf_n0 * gf_n1 * gf_n2 < GF_I32_LIMIT" : "");
     Buf launch = {0};            /* the launch statements, "@I@" = index type */
-    if (k->kind == K_ROW) {
-        Stmt *inner = first_inner_loop(k);
-        trip_count(b, c, inner, "gf_cols");
-        buf_line(b, "/* rows of up to %d elements: a warp per row, %d rows per block; longer rows: a block", GF_WARP_ROW_MAX,
-                 GF_WARP_ROW_BLOCK / 32);
-        buf_line(b, " * per row, sized so that each thread holds up to 16 of its elements */");
-        buf_line(b, "const bool gf_warp = gf_cols <= %d;", GF_WARP_ROW_MAX);
-        buf_line(b, "int gf_threads = 64;");
-        buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
-        buf_line(b, "if (gf_warp) gf_threads = 32;");
-        buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
-        buf_line(b, "if (gf_warp) gf_threads = %d;", GF_WARP_ROW_BLOCK);
-        buf_line(b, "const long long gf_blocks = gf_min(gf_warp ? (%s + %d) / %d : %s, 2147483647LL);", n0,
-                 GF_WARP_ROW_BLOCK / 32 - 1, GF_WARP_ROW_BLOCK / 32, n0);
-        const char *vec_ok = "";
-        if (k->row_vec) {
-            /* 16-byte loads when every row starts on a 16-byte boundary */
-            Buf al = {0};
-            for (int i = 0; i < u.arrays.len; i++) {
-                Var *v = vec_at(&u.arrays, i);
-                if (v->ndims == 2 && type_elem(v->ty)->kind == TY_FLOAT && v->dims[1]) {
-                    Buf d = {0};
-                    emit_expr(&d, &c->base, v->dims[1]);
-                    buf_printf(&al, " && gf_aligned16(gf_d_%s) && (long long)(%s) %% 4 == 0", v->cname, d.data);
-                    buf_free(&d);
-                }
-            }
-            buf_line(b, "const bool gf_vec = gf_per >= 4%s;", al.data ? al.data : "");
-            buf_free(&al);
-            vec_ok = "gf_vec && ";
-        }
-        /* the same choice of ITEMS and VEC for both group sizes; a warp
-         * never needs the general form (at most 16 elements per thread) */
-        for (int g = 0; g < 2; g++) {
-            const int gs = g ? 0 : 32;
-            buf_printf(&launch, "%s {\n", g ? "} else" : "if (gf_warp)");
-            if (k->row_vec) {
-                static const int vitems[] = {1, 2, 4};
-                for (int i = 0; i < 3; i++)
-                    buf_printf(&launch, "    %sif (%sgf_per <= %d) %s<@I@, %d, 4, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                               i ? "else " : "", vec_ok, 4 * vitems[i], k->name, vitems[i], gs, args.data);
-            }
-            static const int items[] = {1, 2, 4, 8, 16};
-            for (int i = 0; i < 5; i++)
-                buf_printf(&launch, "    %sif (gf_per <= %d) %s<@I@, %d, 1, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                           i || k->row_vec ? "else " : "", items[i], k->name, items[i], gs, args.data);
-            if (g)
-                buf_printf(&launch, "    else %s<@I@, 0, 1, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name,
-                           args.data);
-        }
-        buf_puts(&launch, "}\n");
-        buf_line(b, "if (gf_blocks > 0) {");
-        b->indent++;
-    } else if (k->pdims == 1) {
-        /* grid-stride loops over as many blocks as stay resident at once */
-        if (k->vec4) {
-            Buf lb = {0};
-            emit_expr(&lb, &c->base, k->loops[0]->lb);
-            Buf al = {0};
-            for (int i = 0; i < u.arrays.len; i++) {
-                Var *v = vec_at(&u.arrays, i);
-                if (!is_reg_temp(k, v))
-                    buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", v->cname, lb.data);
-            }
-            buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
-            buf_line(b, "const long long gf_need = gf_max(1, ((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS);");
-            if (!k->red_vars.len) {
-                /* a map: a thread per float4 (the whole grid at once keeps more
-                 * loads in flight than a resident grid striding: sqrt of 1e8
-                 * floats 4150 GB/s against 3780 on the H200) */
-                buf_printf(&launch, "if (gf_vec) %s_v4<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
-                           k->name, args.data);
-                buf_printf(&launch, "else %s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
-                           k->name, args.data);
-            } else {
-                buf_printf(&launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
-                           "%s_v4<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
-                buf_printf(&launch, "else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                           "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
-            }
-            buf_free(&lb);
-            buf_free(&al);
-        } else {
-            buf_line(b, "const long long gf_need = gf_max(1, (gf_n0 + GF_THREADS - 1) / GF_THREADS);");
-            if (!k->red_vars.len)
-                buf_printf(&launch, "%s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n", k->name,
-                           args.data);
-            else
-                buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                           "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args.data);
-        }
-        buf_line(b, "if (gf_n0 > 0%s) {", k->red_vars.len ? " || 1" : "");
-        b->indent++;
-    } else {
-        const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
-        const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
-        buf_line(b, "const long long gf_gx = gf_max(1, (%s + GF_THREADS - 1) / GF_THREADS);", inner);
-        buf_line(b, "const long long gf_chunks = gf_max(1, (%s + GF_ROWS - 1) / GF_ROWS);", outer);
-        if (!k->red_vars.len)
-            /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
-            buf_printf(&launch, "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_min(gf_chunks, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
-                       k->name, args.data);
-        else
-            buf_printf(&launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, gf_cap), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
-                       k->name, k->name, args.data);
-        buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, k->red_vars.len ? " || 1" : "");
-        b->indent++;
-    }
+    shape_printers[kl->shape].geometry(b, c, kl, args.data, &launch);
+    b->indent++;
     /* the launch, once per index type */
     for (int t = 0; t < 2; t++) {
         buf_line(b, t ? "} else {" : "if (gf_i32) {");
@@ -1845,14 +1124,18 @@ static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
     }
     buf_line(b, "}");
     buf_free(&launch);
-    if (k->pdims > 0) {
-        b->indent--;
-        buf_line(b, "}");
-    }
+    b->indent--;
+    buf_line(b, "}");
     buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
     buf_free(&args);
     b->indent--;
     buf_line(b, "}");
+}
+
+static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
+{
+    KernelLow *kl = lower_of(c->low, k);
+    shape_printers[kl->shape].launch(b, c, kl);
 }
 
 /* ---- library calls (libcall.c) ------------------------------------------------------ */
@@ -2084,6 +1367,13 @@ static void emit_lib_call(Buf *b, CudaCx *c, const Stmt *s)
         buf_free(&a[i]);
 }
 
+/* How a launcher reaches a kernel (KernelLow.via). */
+static void (*const via_printers[])(Buf *, CudaCx *, Kernel *) = {
+    [VIA_KERNEL] = emit_launch,
+    [VIA_LIBRARY] = emit_lib,
+    [VIA_FOLDED] = emit_lib_folded,
+};
+
 static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     CudaCx *c = (CudaCx *)cx;
@@ -2275,15 +1565,7 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             else
                 emit_stmt(b, &c->base, st->stmt);
             break;
-        case P_KERNEL:
-            if (st->kernel->lib) {
-                emit_lib(b, c, st->kernel);
-            } else if (st->kernel->folded_into) {
-                emit_lib_folded(b, c, st->kernel);
-            } else {
-                emit_launch(b, c, st->kernel);
-            }
-            break;
+        case P_KERNEL: via_printers[lower_of(c->low, st->kernel)->via](b, c, st->kernel); break;
         case P_LIB: emit_lib_call(b, c, st->stmt); break;
         case P_LOOP: launcher_loop(b, c, st); break;
         case P_IF: launcher_if(b, c, st); break;
@@ -2635,10 +1917,8 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         c.base.r = r;
         c.base.device = true;
         c.base.fast_math = o->fast_math;
-        for (int j = 0; j < r->plan->kernels.len; j++) {
-            Kernel *k = vec_at(&r->plan->kernels, j);
-            k->red_atomic = o->atomic_reductions && red_all_atomic(k);
-        }
+        LowerOptions lo = {.atomic_reductions = o->atomic_reductions};
+        c.low = lower_region(u, r, &lo);   /* every decision, before any text */
         c.base.override = cuda_override;
         c.u = u;
         c.r = r;
@@ -2647,27 +1927,18 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         for (int j = 0; j < r->plan->kernels.len; j++) {
             Kernel *k = vec_at(&r->plan->kernels, j);
             c.k = k;
-            Uses us;
-            kernel_uses(&c, k, &us);
-            if (k->kind == K_SERIAL)
+            c.kl = lower_of(c.low, k);
+            if (c.kl->shape == SH_SERIAL)
                 buf_printf(b, "/* %s: serial kernel for %s lines %d-%d (%d statement%s, one thread in order) */\n",
                            k->name, u->gen_path, k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
             else
                 buf_printf(b, "/* %s: %s kernel for %s lines %d-%d (%d nest%s fused) */\n", k->name,
                            kernel_kind_names[k->kind], u->gen_path, k->first_line, k->last_line, k->nests.len,
                            k->nests.len == 1 ? "" : "s");
-            if (k->kind == K_SERIAL)
-                emit_serial_kernel(b, &c, k, &us);
-            else if (k->kind == K_ROW)
-                emit_row_kernel(b, &c, k, &us);
-            else if (k->pdims == 1) {
-                if (k->vec4)
-                    emit_flat_kernel(b, &c, k, &us, true);
-                emit_flat_kernel(b, &c, k, &us, false);
-            } else
-                emit_grid_kernel(b, &c, k, &us);
+            shape_printers[c.kl->shape].kernel(b, &c);
         }
         c.k = NULL;
+        c.kl = NULL;
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");

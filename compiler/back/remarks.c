@@ -2,13 +2,13 @@
  * -Rpass and OpenACC's -Minfo=accel: at each loop nest, the kernel it went
  * into, the other lines fused with it, the kernel's shape and block size;
  * at the function, what its launcher copies in and out, with the extents. */
-#include "gfc.h"
+#include "lower.h"
 
 #include <string.h>
 
 #define GF_THREADS 256 /* templates/device.cuh */
 
-static const char *shape(Arena *a, const Kernel *k)
+static const char *shape(Arena *a, const Kernel *k, bool atomic_reductions)
 {
     if (k->lib)
         return k->lib->epi ? "a matrix product: one cuBLASLt call with its epilogue"
@@ -22,7 +22,7 @@ static const char *shape(Arena *a, const Kernel *k)
                                            : arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS);
     return arena_printf(a, "%s, %d-D%s%s, %s", kernel_kind_names[k->kind], k->pdims,
                         k->vec4 ? ", 128-bit vector loads" : "",
-                        k->kind == K_REDUCE ? (k->red_atomic ? ", finished with atomics" : ", deterministic finish") : "",
+                        k->kind == K_REDUCE ? (lower_red_atomic(k, atomic_reductions) ? ", finished with atomics" : ", deterministic finish") : "",
                         threads);
 }
 
@@ -41,7 +41,7 @@ static const char *others(Arena *a, const Kernel *k, const Stmt *self)
     return out;
 }
 
-static void remark_kernels(Region *r)
+static void remark_kernels(Region *r, bool atomic_reductions)
 {
     Arena *a = r->unit->arena;
     for (int i = 0; i < r->plan->kernels.len; i++) {
@@ -49,7 +49,7 @@ static void remark_kernels(Region *r)
         for (int j = 0; j < k->nests.len; j++) {
             Stmt *s = vec_at(&k->nests, j);
             diag_at(DIAG_REMARK, s->loc, "-Rgpufuse", "loop nest of lines %d-%d runs in kernel %s, %s: %s",
-                    s->loc.line, s->end_line, k->name, others(a, k, s), shape(a, k));
+                    s->loc.line, s->end_line, k->name, others(a, k, s), shape(a, k, atomic_reductions));
         }
     }
 }
@@ -129,11 +129,11 @@ static void remark_steps(Vec *steps)
     }
 }
 
-void remarks_region(Region *r)
+void remarks_region(Region *r, bool atomic_reductions)
 {
     if (!gfc_diag.remarks || !r->plan)
         return;
     remark_copies(r);
     remark_steps(&r->plan->steps);
-    remark_kernels(r);
+    remark_kernels(r, atomic_reductions);
 }

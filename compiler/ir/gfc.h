@@ -657,8 +657,6 @@ typedef struct Kernel {
     Vec reg_temps;               /* Var* temporaries kept in registers */
     Vec atomics;                 /* Var*: arrays it updates atomically */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
-    bool row_vec;                /* row kernel with a 4-wide instantiation (emit_cuda.c) */
-    bool red_atomic;             /* its reductions finish with atomics (emit_cuda.c) */
     Vec dev_in;                  /* Var*: scalar results it reads from device memory */
     Vec results;                 /* K_SERIAL: Var* scalars it assigns that are used outside
                                     it: left in device memory (gf_out_<name>), like
@@ -868,7 +866,7 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
  * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
 void emit_abi_check(Buf *b, Unit *u);
 /* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
-void remarks_region(Region *r);
+void remarks_region(Region *r, bool atomic_reductions);
 const char *unit_symbol(Arena *a, const char *path);
 /* Shared by both back ends (emit_host.c). */
 void emit_prelude(Buf *b, Unit *u, bool cuda);

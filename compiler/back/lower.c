@@ -1,0 +1,929 @@
+/* lower.c - the CUDA back end's decisions, before any text: each kernel's
+ * shape (lower.h's Shape) and what its printers need — what it uses, which
+ * loop maps to threads, the launch geometry, rows and values in registers.
+ * Requires the plan (fuse.c) and args_plan's facts; reads them, writes nothing back. */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const shape_names[SH_COUNT] = {
+#define GF_SHAPE_NAME(e, name, what) name,
+    GF_SHAPES(GF_SHAPE_NAME)
+#undef GF_SHAPE_NAME
+};
+
+bool vec_has(const Vec *v, const void *x)
+{
+    for (int i = 0; i < v->len; i++)
+        if (vec_at(v, i) == x)
+            return true;
+    return false;
+}
+
+#define in(v, x) vec_has(v, x)
+
+typedef struct LowCx {
+    Arena *a;
+    Kernel *k;
+    KernelLow *kl;
+} LowCx;
+
+static Arena *A(LowCx *c)
+{
+    return c->a;
+}
+
+long long row_offset(const Expr *e, const Var *iv, bool *ok)
+{
+    *ok = false;
+    if (!e->aff || !e->aff[0])
+        return 0;
+    const Aff *f = e->aff[0];
+    if (f->nterms != 1 || f->terms[0].var != iv || f->terms[0].coef != 1)
+        return 0;
+    *ok = true;
+    return f->c;
+}
+
+/* ---- what a kernel uses ------------------------------------------------------------ */
+
+typedef struct UsesCx {
+    IrVisitor v;
+    Arena *a;
+    Uses *u;
+} UsesCx;
+
+static void add_once(Arena *a, Vec *v, Var *x)
+{
+    if (!in(v, x))
+        vec_push(a, v, x);
+}
+
+static Expr *uses_expr_cb(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    UsesCx *c = (UsesCx *)v;
+    if (owner && e == owner->brk)
+        return e;                /* a loop's break flag: declared with it */
+    if (owner && owner->kind == S_ASSIGN && e == owner->lhs) {
+        const Expr *l = e->kind == E_FIELD ? e->kids[0] : e;
+        if (l->kind == E_INDEX) {
+            add_once(c->a, &c->u->arrays, l->var);
+            add_once(c->a, &c->u->stored, l->var);
+            if (owner->op == OP_ASSIGN && e->kind != E_FIELD)
+                return e;        /* the target of a plain store is not a load; its subscripts are */
+        }
+    }
+    if (e->kind == E_INDEX) {
+        add_once(c->a, &c->u->arrays, e->var);
+        add_once(c->a, &c->u->loaded, e->var);
+    }
+    if (e->kind == E_VAR)
+        add_once(c->a, &c->u->scalars, e->var);
+    return e;
+}
+
+static bool uses_stmt_cb(IrVisitor *v, Stmt *s)
+{
+    UsesCx *c = (UsesCx *)v;
+    if (s->kind == S_LIB)
+        return false;            /* never in a kernel */
+    if (s->kind == S_FOR)
+        vec_push(c->a, &c->u->declared, s->iv);
+    if (s->kind == S_DECL) {
+        vec_push(c->a, &c->u->declared, s->var);
+        ir_visit_expr(v, s->rhs, s);
+        v->skip = true;          /* not the sizes of an array it declares */
+    }
+    return true;
+}
+
+static void uses_expr(Arena *a, Uses *u, const Expr *e)
+{
+    UsesCx c = {{.expr = uses_expr_cb}, a, u};
+    ir_visit_expr(&c.v, (Expr *)e, NULL);
+}
+
+static void uses_stmt(Arena *a, Uses *u, const Stmt *s)
+{
+    UsesCx c = {{.stmt = uses_stmt_cb, .expr = uses_expr_cb}, a, u};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+}
+
+/* Free scalars of a kernel: everything it reads that it does not declare,
+ * minus reduction accumulators (passed as <name>_init). Arrays: all it touches,
+ * plus the dimension parameters their indexing needs. */
+static void kernel_uses(LowCx *c, Kernel *k, Uses *u)
+{
+    memset(u, 0, sizeof *u);
+    for (int i = 0; i < k->dev_prelude.len; i++)
+        uses_stmt(A(c), u, vec_at(&k->dev_prelude, i));
+    for (int i = 0; i < k->dev_in.len; i++)
+        if (!in(&u->scalars, vec_at(&k->dev_in, i)))
+            vec_push(A(c), &u->scalars, vec_at(&k->dev_in, i));
+    for (int i = 0; i < k->nests.len; i++)
+        uses_stmt(A(c), u, vec_at(&k->nests, i));
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        for (int d = 1; d < v->ndims; d++)
+            uses_expr(A(c), u, v->dims[d]);
+    }
+    Vec keep = {0};
+    for (int i = 0; i < u->scalars.len; i++) {
+        Var *v = vec_at(&u->scalars, i);
+        if (in(&u->declared, v) || in(&k->red_vars, v))
+            continue;
+        vec_push(A(c), &keep, v);
+    }
+    u->scalars = keep;
+    /* arrays private to each iteration are declared in the kernel: not
+     * arguments, not memory the kernel shares */
+    Vec *lists[3] = {&u->arrays, &u->loaded, &u->stored};
+    for (int l = 0; l < 3; l++) {
+        int n = 0;
+        for (int i = 0; i < lists[l]->len; i++)
+            if (!((Var *)vec_at(lists[l], i))->is_private)
+                lists[l]->data[n++] = lists[l]->data[i];
+        lists[l]->len = n;
+    }
+}
+
+bool is_reg_temp(const Kernel *k, const Var *v)
+{
+    return k && in(&k->reg_temps, v);
+}
+
+RedOp lower_red_of(const Kernel *k, const Var *v)
+{
+    for (int i = 0; i < k->reds.len; i++) {
+        Stmt *s = vec_at(&k->reds, i);
+        if (s->red_var == v)
+            return s->red;
+    }
+    unreachable();
+}
+
+
+/* The atomic a reduction finishes with under --atomic-reductions: only
+ * operators whose identity is all-zero bits (the launcher zeroes the result
+ * with one memset) on types CUDA has the atomic for; NULL otherwise. */
+const char *lower_atomic_fn(RedOp op, const Type *t)
+{
+    bool word = t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_LONG || t->kind == TY_ULONG ||
+                t->kind == TY_LLONG || t->kind == TY_ULLONG;
+    switch (op) {
+    case RED_ADD: return word || t->kind == TY_FLOAT || t->kind == TY_DOUBLE ? "gf_atomic_add" : NULL;
+    case RED_BOR: return word ? "gf_atomic_or" : NULL;
+    case RED_BXOR: return word ? "gf_atomic_xor" : NULL;
+    default: return NULL;
+    }
+}
+
+/* Under --atomic-reductions, whether every accumulator of k can finish with an atomic. */
+bool lower_red_atomic(const Kernel *k, bool atomic_reductions)
+{
+    if (!atomic_reductions || !k->red_vars.len)
+        return false;
+    for (int i = 0; i < k->red_vars.len; i++) {
+        Var *v = vec_at(&k->red_vars, i);
+        if (!lower_atomic_fn(lower_red_of(k, v), v->ty))
+            return false;
+    }
+    return true;
+}
+
+
+/* Whether s stores to array v; with only_cond, only a store under an if or
+ * a loop counts (a statement of s, s itself included, around it). */
+typedef struct StoreCx {
+    IrVisitor v;
+    const Var *var;
+    bool only_cond;
+} StoreCx;
+
+static bool store_stmt(IrVisitor *v, Stmt *s)
+{
+    StoreCx *c = (StoreCx *)v;
+    if (s->kind != S_ASSIGN)
+        return true;
+    bool under = false;
+    for (const IrFrame *f = v->up; f; f = f->up)
+        under |= f->s->kind != S_BLOCK;
+    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+    if ((under || !c->only_cond) && l->kind == E_INDEX && l->var == c->var)
+        v->done = true;
+    return true;
+}
+
+static bool find_store(const Stmt *s, const Var *v, bool only_cond)
+{
+    StoreCx c = {{.stmt = store_stmt}, v, only_cond};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return c.v.done;
+}
+
+static bool stores_to(const Stmt *s, const Var *v)
+{
+    return find_store(s, v, false);
+}
+
+static bool stored_conditionally(Kernel *k, Var *v)
+{
+    for (int i = 0; i < k->nests.len; i++)
+        if (find_store(nest_inner_body(vec_at(&k->nests, i), k->pdims), v, true))
+            return true;
+    return false;
+}
+
+bool expr_reads_var(const Expr *e, const Var *v)
+{
+    if (!e)
+        return false;
+    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == v)
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (expr_reads_var(e->kids[i], v))
+            return true;
+    return false;
+}
+
+
+/* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
+
+/* Loads that always happen (not under if, ?:, && or ||, nor in inner loops). */
+static void rot_expr(LowCx *c, Kernel *k, Uses *u, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_COND) {
+        rot_expr(c, k, u, e->kids[0]);
+        return;
+    }
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+        rot_expr(c, k, u, e->kids[0]);
+        return;
+    }
+    if (e->kind == E_INDEX && e->nkids == 2 && e->var->ndims == 2 && !in(&u->stored, e->var) &&
+        !e->var->is_private && !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
+        bool ok;
+        long long off = row_offset(e, k->loops[0]->iv, &ok);
+        if (ok) {
+            Rot *r = NULL;
+            for (int i = 0; i < c->kl->rots.len; i++) {
+                Rot *x = vec_at(&c->kl->rots, i);
+                if (x->v == e->var && expr_equal(x->col, e->kids[1]))
+                    r = x;
+            }
+            if (!r) {
+                r = arena_alloc(A(c), sizeof *r);
+                r->v = e->var;
+                r->col = e->kids[1];
+                r->lo = r->hi = off;
+                r->id = c->kl->rots.len;
+                vec_push(A(c), &c->kl->rots, r);
+            }
+            r->lo = off < r->lo ? off : r->lo;
+            r->hi = off > r->hi ? off : r->hi;
+        }
+    }
+    for (int i = 0; i < e->nkids; i++)
+        rot_expr(c, k, u, e->kids[i]);
+}
+
+typedef struct RotCx {
+    IrVisitor v;
+    LowCx *c;
+    Kernel *k;
+    Uses *u;
+} RotCx;
+
+/* A statement's loads that always happen: not in its branches or loops. */
+static bool rot_stmt(IrVisitor *v, Stmt *s)
+{
+    RotCx *r = (RotCx *)v;
+    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
+        rot_expr(r->c, r->k, r->u, s->rhs);
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
+            for (int i = 0; i < s->lhs->nkids; i++)
+                rot_expr(r->c, r->k, r->u, s->lhs->kids[i]);
+    }
+    if (s->kind == S_IF)
+        rot_expr(r->c, r->k, r->u, s->cond);
+    return s->kind == S_BLOCK;
+}
+
+static void rot_stmts(LowCx *c, Kernel *k, Uses *u, const Stmt *s)
+{
+    RotCx r = {{.stmt = rot_stmt}, c, k, u};
+    ir_visit_stmt(&r.v, (Stmt *)s);
+}
+
+/* The innermost loop starts at a small constant c: the grid starts at c % 32
+ * below it so that warps read aligned 128-byte lines. */
+static int inner_skew(Kernel *k)
+{
+    Stmt *l = k->loops[k->pdims - 1];
+    long long v;
+    char *end;
+    if (k->pdims < 2 || l->step != 1 || l->lb->kind != E_INT)
+        return 0;
+    v = strtoll(l->lb->text, &end, 0);
+    if (*end || v <= 0)
+        return 0;
+    return (int)(v % 32);
+}
+
+/* ---- row kernels ------------------------------------------------------------------------------------- */
+
+/* Row-level statements: every thread computes the same scalars; stores to
+ * arrays are done once.  Inner loops are shared by the block. */
+
+/* The reduction updates of a statement tree (through blocks, ifs and for
+ * loops; not while loops), in order. */
+typedef struct RedSink {
+    Arena *a;
+    Vec *out;                    /* Stmt* */
+} RedSink;
+
+static IrFind red_update(const Stmt *s, const void *arg)
+{
+    const RedSink *k = arg;
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    if (s->kind == S_ASSIGN && s->red)
+        vec_push(k->a, k->out, (void *)s);
+    return IR_NEXT;
+}
+
+static void row_reds_of(LowCx *c, Stmt *loop, Vec *out)
+{
+    /* accumulators reduced by this coop loop: row scalars, the last
+     * update first */
+    Vec ups = {0};
+    RedSink k = {A(c), &ups};
+    ir_stmt_find(loop->body, red_update, &k);
+    for (int i = ups.len - 1; i >= 0; i--) {
+        Stmt *s = vec_at(&ups, i);
+        if (s->red_var->depth <= loop->depth && !in(out, s->red_var))
+            vec_push(A(c), out, s->red_var);
+    }
+}
+
+static IrFind red_of(const Stmt *s, const void *v)
+{
+    if (s->kind == S_WHILE)
+        return IR_SKIP;
+    return s->kind == S_ASSIGN && s->red_var == v && s->red ? IR_FOUND : IR_NEXT;
+}
+
+/* The reduction of v in loop (through blocks, ifs and for loops). */
+static RedOp red_in_loop(Stmt *loop, Var *v)
+{
+    Stmt *s = ir_stmt_find(loop, red_of, v);
+    return s ? s->red : RED_NONE;
+}
+
+
+/* Whether s reads array v (a plain store's target is not a read): its
+ * bounds, conditions and values, not a library call's operands nor the sizes
+ * of an array it declares. */
+typedef struct ReadsCx {
+    IrVisitor v;
+    const Var *var;
+} ReadsCx;
+
+static bool assign_reads_array(const Stmt *s, const Var *v)
+{
+    if (expr_reads_var(s->rhs, v))
+        return true;
+    const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
+    if (l->kind != E_INDEX)
+        return false;
+    if (l->var == v && s->op != OP_ASSIGN)
+        return true;
+    for (int i = 0; i < l->nkids; i++)
+        if (expr_reads_var(l->kids[i], v))
+            return true;
+    return false;
+}
+
+static bool reads_stmt(IrVisitor *v, Stmt *s)
+{
+    ReadsCx *c = (ReadsCx *)v;
+    if (s->kind == S_ASSIGN || s->kind == S_DECL)
+        v->done = s->kind == S_ASSIGN ? assign_reads_array(s, c->var) : expr_reads_var(s->rhs, c->var);
+    return s->kind != S_ASSIGN && s->kind != S_DECL && s->kind != S_LIB;
+}
+
+static Expr *reads_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    ReadsCx *c = (ReadsCx *)v;
+    if (owner && e == owner->brk)
+        return e;
+    if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == c->var)
+        v->done = true;
+    return e;
+}
+
+static bool stmt_reads_array(const Stmt *s, const Var *v)
+{
+    ReadsCx c = {{.stmt = reads_stmt, .expr = reads_expr}, v};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return c.v.done;
+}
+
+/* y[row][j] = ... at the top of the loop body, y float, written once and not
+ * read in the loop: buffered per thread and written 16 bytes at a time. */
+static void row_vec_stores(LowCx *c, Stmt *l, Vec *out)
+{
+    Stmt *body = l->body;
+    Stmt *one[1] = {body};
+    Stmt **list = body->kind == S_BLOCK ? (Stmt **)body->list.data : one;
+    int n = body->kind == S_BLOCK ? body->list.len : 1;
+    Var *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind != S_ASSIGN || s->op != OP_ASSIGN || s->lhs->kind != E_INDEX)
+            continue;
+        Expr *x = s->lhs;
+        Var *v = x->var;
+        if (x->nkids != 2 || v->is_private || type_elem(v->ty)->kind != TY_FLOAT || !v->dims[1] || in(out, v))
+            continue;
+        if (x->kids[0]->kind != E_VAR || x->kids[0]->var != row || x->kids[1]->kind != E_VAR ||
+            x->kids[1]->var != l->iv)
+            continue;
+        int stores = 0;
+        for (int j = 0; j < n; j++)
+            if (stores_to(list[j], v))
+                stores++;
+        if (stores == 1 && !stmt_reads_array(body, v))
+            vec_push(A(c), out, v);
+    }
+}
+
+
+/* Whether an expression reads an array that `loop` stores to. */
+static bool reads_store_of(const Expr *e, const void *loop)
+{
+    return e->kind == E_INDEX && stores_to(loop, e->var);
+}
+
+static bool reads_any_store(const Stmt *t, const Stmt *loop)
+{
+    return ir_stmt_any(t, reads_store_of, loop);
+}
+
+/* A barrier after an inner loop is needed only when a later statement of
+ * the row reads what the loop stored (another thread may have stored it). */
+static bool later_reads_written(const Stmt *loop)
+{
+    const Stmt *blk = loop->parent;
+    if (!blk || blk->kind != S_BLOCK)
+        return true;
+    bool after = false;
+    for (int i = 0; i < blk->list.len; i++) {
+        const Stmt *t = vec_at(&blk->list, i);
+        if (t == loop)
+            after = true;
+        else if (after && reads_any_store(t, loop))
+            return true;
+    }
+    return false;
+}
+
+
+/* Arrays the row reads at [row][coop index] in every inner loop, never written. */
+static void find_cacheable(LowCx *c, Kernel *k, Uses *u)
+{
+    Stmt *nest = vec_at(&k->nests, 0);
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        if (v->written || v->ndims != 2 || type_elem(v->ty)->kind == TY_STRUCT)
+            continue;
+        vec_push(A(c), &c->kl->cached, v);
+    }
+    /* every access must be v[i][j] with j the index of its inner loop, and
+     * every inner loop must have the same bounds (one mapping of j to threads) */
+    Stmt *body = nest->body;
+    Stmt *first = NULL;
+    Vec keep = {0};
+    for (int ci = 0; ci < c->kl->cached.len; ci++) {
+        Var *v = vec_at(&c->kl->cached, ci);
+        bool ok = true;
+        for (int i = 0; i < body->list.len && ok; i++) {
+            Stmt *s = vec_at(&body->list, i);
+            if (s->kind != S_FOR) {
+                if (s->kind == S_DECL ? expr_reads_var(s->rhs, v) : s->kind == S_ASSIGN &&
+                    (expr_reads_var(s->rhs, v) || expr_reads_var(s->lhs, v)))
+                    ok = false;
+                continue;
+            }
+            if (!first)
+                first = s;
+            else if (!expr_equal(s->lb, first->lb) || !expr_equal(s->ub, first->ub) || s->step != first->step)
+                ok = false;
+        }
+        /* the subscripts: checked cheaply by walking the statements */
+        if (ok)
+            vec_push(A(c), &keep, v);
+    }
+    c->kl->cached = keep;
+}
+
+/* Whether every access to v in s is [row_iv][coop_iv] (NULL: whether s has
+ * none): in conditions, declarations' values and assignments, not in loop
+ * bounds, returns or the sizes of declared arrays. */
+typedef struct CachedCx {
+    IrVisitor v;
+    Var *var, *row_iv, *coop_iv;
+} CachedCx;
+
+static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv);
+
+static bool cached_stmt(IrVisitor *v, Stmt *s)
+{
+    CachedCx *c = (CachedCx *)v;
+    if (s->kind == S_RETURN || s->kind == S_LIB || s->kind == S_FREE)
+        return false;
+    if (s->kind == S_DECL) {
+        ir_visit_expr(v, s->rhs, s);
+        v->skip = true;          /* not the sizes of an array it declares */
+    }
+    if (s->kind == S_FOR) {
+        /* deeper loops: their own index would not match the cache slot */
+        if (!expr_reads_var(s->lb, c->var) && !expr_reads_var(s->ub, c->var) &&
+            !stmt_cached_ok(s->body, c->var, NULL, NULL))
+            v->done = true;
+        v->skip = true;
+    }
+    return true;
+}
+
+static Expr *cached_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    CachedCx *c = (CachedCx *)v;
+    if (e->kind == E_INDEX && e->var == c->var &&
+        (e->nkids != 2 || e->kids[0]->kind != E_VAR || e->kids[0]->var != c->row_iv ||
+         e->kids[1]->kind != E_VAR || e->kids[1]->var != c->coop_iv))
+        v->done = true;
+    return e;
+}
+
+static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
+{
+    CachedCx c = {{.stmt = cached_stmt, .expr = cached_expr}, v, row_iv, coop_iv};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+    return !c.v.done;
+}
+
+/* ---- values reused across a row's inner loops ------------------------------------------------ */
+
+/* softmax's `s += expf(x[i][j] - m)` and then `y[i][j] = expf(x[i][j] - m) / s`:
+ * the second loop maps each j to the same thread and register slot as the
+ * first, so the value the first computed is kept in registers (as a
+ * hand-written kernel keeps it) instead of computed again.  Exact: the
+ * same expression of the same operands (lower.h's RowVal). */
+
+/* Whether s assigns v: a loop index, a declaration or an assignment of it. */
+static IrFind assigns_stmt(const Stmt *s, const void *v)
+{
+    bool hit = (s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
+               (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v);
+    return hit ? IR_FOUND : IR_NEXT;
+}
+
+static bool assigns_var(const Stmt *s, const Var *v)
+{
+    return ir_stmt_find(s, assigns_stmt, v) != NULL;
+}
+
+/* Whether e reads only what stays the same from loop `from` through loop
+ * `to` of the row (statements list[from..to]): arrays held in registers
+ * at [row][this loop's index], the loop index, and scalars none of those
+ * statements assign. */
+static bool rowval_operands_ok(LowCx *c, const Expr *e, const Vec *list, int from, int to, const Var *iv)
+{
+    if (!e)
+        return true;
+    if (e->kind == E_INDEX && !in(&c->kl->cached, e->var))
+        return false;
+    if (e->kind == E_FIELD || e->kind == E_SIZEOF)
+        return false;
+    if (e->kind == E_VAR && e->var != iv) {
+        if (e->var->is_array)
+            return false;
+        for (int i = from; i <= to; i++)
+            if (assigns_var(vec_at(list, i), e->var))
+                return false;
+    }
+    if (e->kind == E_INDEX)
+        return true;             /* [row][iv]: checked for every cached array */
+    for (int i = 0; i < e->nkids; i++)
+        if (!rowval_operands_ok(c, e->kids[i], list, from, to, iv))
+            return false;
+    return true;
+}
+
+/* Calls evaluated for every j of the loop body `s` (not under if, ?:, &&,
+ * || or an inner loop), outermost first. */
+static void uncond_calls_expr(Arena *a, const Expr *e, Vec *out)
+{
+    if (!e)
+        return;
+    if (e->kind == E_CALL) {
+        vec_push(a, out, (void *)e);
+        return;                  /* its operands are part of it */
+    }
+    if (e->kind == E_COND) {
+        uncond_calls_expr(a, e->kids[0], out);
+        return;
+    }
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+        uncond_calls_expr(a, e->kids[0], out);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        uncond_calls_expr(a, e->kids[i], out);
+}
+
+typedef struct UncondCx {
+    IrVisitor v;
+    Arena *a;
+    Vec *out;
+} UncondCx;
+
+static bool uncond_stmt(IrVisitor *v, Stmt *s)
+{
+    UncondCx *c = (UncondCx *)v;
+    if (s->kind == S_BLOCK)
+        return true;
+    if (s->kind == S_DECL || s->kind == S_ASSIGN) {
+        uncond_calls_expr(c->a, s->rhs, c->out);
+        if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
+            for (int i = 0; i < s->lhs->nkids; i++)
+                uncond_calls_expr(c->a, s->lhs->kids[i], c->out);
+    }
+    if (s->kind == S_IF)
+        uncond_calls_expr(c->a, s->cond, c->out);
+    return false;                /* not its branches; loops: not every j runs them the same */
+}
+
+static void uncond_calls(Arena *a, const Stmt *s, Vec *out)
+{
+    UncondCx c = {{.stmt = uncond_stmt}, a, out};
+    ir_visit_stmt(&c.v, (Stmt *)s);
+}
+
+/* Every call of a statement tree (the uses in a later loop). */
+typedef struct CallSink {
+    Arena *a;
+    Vec *out;
+} CallSink;
+
+static bool collect_call(const Expr *e, const void *arg)
+{
+    const CallSink *k = arg;
+    if (e->kind == E_CALL)
+        vec_push(k->a, k->out, (void *)e);
+    return false;                /* visit everything */
+}
+
+/* Finds the values to keep; only for the register form of the row (the
+ * cached arrays exist and every inner loop has the same bounds). */
+static void find_rowvals(LowCx *c, Stmt *body)
+{
+    c->kl->rowvals.len = 0;
+    if (!c->kl->cached.len || body->kind != S_BLOCK)
+        return;
+    Vec *list = &body->list;
+    for (int a = 0; a < list->len; a++) {
+        Stmt *la = vec_at(list, a);
+        if (la->kind != S_FOR)
+            continue;
+        Vec defs = {0};
+        uncond_calls(A(c), la->body, &defs);
+        for (int bi = a + 1; bi < list->len; bi++) {
+            Stmt *lb = vec_at(list, bi);
+            if (lb->kind != S_FOR)
+                continue;
+            Vec calls = {0};
+            CallSink sink = {A(c), &calls};
+            ir_stmt_any(lb->body, collect_call, &sink);
+            for (int d = 0; d < defs.len; d++) {
+                const Expr *def = vec_at(&defs, d);
+                if (!def->ty || def->ty->kind > TY_DOUBLE || def->ty->kind == TY_VOID ||
+                    !rowval_operands_ok(c, def, list, a, bi, la->iv))
+                    continue;
+                RowVal *rv = NULL;
+                for (int i = 0; i < c->kl->rowvals.len && !rv; i++)
+                    if (((RowVal *)vec_at(&c->kl->rowvals, i))->def == def)
+                        rv = vec_at(&c->kl->rowvals, i);
+                for (int i = 0; i < calls.len; i++) {
+                    const Expr *use = vec_at(&calls, i);
+                    if (!expr_equal_renamed(def, use, la->iv, lb->iv))
+                        continue;
+                    if (!rv) {
+                        rv = arena_alloc(A(c), sizeof *rv);
+                        memset(rv, 0, sizeof *rv);
+                        rv->id = c->kl->rowvals.len;
+                        rv->def = def;
+                        rv->loop = la;
+                        vec_push(A(c), &c->kl->rowvals, rv);
+                    }
+                    vec_push(A(c), &rv->uses, (void *)use);
+                }
+            }
+        }
+    }
+}
+
+
+/* The first inner loop's trip count, for the launcher's choice of ITEMS. */
+static Stmt *first_inner_loop(Kernel *k)
+{
+    Stmt *body = ((Stmt *)vec_at(&k->nests, 0))->body;
+    if (body->kind != S_BLOCK)
+        return body->kind == S_FOR ? body : NULL;
+    for (int i = 0; i < body->list.len; i++)
+        if (((Stmt *)vec_at(&body->list, i))->kind == S_FOR)
+            return vec_at(&body->list, i);
+    return NULL;
+}
+
+/* ---- the shapes ------------------------------------------------------------------ */
+
+/* Row windows of a 2-D map with one nest: only those that save loads. */
+static void lower_grid(LowCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    kl->skew = inner_skew(k);
+    if (k->pdims == 2 && k->nests.len == 1 && k->loops[0]->step == 1)
+        rot_stmts(c, k, &kl->uses, nest_inner_body(vec_at(&k->nests, 0), 2));
+    Vec keep = {0};
+    for (int i = 0; i < kl->rots.len; i++) {
+        Rot *r = vec_at(&kl->rots, i);
+        if (r->hi > r->lo && r->hi - r->lo <= 8) {
+            r->id = keep.len;
+            vec_push(A(c), &keep, r);
+        }
+    }
+    kl->rots = keep;
+}
+
+/* The arrays the float4 body loads, and those whose alignment the launch checks. */
+static void lower_flat(LowCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    Uses *u = &kl->uses;
+    if (!k->vec4)
+        return;
+    for (int i = 0; i < u->arrays.len; i++) {
+        Var *v = vec_at(&u->arrays, i);
+        if (is_reg_temp(k, v))
+            continue;
+        vec_push(A(c), &kl->align16, v);
+        /* loaded when this kernel reads it, or stores it only under a
+         * condition (the other lanes must keep their values) */
+        if (in(&u->loaded, v) || (in(&u->stored, v) && stored_conditionally(k, v)))
+            vec_push(A(c), &kl->vec_loads, v);
+    }
+}
+
+/* The inner loops at row level: not inside another inner loop. */
+typedef struct RowLoopsCx {
+    IrVisitor v;
+    LowCx *c;
+} RowLoopsCx;
+
+static bool row_loop_stmt(IrVisitor *v, Stmt *s)
+{
+    LowCx *c = ((RowLoopsCx *)v)->c;
+    if (s->kind != S_FOR)
+        return true;
+    RowLoop *rl = arena_alloc(A(c), sizeof *rl);
+    memset(rl, 0, sizeof *rl);
+    rl->loop = s;
+    row_reds_of(c, s, &rl->reds);
+    rl->ops = arena_alloc(A(c), sizeof *rl->ops * (size_t)(rl->reds.len ? rl->reds.len : 1));
+    for (int i = 0; i < rl->reds.len; i++)
+        rl->ops[i] = red_in_loop(s, vec_at(&rl->reds, i));
+    if (c->kl->row_vec)
+        row_vec_stores(c, s, &rl->vstores);
+    rl->sync_after = later_reads_written(s);
+    vec_push(A(c), &c->kl->row_loops, rl);
+    return false;
+}
+
+/* Rows in registers (every inner loop reads them at [row][its index], with
+ * the same bounds), the 4-wide form, reused values, the inner loops. */
+static void lower_row(LowCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    Stmt *nest = vec_at(&k->nests, 0);
+    kl->row = nest->iv;
+    kl->inner = first_inner_loop(k);
+    find_cacheable(c, k, &kl->uses);
+    /* drop arrays accessed any other way */
+    Vec keep = {0};
+    Stmt *body = nest->body;
+    Stmt *first = NULL;
+    for (int ci = 0; ci < kl->cached.len; ci++) {
+        Var *v = vec_at(&kl->cached, ci);
+        bool ok = body->kind == S_BLOCK;
+        for (int i = 0; ok && i < body->list.len; i++) {
+            Stmt *s = vec_at(&body->list, i);
+            if (s->kind == S_FOR) {
+                if (!first)
+                    first = s;
+                if (!stmt_cached_ok(s->body, v, nest->iv, s->iv))
+                    ok = false;
+            }
+        }
+        if (ok)
+            vec_push(A(c), &keep, v);
+    }
+    kl->cached = keep;
+    gfc_assert(!kl->cached.len || first == kl->inner);
+    /* the 4-wide form: unit-stride inner loops from 0 over float rows */
+    kl->row_vec = kl->cached.len && first && first->step == 1 && first->lb->kind == E_INT && !strcmp(first->lb->text, "0");
+    for (int i = 0; i < kl->cached.len; i++)
+        if (type_elem(((Var *)vec_at(&kl->cached, i))->ty)->kind != TY_FLOAT)
+            kl->row_vec = false;
+    find_rowvals(c, nest->body);
+    RowLoopsCx rc = {{.stmt = row_loop_stmt}, c};
+    ir_visit_stmt(&rc.v, nest->body);
+    if (!kl->row_vec)
+        return;
+    /* 16-byte loads when every row starts on a 16-byte boundary */
+    for (int i = 0; i < kl->uses.arrays.len; i++) {
+        Var *v = vec_at(&kl->uses.arrays, i);
+        if (v->ndims == 2 && type_elem(v->ty)->kind == TY_FLOAT && v->dims[1])
+            vec_push(A(c), &kl->align16, v);
+    }
+}
+
+static Shape shape_of(const Kernel *k)
+{
+    if (k->kind == K_SERIAL)
+        return SH_SERIAL;
+    if (k->kind == K_ROW)
+        return SH_ROW;
+    gfc_assert(k->pdims >= 1 && k->pdims <= 3);
+    return k->pdims == 1 ? SH_FLAT : SH_GRID;
+}
+
+static KernelLow *lower_kernel(Unit *u, Kernel *k, const LowerOptions *o)
+{
+    KernelLow *kl = arena_alloc(u->arena, sizeof *kl);
+    memset(kl, 0, sizeof *kl);
+    LowCx c = {u->arena, k, kl};
+    kl->k = k;
+    kl->shape = shape_of(k);
+    kl->via = k->lib ? VIA_LIBRARY : k->folded_into ? VIA_FOLDED : VIA_KERNEL;
+    kl->red_atomic = lower_red_atomic(k, o->atomic_reductions);
+    kernel_uses(&c, k, &kl->uses);
+    switch (kl->shape) {
+    case SH_SERIAL: kl->geom = GEOM_SINGLE; break;
+    case SH_FLAT: lower_flat(&c); break;
+    case SH_GRID: lower_grid(&c); break;
+    case SH_ROW: kl->geom = GEOM_ROWS; lower_row(&c); break;
+    case SH_COUNT: unreachable();
+    }
+    if (kl->shape == SH_FLAT || kl->shape == SH_GRID)
+        kl->geom = k->red_vars.len ? GEOM_RESIDENT : GEOM_COVER;
+    return kl;
+}
+
+RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
+{
+    RegionLow *l = arena_alloc(u->arena, sizeof *l);
+    memset(l, 0, sizeof *l);
+    l->r = r;
+    for (int i = 0; i < r->plan->kernels.len; i++)
+        vec_push(u->arena, &l->kernels, lower_kernel(u, vec_at(&r->plan->kernels, i), o));
+    return l;
+}
+
+KernelLow *lower_of(const RegionLow *l, const Kernel *k)
+{
+    for (int i = 0; i < l->kernels.len; i++) {
+        KernelLow *kl = vec_at(&l->kernels, i);
+        if (kl->k == k)
+            return kl;
+    }
+    unreachable();
+}
+
+RowLoop *lower_row_loop(const KernelLow *kl, const Stmt *loop)
+{
+    for (int i = 0; i < kl->row_loops.len; i++) {
+        RowLoop *rl = vec_at(&kl->row_loops, i);
+        if (rl->loop == loop)
+            return rl;
+    }
+    unreachable();
+}

@@ -1,0 +1,130 @@
+/* lower.h - the CUDA back end's lowering (lower.c): each kernel's shape and
+ * every fact its printers need, decided once, before any text is printed.
+ * emit_cuda.c only prints what a KernelLow says; it never writes into the plan. */
+#ifndef GF_LOWER_H
+#define GF_LOWER_H
+
+#include "gfc.h"
+
+/* The shapes of a kernel: one printer of the kernel and one of its launch
+ * each (emit_cuda.c's table, indexed by the shape).  A new shape is a value
+ * here, a rule in lower_kernel and two printers. */
+#define GF_SHAPES(X)                                                                                      \
+    X(SH_SERIAL, "serial", "one thread runs the statements in order")                                    \
+    X(SH_FLAT, "flat", "1-D grid-stride map or map-reduce, with a float4 form when vec4")               \
+    X(SH_GRID, "grid", "2-D/3-D map: x over the innermost loop, each block walks GF_ROWS outer indices") \
+    X(SH_ROW, "row", "a row per warp or block; its inner loops shared by the group")
+
+typedef enum Shape {
+#define GF_SHAPE_ENUM(e, name, what) e,
+    GF_SHAPES(GF_SHAPE_ENUM)
+#undef GF_SHAPE_ENUM
+    SH_COUNT
+} Shape;
+extern const char *const shape_names[SH_COUNT];
+
+/* How the launcher reaches the kernel. */
+typedef enum LaunchVia {
+    VIA_KERNEL,                  /* launched as it is */
+    VIA_LIBRARY,                 /* library calls when cuBLAS takes the sizes, else the kernel (Kernel.lib) */
+    VIA_FOLDED                   /* run only when the library call it folds into did not take it (Kernel.folded_into) */
+} LaunchVia;
+
+/* The launch geometry (the sizes themselves: templates/device.cuh). */
+typedef enum Geom {
+    GEOM_SINGLE,                 /* <<<1, 1>>> */
+    GEOM_COVER,                  /* enough blocks of GF_THREADS to cover the elements (maps) */
+    GEOM_RESIDENT,               /* as many blocks as stay resident (grid reductions: one partial per block) */
+    GEOM_ROWS                    /* a warp or a block per row (gf_row_geometry) */
+} Geom;
+
+/* What a kernel uses. */
+typedef struct Uses {
+    Vec arrays;                  /* Var* params and temporaries */
+    Vec scalars;                 /* Var* free scalars: params, host locals, outer ivs */
+    Vec declared;                /* Var* declared inside */
+    Vec stored;                  /* Var* arrays the kernel stores to */
+    Vec loaded;                  /* Var* arrays the kernel reads */
+} Uses;
+
+/* a[i + lo .. i + hi][col]: rows of one column a 2-D map reads around i; as
+ * a thread walks consecutive i, each row value moves down one register and
+ * only a[i + hi][col] is loaded (predictive commoning). */
+typedef struct Rot {
+    Var *v;
+    Expr *col;                   /* the second subscript (does not use i) */
+    long long lo, hi;
+    int id;
+} Rot;
+
+/* softmax's `s += expf(x[i][j] - m)` and then `y[i][j] = expf(x[i][j] - m) / s`:
+ * a value an inner loop of a row computes for every j and a later inner
+ * loop computes again, kept in registers. */
+typedef struct RowVal {
+    int id;
+    const Expr *def;             /* computed here, in `loop`, for every j */
+    Stmt *loop;
+    Vec uses;                    /* Expr*: the same value in later loops */
+} RowVal;
+
+/* An inner loop of a row kernel, shared by the row's group of threads. */
+typedef struct RowLoop {
+    Stmt *loop;
+    Vec reds;                    /* Var*: row accumulators it reduces, the last update first */
+    RedOp *ops;                  /* their operators */
+    Vec vstores;                 /* Var*: stores gathered into 16-byte writes (4-wide form only) */
+    bool sync_after;             /* a later statement of the row reads what it stored */
+} RowLoop;
+
+typedef struct KernelLow {
+    Kernel *k;
+    Shape shape;
+    LaunchVia via;
+    Geom geom;
+    Uses uses;
+    bool red_atomic;             /* its grid reductions finish with atomics (--atomic-reductions) */
+    Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
+    /* SH_FLAT */
+    Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
+    /* SH_GRID */
+    int skew;                    /* the innermost loop starts at this small constant: threads start aligned */
+    Vec rots;                    /* Rot*: row windows kept in registers (2-D, one nest) */
+    /* SH_ROW */
+    Var *row;                    /* the row index */
+    Stmt *inner;                 /* the first inner loop: its trip count sizes the group */
+    Vec cached;                  /* Var*: read-only rows held in registers (every inner loop reads [row][j]) */
+    bool row_vec;                /* a 4-wide instantiation (float rows, unit stride from 0) */
+    Vec rowvals;                 /* RowVal*: values reused across inner loops */
+    Vec row_loops;               /* RowLoop*: the inner loops at row level */
+} KernelLow;
+
+typedef struct RegionLow {
+    Region *r;
+    Vec kernels;                 /* KernelLow*, in the plan's order */
+} RegionLow;
+
+typedef struct LowerOptions {
+    bool atomic_reductions;
+} LowerOptions;
+
+/* Decides every kernel of r (requires r->plan and args_plan's facts; reads
+ * them only). */
+RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o);
+KernelLow *lower_of(const RegionLow *l, const Kernel *k);
+/* Whether k's grid reductions finish with atomics under --atomic-reductions. */
+bool lower_red_atomic(const Kernel *k, bool atomic_reductions);
+/* The atomic a reduction finishes with, or NULL (no all-zero identity, or no
+ * CUDA atomic for the type). */
+const char *lower_atomic_fn(RedOp op, const Type *t);
+RowLoop *lower_row_loop(const KernelLow *kl, const Stmt *loop);
+/* The operator of k's grid reduction into v. */
+RedOp lower_red_of(const Kernel *k, const Var *v);
+
+/* Queries shared with the printers. */
+bool vec_has(const Vec *v, const void *x);
+bool expr_reads_var(const Expr *e, const Var *v);
+/* i + c with i = iv: c (ok); anything else: !ok. */
+long long row_offset(const Expr *e, const Var *iv, bool *ok);
+bool is_reg_temp(const Kernel *k, const Var *v);
+
+#endif
