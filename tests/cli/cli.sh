@@ -186,6 +186,15 @@ check '  ... and per function what its launcher copies in and out' \
     has "k.c:2:14: remark: 'scale': 1 loop nest in 1 kernel; for host arrays the launcher copies in x[0..n - 1] and out x[0..n - 1]"
 run k.c -o rm.gf.cu
 check '  ... only when asked for' test -z "$(grep -F remark: err.txt)"
+cat > red.c <<'C'
+#include <gpufuse.h>
+GPUFUSE float total(int n, const float x[n]) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }
+C
+run -Rgpufuse red.c -o rd.gf.cu
+check '  ... a grid reduction: its deterministic finish' has 'deterministic finish, blocks of 256'
+run -Rgpufuse --atomic-reductions red.c -o ra.gf.cu
+check '  ... under --atomic-reductions: finished with atomics, as the kernel is' \
+    test -n "$(grep -F 'finished with atomics, blocks of 256' err.txt)" -a -n "$(grep -F 'gf_atomic_add(gf_out_s' ra.gf.cu)"
 if command -v python3 > /dev/null; then
     sarif_ok() { # FILE EXPECTED(python expression over results r)
         python3 - "$1" "$2" <<'PY'
