@@ -337,6 +337,11 @@ GF_HIDDEN void gf_profile_verified(struct gf_site *site, int differed);
 
 /* ---- blas.c (also used by fft.c) --------------------------------------------- */
 
+/* Runs each cuBLAS routine of `what` (GF_WARM_*) once at a small size on a
+ * handle and stream of its own, on the calling thread's current device,
+ * and returns when they have run (prewarm.c).  Touches no pool. */
+GF_HIDDEN void gf_blas_warm(unsigned what);
+
 /* A pointer argument of a library call (gf_gemm, gf_fft_*): bytes touched
  * from p, and GF_ARG_READ/GF_ARG_WRITE. */
 typedef struct gf_libarg {

@@ -2685,4 +2685,5 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         emit_verify_entry(b, r, entry, launcher);
         emit_launcher(b, &c, r, launcher);
     }
+    emit_prewarm(b, u);
 }

@@ -17,7 +17,7 @@
 #define GFC_VERSION "0.1.0"
 /* The launcher interface the generated code is written for: the runtime's
  * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
-#define GFC_LAUNCH_ABI 2
+#define GFC_LAUNCH_ABI 3
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -867,6 +867,10 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
  * the linked runtime are of GFC_LAUNCH_ABI, and the unit's link anchor
  * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
 void emit_abi_check(Buf *b, Unit *u);
+/* emit_verify.c: at the end of a .gf.cu, the constructor that starts the
+ * runtime's warm-up (gf_prewarm) with the cuBLAS routines and types the
+ * unit's launchers call. */
+void emit_prewarm(Buf *b, Unit *u);
 /* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
 void remarks_region(Region *r);
 const char *unit_symbol(Arena *a, const char *path);
