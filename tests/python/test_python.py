@@ -9,11 +9,13 @@ by gpufuse into a shared library).  MODE:
 Exit 77 (skip) when the mode's library or the GPU it needs is absent."""
 import array
 import ctypes
+import os
 import sys
 import time
 import traceback
 
-import gpufuse
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
+import gpufuse  # noqa: E402
 
 SKIP = 77
 
