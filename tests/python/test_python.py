@@ -326,6 +326,9 @@ MODES = {
 
 def main():
     mode, lib = sys.argv[1], sys.argv[2]
+    if os.environ.get('GPUFUSE_PY_SKIP'):
+        print('skipped: %s' % os.environ['GPUFUSE_PY_SKIP'])
+        return SKIP
     module, tests = MODES[mode]
     if module:
         try:
