@@ -133,6 +133,67 @@ def t_stdlib_array_and_capsules(k):
     expect_raises(gpufuse.GpufuseError, 'freed', k.affine2d, rows, cols, out, 0.5, out)
 
 
+class Producer:
+    """A framework of its own: __dlpack__ only (like JAX), a tensor over a
+    ctypes buffer whose deleter counts its calls."""
+
+    def __init__(self, values, device=(gpufuse.kDLCPU, 0), strides=None):
+        self.buf = (ctypes.c_float * len(values))(*values)
+        self.shape = (ctypes.c_int64 * 1)(len(values))
+        self.strides = (ctypes.c_int64 * 1)(*strides) if strides else None
+        self.device, self.deleted = device, 0
+
+        @gpufuse._DELETER
+        def deleter(t):
+            self.deleted += 1
+        self.deleter = deleter
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        t = gpufuse.DLManagedTensor()
+        t.dl_tensor = gpufuse.DLTensor(ctypes.addressof(self.buf), gpufuse.DLDevice(*self.device), 1,
+                                       gpufuse.DLDataType(2, 32, 1), self.shape, self.strides, 0)
+        t.deleter = self.deleter
+        self.t = t  # alive while the consumer holds it
+        return gpufuse._capsule(ctypes.pointer(t))
+
+
+def t_stdlib_foreign_producers(k):
+    n = 100
+    x, y = Producer(xs(n)), Producer(ys(n))
+    k.axpby(n, 2.0, x, 0.25, y)  # taken through DLPack for the call, handed back after it
+    assert list(y.buf) == [2.0 * a + 0.25 * b for a, b in zip(xs(n), ys(n))]
+    assert (x.deleted, y.deleted) == (1, 1)
+    expect_raises(gpufuse.GpufuseError, 'outside the imported DLPack tensor', k.axpby, n + 1, 1.0, x, 1.0, y)
+    assert (x.deleted, y.deleted) == (2, 2)
+    imp = gpufuse.from_dlpack(x)
+    assert imp.ptr == ctypes.addressof(x.buf) and imp.shape == (n,) and imp.device == (gpufuse.kDLCPU, 0)
+    k.axpby(n, 1.0, imp, 0.0, y)
+    assert list(y.buf) == list(x.buf) and x.deleted == 2  # held until released
+    imp.release()
+    assert x.deleted == 3
+    cap = x.__dlpack__()
+    del cap  # never consumed: its destructor calls the deleter
+    assert x.deleted == 4
+    # refused tensors go back to their producer at once
+    expect_raises(gpufuse.GpufuseError, 'not compact row-major', gpufuse.from_dlpack,
+                  Producer(xs(n), strides=(2,)))
+    cuda = Producer(xs(n), device=(gpufuse.kDLCUDA, 0))
+    expect_raises(gpufuse.GpufuseError, 'runs on the CPU', gpufuse.from_dlpack, cuda)
+    assert cuda.deleted == 1
+    rocm = Producer(xs(n), device=(10, 0))
+    expect_raises(gpufuse.GpufuseError, 'kDLROCM', k.axpby, n, 1.0, rocm, 1.0, y)
+    assert rocm.deleted == 1
+
+    class CudaArray:  # a CUDA array interface while the runtime runs on the CPU
+        __cuda_array_interface__ = {'shape': (n,), 'typestr': '<f4', 'data': (0x1000, False), 'version': 3,
+                                    'strides': None}
+    expect_raises(gpufuse.GpufuseError, 'a CUDA array, but the runtime runs on the CPU', k.axpby, n, 1.0,
+                  CudaArray(), 1.0, y)
+
+
 # ---- numpy -----------------------------------------------------------------------
 
 def t_numpy_zero_copy(k):
@@ -316,7 +377,8 @@ def t_cupy(k):
 
 
 MODES = {
-    'stdlib': (None, [t_stdlib_arrays, t_stdlib_ctypes_2d, t_stdlib_refusals, t_stdlib_array_and_capsules]),
+    'stdlib': (None, [t_stdlib_arrays, t_stdlib_ctypes_2d, t_stdlib_refusals, t_stdlib_array_and_capsules,
+                      t_stdlib_foreign_producers]),
     'numpy': ('numpy', [t_numpy_zero_copy, t_numpy_refusals, t_numpy_gpufuse_arrays]),
     'numpy_gpu': ('numpy', [t_numpy_gpu]),
     'torch': ('torch', [t_torch]),
