@@ -21,7 +21,8 @@ import sys
 import threading
 
 __all__ = ['load', 'runtime', 'Library', 'Function', 'GpufuseError', 'Array', 'empty', 'Imported',
-           'from_dlpack', 'to_dlpack', 'have_device', 'sync', 'DTYPES']
+           'from_dlpack', 'to_dlpack', 'have_device', 'sync', 'DTYPES', 'DLManagedTensor', 'DLTensor',
+           'DLDevice', 'DLDataType', 'kDLCPU', 'kDLCUDA', 'kDLCUDAHost', 'kDLCUDAManaged']
 
 # ---- DLPack 0.6 structures (dlpack/dlpack.h) ----------------------------------
 
@@ -81,20 +82,22 @@ _SCALAR_CTYPES = {'float32': ctypes.c_float, 'float64': ctypes.c_double, 'int8':
                   'uint64': ctypes.c_uint64, 'bool': ctypes.c_bool}
 
 
+_NAMES = dict({k: k for k in DTYPES}, float='float32', double='float64', half='float16', int='int32',
+              long='int64', short='int16', cfloat='complex64', cdouble='complex128')
+_NAMES.update({v[3]: k for k, v in DTYPES.items() if v[3]})
+_NAMES.update({v[3].replace('<', '='): k for k, v in DTYPES.items() if v[3]})
+_NAMES.update({v[3].replace('|', '<'): k for k, v in DTYPES.items() if v[3]})
+
+
 def _dtype_name(dt):
     """'float32' from a name, a NumPy/CuPy/torch dtype or a typestr."""
-    s = str(dt)
-    s = s[6:] if s.startswith('torch.') else s
-    if s in DTYPES:
-        return s
-    alias = {'float': 'float32', 'double': 'float64', 'half': 'float16', 'int': 'int32', 'long': 'int64',
-             'short': 'int16', 'cfloat': 'complex64', 'cdouble': 'complex128', '?': 'bool'}
-    if s in alias:
-        return alias[s]
-    for name, v in DTYPES.items():
-        if v[3] and (s == v[3] or s == v[3].replace('<', '=')):
-            return name
-    raise TypeError('gpufuse: unknown element type %r' % (dt,))
+    name = _NAMES.get(dt) if isinstance(dt, str) else None
+    if name is None:
+        s = str(dt)
+        name = _NAMES.get(s[6:] if s.startswith('torch.') else s)
+    if name is None:
+        raise TypeError('gpufuse: unknown element type %r' % (dt,))
+    return name
 
 
 def _itemsize(name):
@@ -157,6 +160,8 @@ def runtime(path=None):
     the dynamic loader.  Installs the error handler that turns launcher
     failures into GpufuseError."""
     global _rt
+    if _rt is not None and path is None:
+        return _rt
     with _rt_lock:
         if _rt is not None and path is None:
             return _rt
@@ -224,7 +229,7 @@ class _View:
     element type, DLPack device, read-only flag, producer's stream."""
 
     def __init__(self, ptr, shape, strides, dtype, device, readonly=False, stream=None):
-        self.ptr, self.shape, self.strides, self.dtype = ptr, tuple(int(s) for s in shape), strides, dtype
+        self.ptr, self.shape, self.strides, self.dtype = ptr, tuple(shape), strides, dtype
         self.device, self.readonly, self.stream = device, readonly, stream
 
 
@@ -289,18 +294,20 @@ class _Registered:
             self.strides = (ctypes.c_int64 * max(nd, 1))(*(s // isz for s in v.strides))
         _, code, bits = DTYPES[v.dtype][:3]
         dev_type, dev_id = v.device
-        if dev_id is None:
-            dev_id = _current_device()
         self.t = DLManagedTensor()
-        self.t.dl_tensor = DLTensor(v.ptr, DLDevice(dev_type, dev_id), nd, DLDataType(code, bits, 1),
-                                    self.shape, self.strides if self.strides is not None else None, 0)
-        data = ctypes.c_void_p()
-        st = runtime().gf_from_dlpack(ctypes.byref(self.t), ctypes.byref(data))
-        if st != 0:
-            raise GpufuseError(runtime().gf_last_error().decode(errors='replace'))
+        d = self.t.dl_tensor
+        d.data, d.ndim, d.shape = v.ptr, nd, self.shape
+        d.device.device_type = dev_type
+        d.device.device_id = _current_device() if dev_id is None else dev_id
+        d.dtype.code, d.dtype.bits, d.dtype.lanes = code, bits, 1
+        if self.strides is not None:
+            d.strides = self.strides
+        rt = runtime()
+        if rt.gf_from_dlpack(ctypes.byref(self.t), ctypes.byref(ctypes.c_void_p())) != 0:
+            raise GpufuseError(rt.gf_last_error().decode(errors='replace'))
 
     def release(self):
-        runtime().gf_dlpack_release(ctypes.byref(self.t))
+        _rt.gf_dlpack_release(ctypes.byref(self.t))
 
 
 def _current_device():
