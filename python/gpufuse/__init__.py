@@ -13,6 +13,7 @@ bytes outside it.  See docs/python.md.
     axpby = lib.function("void axpby(int n, float a, const float *x, float b, float *y)")
     axpby(len(x), 2.0, x, 0.5, y)
 """
+import array
 import ctypes
 import ctypes.util
 import os
@@ -239,7 +240,8 @@ def _interface_view(ai, device, stream=None):
 
 
 def _view_of(obj):
-    """A _View of obj, or None when it needs DLPack (see _call)."""
+    """A _View of obj, or None when it can only go through DLPack
+    (Function._pointer imports it for the call)."""
     if isinstance(obj, (Array, Imported)):
         return obj._view()
     try:
@@ -260,10 +262,13 @@ def _view_of(obj):
         if dt is None:
             raise TypeError('gpufuse: a ctypes array of %s' % t.__name__)
         return _View(ctypes.addressof(obj), (len(obj),), None, dt, (kDLCPU, 0))
-    if type(obj).__name__ == 'array' and hasattr(obj, 'buffer_info') and hasattr(obj, 'typecode'):
-        dt = _ARRAY_CODES.get(obj.typecode) or {4: 'int32', 8: 'int64'}.get(obj.itemsize)
-        if obj.typecode in 'lLqQ':
-            dt = ('int' if obj.typecode in 'lq' else 'uint') + str(8 * obj.itemsize)
+    if isinstance(obj, array.array):
+        code = obj.typecode
+        dt = _ARRAY_CODES.get(code)
+        if code in 'lLqQ':  # long is 8 bytes here, but ask the array
+            dt = ('int' if code in 'lq' else 'uint') + str(8 * obj.itemsize)
+        if dt is None:
+            raise TypeError("gpufuse: an array.array of typecode '%s'" % code)
         addr, n = obj.buffer_info()
         return _View(addr, (n,), None, dt, (kDLCPU, 0))
     return None
