@@ -164,6 +164,36 @@ static void test_launcher_uses_imported(void **state)
     free(hx), free(hy), free(ref);
 }
 
+/* Managed and pinned memory (kDLCUDAManaged, kDLCUDAHost): imported, used
+ * by the launcher as it uses such memory (managed as is, pinned staged). */
+static void test_managed_and_pinned(void **state)
+{
+    (void)state;
+    int n = 4096;
+    float *m = NULL, *h = NULL;
+    assert_int_equal(cudaMallocManaged((void **)&m, (size_t)n * sizeof *m, cudaMemAttachGlobal), cudaSuccess);
+    assert_int_equal(cudaHostAlloc((void **)&h, (size_t)n * sizeof *h, cudaHostAllocDefault), cudaSuccess);
+    for (int i = 0; i < n; i++)
+        m[i] = (float)i, h[i] = 1.0f;
+    int64_t shape[] = {n};
+    DLManagedTensor tm = {{m, {kDLCUDAManaged, 0}, 1, {kDLFloat, 32, 1}, shape, NULL, 0}, NULL, NULL};
+    DLManagedTensor th = {{h, {kDLCUDAHost, 0}, 1, {kDLFloat, 32, 1}, shape, NULL, 0}, NULL, NULL};
+    void *x, *y;
+    assert_int_equal(gf_from_dlpack(&tm, &x), GF_SUCCESS);
+    assert_int_equal(gf_from_dlpack(&th, &y), GF_SUCCESS);
+    assert_ptr_equal(x, m);
+    assert_ptr_equal(y, h);
+    dl_axpby(n, 3.0f, x, 2.0f, y);
+    assert_int_equal(gf_sync(), GF_SUCCESS);
+    for (int i = 0; i < n; i++)
+        if (h[i] != 3.0f * (float)i + 2.0f)
+            fail_msg("y[%d] = %g, C body %g", i, h[i], 3.0f * (float)i + 2.0f);
+    assert_int_equal(gf_dlpack_release(&tm), GF_SUCCESS); /* NULL deleters: nothing called */
+    assert_int_equal(gf_dlpack_release(&th), GF_SUCCESS);
+    cudaFree(m);
+    cudaFreeHost(h);
+}
+
 static void test_import_refusals(void **state)
 {
     (void)state;
@@ -202,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_export_device),
         cmocka_unit_test(test_export_pinned),
         cmocka_unit_test(test_launcher_uses_imported),
+        cmocka_unit_test(test_managed_and_pinned),
         cmocka_unit_test(test_import_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
