@@ -455,7 +455,7 @@ class Array:
             (rt.gf_host_malloc, rt.gf_host_free) if device == 'pinned' else (None, None)
         if alloc is None:
             raise ValueError("gpufuse.Array: device is 'device' or 'pinned', not %r" % (device,))
-        _check(alloc(ctypes.byref(ptr), max(self.nbytes, 1)), 'gf_malloc')
+        _check(alloc(ctypes.byref(ptr), max(self.nbytes, 1)), 'gf_malloc' if device == 'device' else 'gf_host_malloc')
         shp = (ctypes.c_int64 * max(len(self.shape), 1))(*self.shape)
         t = ctypes.POINTER(DLManagedTensor)()
         st = rt.gf_to_dlpack(ptr, len(self.shape), shp, DTYPES[self.dtype][0], 1, ctypes.byref(t))
