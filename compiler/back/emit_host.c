@@ -73,6 +73,9 @@ static void emit_decls(Buf *b, Unit *u, bool cuda)
 static const char host_helpers[] =
     "\n/* ---- the host plan: threads, cost model, column blocks (docs/performance.md) ---- */\n"
     "#include <time.h>\n"
+    "#if defined(GF_HOST_CHOICE) /* -DGF_HOST_CHOICE=fn: fn(\"f\", ran_the_plan) at each call */\n"
+    "void GF_HOST_CHOICE(const char *, int);\n"
+    "#endif\n"
     "#if defined(_OPENMP)\n"
     "#include <omp.h>\n"
     "#endif\n"
@@ -458,14 +461,18 @@ static void emit_blocked(Buf *b, HostCx *h, Kernel *k, Stmt *q)
     emit_expr(&ub, &h->base, p->ub);
     emit_expr(&qlb, &h->base, q->lb);
     emit_expr(&qub, &h->base, q->ub);
-    buf_line(b, "for (long long gf_blk = %s; gf_blk < (long long)(%s); gf_blk += gf_bs * %lld) {", lb.data, ub.data,
-             p->step);
+    const char *span = p->step == 1 ? "gf_bs" : arena_printf(h->r->unit->arena, "gf_bs * %lld", p->step);
+    buf_line(b, "for (long long gf_blk = %s; gf_blk < (long long)(%s); gf_blk += %s) {", lb.data, ub.data, span);
     b->indent++;
-    buf_line(b, "const long long gf_blk_end = gf_min(gf_blk + gf_bs * %lld, (long long)(%s));", p->step, ub.data);
+    buf_line(b, "const long long gf_blk_end = gf_min(gf_blk + %s, (long long)(%s));", span, ub.data);
     emit_for_head(b, q, qlb.data, qub.data);
     b->indent++;
-    buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s += %lld) {", type_c_name(p->iv->ty), p->iv->cname,
-             type_c_name(p->iv->ty), p->iv->cname, p->iv->cname, p->step);
+    if (p->step == 1)
+        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s++) {", type_c_name(p->iv->ty), p->iv->cname,
+                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname);
+    else
+        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s += %lld) {", type_c_name(p->iv->ty), p->iv->cname,
+                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname, p->step);
     b->indent++;
     emit_stmt(b, &h->base, q->body);
     for (int i = 0; i < 3; i++) {
