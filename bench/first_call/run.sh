@@ -15,3 +15,8 @@ for mode in none blas map; do
     echo "== apitime: mode $mode"
     LD_PRELOAD=$b/bench/libapitime.so "$b/bench/first_call" "$mode" "$n"
 done
+for rep in 1 2 3; do
+    for mode in gemv gemvex gemm gemmwarm gemmbg pin; do
+        "$b/bench/libprobe" "$mode" "$n"
+    done
+done
