@@ -162,11 +162,11 @@ void report_text(FILE *f, Unit *u)
         }
         for (int j = 0; j < p->notes.len; j++)
             fprintf(f, "  %s\n", (const char *)vec_at(&p->notes, j));
-        report_host_plan(f, r);
         if (p->bytes_unfused > 0)
             fprintf(f, "  global traffic per element: %.0f B unfused (a pass per statement) -> %.0f B fused "
                        "(%.0f%% saved)\n",
                     p->bytes_unfused, p->bytes_fused, 100.0 * (1 - p->bytes_fused / p->bytes_unfused));
+        report_host_plan(f, r);
     }
     for (int i = 0; i < u->rejected.len; i++) {
         Region *r = vec_at(&u->rejected, i);
