@@ -4,11 +4,12 @@
  * a big pageable copy runs near pinned bandwidth instead of the driver's
  * pageable path.  Pinned memory and device memory are copied directly.
  *
- * Pinning the ring costs about as much as copying 300 MB (cudaHostAlloc
- * pins page by page: 22 ms for the ring's 32 MiB on the H200), so the first
- * copy of a process does not wait for it: it starts a thread that allocates
- * the ring, and copies below WAIT_FOR_RING take the driver's pageable path
- * until the ring is ready (docs/performance.md, "The first call"). */
+ * Pinning the ring costs 18-22 ms on the H200 (cudaHostAlloc of its 32
+ * MiB), as long as the driver takes to copy 150 MB of pageable memory (6-10
+ * GB/s; bench/first_call/libprobe), so the first copy of a process does not
+ * wait for it: it starts a thread that allocates the ring, and copies below
+ * WAIT_FOR_RING take the driver's pageable path until the ring is ready
+ * (docs/performance.md, "The first call in a process"). */
 #include "rt.h"
 
 #include <string.h>
@@ -19,7 +20,7 @@
 
 #define NBUF 4
 #define SMALL_COPY (64u << 10) /* below this the driver's own path is as good */
-#define WAIT_FOR_RING ((size_t)256 << 20) /* from here on the ring pays for itself */
+#define WAIT_FOR_RING ((size_t)128 << 20) /* from here on the ring pays for itself */
 
 typedef struct stager {
     pthread_mutex_t mu;
