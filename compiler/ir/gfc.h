@@ -881,6 +881,18 @@ void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
+/* host_cost.c: the host plan against the C body, per call.  emit_host_cost
+ * prints gf_host_wins_<f>(scalar parameters); host_cost_call is its call
+ * (NULL when the region has no model: host_cost_none says why). */
+void emit_host_cost(Buf *b, Region *r);
+const char *host_cost_call(Region *r);
+const char *host_cost_none(Region *r);
+/* In the CUDA launcher, before gf_call_map: without a GPU, the C body when
+ * the host plan cannot win. */
+void emit_host_choice(Buf *b, Region *r);
+/* emit_host.c: the sequential loop the host plan runs outside blocks of
+ * kernel k's innermost parallel loop (column sums), or NULL. */
+Stmt *host_block_loop(Kernel *k);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 
