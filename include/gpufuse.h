@@ -89,6 +89,36 @@ typedef struct gf_device_props {
  * GF_ERROR_NO_DEVICE when there is no GPU or GPUFUSE_DEVICE=cpu: the CPU
  * fallback is then used by every launcher, which is not an error for them. */
 gf_status gf_init(void);
+/* The once-only work of a process's first GPU call, done ahead (issue: a
+ * first call paid ~60 ms for cuBLAS loading its kernels): gf_prewarm starts
+ * a thread that creates the CUDA context of the device GPUFUSE_DEVICE names
+ * (0 by default) and runs each cuBLAS routine `what` names once at a small
+ * size, on a handle and stream of its own, so that the library's kernels
+ * are loaded before the program's first call needs them.  Returns at once;
+ * calls with flags already warmed do nothing.  Every .gf.cu calls it when
+ * the program starts (a constructor, with the routines its launchers use).
+ * GPUFUSE_PREWARM=0 turns it off (a program that forks workers which use
+ * the GPU, or one that calls cudaSetDeviceFlags before its first CUDA
+ * call, wants that); GPUFUSE_DEVICE=cpu also skips it.  It reads no other
+ * configuration and touches no pool, so the runtime's own settings are
+ * still read at the first call.  docs/performance.md, "The first call". */
+enum {
+    GF_WARM_CONTEXT = 1u << 0,   /* the device's context (always done) */
+    GF_WARM_F32 = 1u << 1,       /* the routines below in float */
+    GF_WARM_F64 = 1u << 2,       /* ... in double */
+    GF_WARM_GEMM = 1u << 3,
+    GF_WARM_GEMV = 1u << 4,
+    GF_WARM_GER = 1u << 5,
+    GF_WARM_SYRK = 1u << 6,
+    GF_WARM_SYR2K = 1u << 7,
+    GF_WARM_SYMM = 1u << 8,
+    GF_WARM_TRMM = 1u << 9,
+    GF_WARM_GEAM = 1u << 10
+};
+void gf_prewarm(unsigned what);
+/* Waits until every warm-up started so far has finished (benchmarks that
+ * time a first call without it, and tests). */
+void gf_prewarm_wait(void);
 /* Number of usable devices (0 in CPU mode). */
 gf_status gf_device_count(int *count);
 /* Selects the device for the calling thread. */

@@ -655,6 +655,69 @@ void gf_call_geam(gf_call *c, long long m, long long n, double alpha, const void
     call_blas(c, &rm, alpha, beta, type, what);
 }
 
+/* ---- prewarm (prewarm.c) ------------------------------------------------------------ */
+
+/* One routine of gf_blas_warm at 64 x 64 on d (3 matrices of 64 x 64 doubles). */
+static void warm_one(cublasHandle_t h, unsigned routine, gf_dtype t, char *d)
+{
+    enum { N = 64 };
+    size_t mat = (size_t)N * N * (t == GF_F64 ? 8 : 4);
+    void *A = d, *B = d + mat, *C = d + 2 * mat;
+    if (routine == GF_WARM_GEMM) {
+        gemm_args g = {.ta = GF_OP_N, .tb = GF_OP_N, .m = N, .n = N, .k = N, .alpha = 1, .beta = 0, .lda = N,
+                       .ldb = N, .ldc = N, .batch = 1, .type = t};
+        gemm_gpu(h, &g, A, B, C);
+        return;
+    }
+    static const struct { unsigned flag; gf_blas_kind kind; int ta; } forms[] = {
+        {GF_WARM_GEMV, GF_BLAS_GEMV, 0}, {GF_WARM_GEMV, GF_BLAS_GEMV, 1}, {GF_WARM_GER, GF_BLAS_GER, 0},
+        {GF_WARM_SYRK, GF_BLAS_SYRK, 0}, {GF_WARM_SYR2K, GF_BLAS_SYR2K, 0}, {GF_WARM_SYMM, GF_BLAS_SYMM, 0},
+        {GF_WARM_TRMM, GF_BLAS_TRMM, 0}, {GF_WARM_GEAM, GF_BLAS_GEAM, 0}};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        if (forms[i].flag != routine)
+            continue;
+        gf_blas_rm rm = {.kind = forms[i].kind, .ta = forms[i].ta, .upper = 1, .m = N, .n = N, .k = N,
+                         .a = A, .b = B, .c = C, .lda = N, .ldb = N, .ldc = N};
+        gf_blas_cm m;
+        if (gf_blas_map(&rm, &m) == 0)
+            t == GF_F32 ? blas_float(h, &m, 1.0f, 0.0f) : blas_double(h, &m, 1.0, 0.0);
+    }
+}
+
+void gf_blas_warm(unsigned what)
+{
+    static const unsigned routines[] = {GF_WARM_GEMM, GF_WARM_GEMV, GF_WARM_GER, GF_WARM_SYRK,
+                                        GF_WARM_SYR2K, GF_WARM_SYMM, GF_WARM_TRMM, GF_WARM_GEAM};
+    unsigned any = 0;
+    for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+        any |= routines[i];
+    if (!(what & any) || !(what & (GF_WARM_F32 | GF_WARM_F64)))
+        return;
+    cudaStream_t s = NULL;
+    cublasHandle_t h = NULL;
+    char *d = NULL;
+    size_t bytes = 3 * 64 * 64 * sizeof(double);
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess && cublasCreate(&h) == CUBLAS_STATUS_SUCCESS &&
+        cublasSetStream(h, s) == CUBLAS_STATUS_SUCCESS && cudaMalloc((void **)&d, bytes) == cudaSuccess &&
+        cudaMemsetAsync(d, 0, bytes, s) == cudaSuccess) {
+        for (int t = 0; t < 2; t++) {
+            if (!(what & (t ? GF_WARM_F64 : GF_WARM_F32)))
+                continue;
+            for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+                if (what & routines[i])
+                    warm_one(h, routines[i], t ? GF_F64 : GF_F32, d);
+        }
+        cudaStreamSynchronize(s);
+    }
+    if (d)
+        cudaFree(d);
+    if (h)
+        cublasDestroy(h);
+    if (s)
+        cudaStreamDestroy(s);
+    cudaGetLastError();
+}
+
 /* ---- cuBLASLt epilogues ------------------------------------------------------------ */
 
 /* Descriptors, layouts and the heuristic's algorithm per shape, LRU. */

@@ -57,8 +57,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 2, "rename gf_launch_abi_2 with GF_LAUNCH_ABI");
-const int gf_launch_abi_2 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 3, "rename gf_launch_abi_3 with GF_LAUNCH_ABI");
+const int gf_launch_abi_3 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
@@ -363,10 +363,31 @@ static int host_can_run(gf_call *c)
     return 1;
 }
 
+/* Memory imported from another framework (imports.c, gf_from_dlpack) has
+ * a known extent: a call that would touch bytes outside it is refused. */
+static int outside_import(gf_call *c)
+{
+    for (int i = 0; gf_imports_count() && i < c->nargs; i++) {
+        gf_argdesc *d = &c->a[i];
+        gf_import im;
+        if (!d->p || d->hi <= d->lo || gf_imports_find(d->p + d->lo, (size_t)(d->hi - d->lo), &im) >= 0)
+            continue;
+        char msg[512];
+        snprintf(msg, sizeof msg, "argument %d touches bytes [%p, %p), outside the imported DLPack tensor "
+                                  "[%p, %p): the call did nothing", i, (const void *)(d->p + d->lo),
+                 (const void *)(d->p + d->hi), (const void *)im.lo, (const void *)(im.lo + im.bytes));
+        report_site(c, GF_ERROR_INVALID_VALUE, msg);
+        return 1;
+    }
+    return 0;
+}
+
 gf_path gf_call_map(gf_call *c)
 {
     const gf_runtime *rt = gf_runtime_get();
     int hazard = c->broken || gf_args_hazard(c->a, c->nargs);
+    if (outside_import(c))
+        return (gf_path)(c->path = GF_PATH_FAILED);
     if (rt->cpu) {
         gf_status st = gf_cpu_fallback(); /* the notice, or GPUFUSE_DEVICE's error */
         if (st != GF_SUCCESS) {
@@ -392,6 +413,12 @@ gf_path gf_call_map(gf_call *c)
         const char *lo = d->p + d->lo;
         size_t n = (size_t)(d->hi - d->lo);
         if (pool && gf_pool_use(pool, lo, (void *)c->stream)) {
+            c->kind[i] = K_DEVICE;
+            c->dptr[i] = (void *)d->p;
+            continue;
+        }
+        gf_import im; /* imported device memory: as it is, with no pointer query */
+        if (gf_imports_find(lo, n, &im) > 0 && im.kind == GF_IMPORT_DEVICE && im.device == c->device) {
             c->kind[i] = K_DEVICE;
             c->dptr[i] = (void *)d->p;
             continue;

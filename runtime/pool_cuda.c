@@ -140,6 +140,14 @@ static void create_cpu_pool(void)
         atexit(trim_cpu_pool); /* cached blocks go back; live ones are the program's */
 }
 
+gf_pool *gf_cpu_pool(void)
+{
+    if (!gf_runtime_get()->cpu)
+        return NULL;
+    pthread_once(&cpu_once, create_cpu_pool);
+    return cpu_pool;
+}
+
 static gf_status current_pool(gf_pool **out, const char *what)
 {
     if (gf_runtime_get()->cpu) {

@@ -243,6 +243,27 @@ GF_HIDDEN void gf_vdescribe(char *buf, size_t n, const gf_varray *a, const char 
 GF_HIDDEN void gf_vdescribe_return(char *buf, size_t n, int kind, size_t size, const void *got, const void *ref,
                                    const gf_vtol *t, int cls);
 
+/* ---- imports.c (extents of memory from other frameworks, no CUDA) ------- */
+
+/* Memory gf_from_dlpack took: [lo, lo + bytes) of a kind, owned by a tensor. */
+enum { GF_IMPORT_DEVICE = 1, GF_IMPORT_MANAGED, GF_IMPORT_PINNED, GF_IMPORT_HOST };
+typedef struct gf_import {
+    const char *lo;
+    size_t bytes;
+    int kind;                /* GF_IMPORT_* */
+    int device;              /* CUDA device of GF_IMPORT_DEVICE, else -1 */
+    const void *owner;       /* the DLManagedTensor */
+} gf_import;
+/* Fails (GF_ERROR_INVALID_VALUE) when the owner is already registered. */
+GF_HIDDEN gf_status gf_imports_add(const gf_import *im);
+/* Drops the owner's entry into *out (may be NULL); 0 when it had none. */
+GF_HIDDEN int gf_imports_remove(const void *owner, gf_import *out);
+/* 1 (*out set) when an import holds all of [p, p + bytes); -1 (*out: one
+ * that overlaps) when imports overlap the range but none holds it all; 0
+ * when none overlaps it (always for bytes == 0). */
+GF_HIDDEN int gf_imports_find(const void *p, size_t bytes, gf_import *out);
+GF_HIDDEN int gf_imports_count(void);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 typedef struct gf_runtime {
@@ -276,6 +297,9 @@ GF_HIDDEN gf_pool *gf_device_pool_if_any(int device);
 GF_HIDDEN gf_pool *gf_pinned_pool(void);
 /* 1 when addr is in device memory from a gf pool on any device. */
 GF_HIDDEN int gf_pool_owns_device_ptr(const void *addr);
+/* gf_malloc's pool in CPU mode (host memory; NULL in GPU mode or when it
+ * cannot be created). */
+GF_HIDDEN gf_pool *gf_cpu_pool(void);
 
 /* ---- stream.c -------------------------------------------------------------- */
 
@@ -336,6 +360,11 @@ GF_HIDDEN extern _Thread_local int gf_tl_entry_timing;
 GF_HIDDEN void gf_profile_verified(struct gf_site *site, int differed);
 
 /* ---- blas.c (also used by fft.c) --------------------------------------------- */
+
+/* Runs each cuBLAS routine of `what` (GF_WARM_*) once at a small size on a
+ * handle and stream of its own, on the calling thread's current device,
+ * and returns when they have run (prewarm.c).  Touches no pool. */
+GF_HIDDEN void gf_blas_warm(unsigned what);
 
 /* A pointer argument of a library call (gf_gemm, gf_fft_*): bytes touched
  * from p, and GF_ARG_READ/GF_ARG_WRITE. */

@@ -100,7 +100,10 @@ void gf_parallel_memcpy(void *dst, const void *src, size_t n)
     job_dst = dst;
     job_src = src;
     job_n = n;
-    job_part = (n / (size_t)nthreads + 4095) / 4096 * 4096;
+    /* parts of whole pages, enough of them to cover all n bytes (rounding
+     * n / nthreads down first lost the last n % nthreads bytes whenever the
+     * quotient was a whole number of pages) */
+    job_part = ((n + (size_t)nthreads - 1) / (size_t)nthreads + 4095) / 4096 * 4096;
     atomic_store(&remaining, nthreads - 1);
     pthread_mutex_lock(&mu);
     atomic_fetch_add(&gen, 1);

@@ -2,7 +2,14 @@
  * ring of pinned staging buffers, chunk by chunk: the CPU copies chunk k
  * (split over the staging threads) while the DMA engine moves chunk k-1, so
  * a big pageable copy runs near pinned bandwidth instead of the driver's
- * pageable path.  Pinned memory and device memory are copied directly. */
+ * pageable path.  Pinned memory and device memory are copied directly.
+ *
+ * Pinning the ring costs 18-22 ms on the H200 (cudaHostAlloc of its 32
+ * MiB), as long as the driver takes to copy 150 MB of pageable memory (6-10
+ * GB/s; bench/first_call/libprobe), so the first copy of a process does not
+ * wait for it: it starts a thread that allocates the ring, and copies below
+ * WAIT_FOR_RING take the driver's pageable path until the ring is ready
+ * (docs/performance.md, "The first call in a process"). */
 #include "rt.h"
 
 #include <string.h>
@@ -13,10 +20,14 @@
 
 #define NBUF 4
 #define SMALL_COPY (64u << 10) /* below this the driver's own path is as good */
+#define WAIT_FOR_RING ((size_t)128 << 20) /* from here on the ring pays for itself */
 
 typedef struct stager {
     pthread_mutex_t mu;
-    int ready;
+    pthread_cond_t filled;
+    int ready;   /* buf and ev are usable */
+    int filling; /* a thread is allocating them (without holding mu) */
+    int failed;  /* the allocation failed: copies take the driver's path */
     size_t chunk;
     char *buf[NBUF];
     cudaEvent_t ev[NBUF];
@@ -32,19 +43,25 @@ static void init_stagers(void)
     size_t v;
     if (env && gf_parse_size(env, &v) == 0 && v >= (64u << 10))
         chunk_bytes = (v + 4095) / 4096 * 4096;
-    for (int i = 0; i < GF_MAX_DEVICES; i++)
+    for (int i = 0; i < GF_MAX_DEVICES; i++) {
         pthread_mutex_init(&stagers[i].mu, NULL);
+        pthread_cond_init(&stagers[i].filled, NULL);
+    }
 }
 
 /* At exit the rings go back to the pinned pool and cached segments to the
  * driver, so leak checkers (compute-sanitizer, LSan) see only real leaks.
- * Registered after CUDA initialised, so it runs before CUDA's teardown. */
+ * Registered after CUDA initialised, so it runs before CUDA's teardown; it
+ * waits for a ring still being allocated, so that no thread is inside CUDA
+ * when CUDA tears down. */
 static void release_at_exit(void)
 {
     for (int d = 0; d < GF_MAX_DEVICES; d++) {
         stager *s = &stagers[d];
         if (pthread_mutex_trylock(&s->mu) != 0)
             continue; /* another thread is still staging: leave it */
+        while (s->filling)
+            pthread_cond_wait(&s->filled, &s->mu);
         if (s->ready) {
             for (int i = 0; i < NBUF; i++) {
                 cudaEventSynchronize(s->ev[i]);
@@ -73,43 +90,110 @@ void gf_release_at_exit(void)
     pthread_once(&exit_once, register_exit);
 }
 
-/* The calling thread's device's ring, locked; NULL (unlocked) on failure. */
-static stager *acquire(gf_status *st)
+/* Allocates a ring's buffers and events; on failure frees what it got. */
+static gf_status fill(size_t chunk, char **buf, cudaEvent_t *ev)
+{
+    for (int i = 0; i < NBUF; i++) {
+        gf_status st = gf_host_malloc((void **)&buf[i], chunk);
+        if (st == GF_SUCCESS)
+            st = GF_CUDA(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+        if (st != GF_SUCCESS) {
+            for (int j = 0; j <= i; j++) {
+                gf_host_free(buf[j]);
+                if (j < i)
+                    cudaEventDestroy(ev[j]);
+                buf[j] = NULL;
+            }
+            return st;
+        }
+    }
+    return GF_SUCCESS;
+}
+
+typedef struct filler {
+    stager *s;
+    int device;
+} filler;
+
+/* The ring's allocation, off the copy that asked for it first. */
+static void *fill_thread(void *arg)
+{
+    filler f = *(filler *)arg;
+    free(arg);
+    stager *s = f.s;
+    char *buf[NBUF];
+    cudaEvent_t ev[NBUF];
+    gf_status st = GF_CUDA(cudaSetDevice(f.device));
+    if (st == GF_SUCCESS)
+        st = fill(s->chunk, buf, ev);
+    cudaGetLastError();
+    pthread_mutex_lock(&s->mu);
+    if (st == GF_SUCCESS) {
+        memcpy(s->buf, buf, sizeof buf);
+        memcpy(s->ev, ev, sizeof ev);
+        s->ready = 1;
+    } else {
+        s->failed = 1;
+    }
+    s->filling = 0;
+    pthread_cond_broadcast(&s->filled);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Starts the ring's allocation on its own thread; s->mu is held. */
+static int start_fill(stager *s)
+{
+    filler *f = malloc(sizeof *f);
+    pthread_t t;
+    pthread_attr_t at;
+    if (!f)
+        return -1;
+    *f = (filler){s, gf_current_device()};
+    s->chunk = chunk_bytes;
+    s->filling = 1;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &at, fill_thread, f);
+    pthread_attr_destroy(&at);
+    if (rc != 0) {
+        s->filling = 0;
+        free(f);
+        return -1;
+    }
+    return 0;
+}
+
+/* The calling thread's device's ring, locked; NULL (unlocked) when the copy
+ * of n bytes is to take the driver's pageable path instead (*st success: the
+ * ring is still being allocated, or could not be) or on failure. */
+static stager *acquire(size_t n, gf_status *st)
 {
     pthread_once(&once, init_stagers);
+    gf_release_at_exit();
     stager *s = &stagers[gf_current_device()];
-    pthread_mutex_lock(&s->mu);
-    if (!s->ready) {
-        s->chunk = chunk_bytes;
-        for (int i = 0; i < NBUF; i++) {
-            *st = gf_host_malloc((void **)&s->buf[i], s->chunk);
-            if (*st == GF_SUCCESS)
-                *st = GF_CUDA(cudaEventCreateWithFlags(&s->ev[i], cudaEventDisableTiming));
-            if (*st != GF_SUCCESS) {
-                for (int j = 0; j <= i; j++) {
-                    gf_host_free(s->buf[j]);
-                    if (j < i)
-                        cudaEventDestroy(s->ev[j]);
-                    s->buf[j] = NULL;
-                }
-                pthread_mutex_unlock(&s->mu);
-                return NULL;
-            }
-        }
-        s->ready = 1;
-        gf_release_at_exit();
-    }
     *st = GF_SUCCESS;
-    return s;
+    pthread_mutex_lock(&s->mu);
+    if (!s->ready && !s->filling && !s->failed && start_fill(s) != 0) {
+        s->chunk = chunk_bytes; /* no thread: allocate here, as the copy needs it */
+        *st = fill(s->chunk, s->buf, s->ev);
+        s->ready = *st == GF_SUCCESS;
+    }
+    while (s->filling && n >= WAIT_FOR_RING)
+        pthread_cond_wait(&s->filled, &s->mu);
+    if (s->ready)
+        return s;
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
 }
 
 gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st;
-    stager *s = acquire(&st);
-    if (!s)
-        return st;
+    stager *s = acquire(n, &st);
     cudaStream_t cs = (cudaStream_t)stream;
+    if (!s)
+        return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, cs)) : st;
     for (size_t off = 0, k = 0; off < n && st == GF_SUCCESS; k++) {
         size_t len = n - off < s->chunk ? n - off : s->chunk;
         int i = (int)(k % NBUF);
@@ -129,10 +213,10 @@ gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st;
-    stager *s = acquire(&st);
-    if (!s)
-        return st;
+    stager *s = acquire(n, &st);
     cudaStream_t cs = (cudaStream_t)stream;
+    if (!s)
+        return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, cs)) : st;
     size_t nchunks = (n + s->chunk - 1) / s->chunk;
     /* keep NBUF chunks in flight; drain each into dst as it lands */
     for (size_t k = 0; k < nchunks && k < NBUF && st == GF_SUCCESS; k++) {

@@ -3,7 +3,8 @@
 # scripts/gpu-check.sh needs on the GPU machine: build-gpu (release, tests
 # on; the libraries the GPU machine lacks in build-gpu/deps), a random batch
 # of SEEDS x 25 regions in .deps/gpu-batch, and a PolyBench/C 4.2.1 checkout
-# in .deps/polybench when POLYBENCH=<dir> names one.  Object files are
+# in .deps/polybench when POLYBENCH=<dir> names one.  START=<n> picks the
+# first random seed (default 1000).  Object files are
 # removed so that the build directory travels light.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +18,7 @@ mkdir -p build-gpu/deps
 cp -L /usr/lib/x86_64-linux-gnu/libcmocka.so.0 build-gpu/deps/
 rm -rf .deps/gpu-batch
 python3 tests/random/run.py --gpufuse build-gpu/compiler/gpufuse --gpu-batch .deps/gpu-batch --seeds "$seeds" \
-    --start 1000 --regions 25 > /dev/null
+    --start "${START:-1000}" --regions 25 > /dev/null
 if [ -n "${POLYBENCH:-}" ]; then
     rm -rf .deps/polybench && mkdir -p .deps && cp -r "$POLYBENCH" .deps/polybench
 fi

@@ -12,7 +12,8 @@ gf_setup() {
         llvm-16 libclang-16-dev libclang-common-16-dev             # compiler front end
         llvm-16-tools                                              # FileCheck (golden tests)
         libisl-dev                                                 # dependence analysis
-        libcmocka-dev                                              # unit tests
+        libdlpack-dev                                              # DLPack (runtime/dlpack.c)
+        libcmocka-dev python3-numpy                                # unit tests, Python tests
         valgrind                                                   # memory checks
     )
     local missing=() p

@@ -9,9 +9,13 @@
  * ("init": gf_init; "props": cudaGetDeviceProperties; "pinned": 4 x 8 MiB
  * cudaHostAlloc; "devmem": cudaMalloc of 64 MiB; "blas": a 2 x 2 gf_dgemm on device memory (cuBLAS's
  * handle and first kernel); "map": the first call of fc_scale, a generated
- * kernel on host arrays (everything but cuBLAS); "none": nothing), and then
+ * kernel on host arrays (everything but cuBLAS); "wait": gf_prewarm_wait,
+ * until the warm-up the .gf.cu started when the process started is done
+ * (a program with that much work of its own before its first call);
+ * "none": nothing), and then
  * times the first three calls of fc_gesummv on host arrays (N x N doubles,
- * staged).  Prints one JSON line.  Exits 77 without a GPU. */
+ * staged).  Prints one JSON line, with "prewarm" false when GPUFUSE_PREWARM=0
+ * turned the warm-up off.  Exits 77 without a GPU. */
 #define _POSIX_C_SOURCE 199309L
 #include <cuda_runtime_api.h>
 #include <gpufuse.h>
@@ -54,6 +58,8 @@ static double pre_step(const char *mode)
     } else if (!strcmp(mode, "map")) {
         double x[64] = {0}, y[64];
         fc_scale(64, 2.0, x, y);
+    } else if (!strcmp(mode, "wait")) {
+        gf_prewarm_wait();
     } else if (!strcmp(mode, "devmem")) {
         void *p;
         cudaMalloc(&p, 64u << 20);
@@ -91,8 +97,9 @@ int main(int argc, char **argv)
         fc_gesummv(n, 1.5, 1.2, A, B, x, y);
         call[k] = now_ms() - t;
     }
-    printf("{\"mode\": \"%s\", \"n\": %d, \"context_ms\": %.3f, \"pre_ms\": %.3f, \"call_ms\": [%.3f, %.3f, %.3f], "
-           "\"y0\": %.6f}\n", mode, n, ctx, pre, call[0], call[1], call[2], y[0]);
+    const char *pw = getenv("GPUFUSE_PREWARM");
+    printf("{\"mode\": \"%s\", \"prewarm\": %s, \"n\": %d, \"context_ms\": %.3f, \"pre_ms\": %.3f, \"call_ms\": [%.3f, %.3f, %.3f], "
+           "\"y0\": %.6f}\n", mode, pw && !strcmp(pw, "0") ? "false" : "true", n, ctx, pre, call[0], call[1], call[2], y[0]);
     free(A), free(B), free(x), free(y);
     return 0;
 }

@@ -1846,6 +1846,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     }
     emit_reservations(b, c, r);
     emit_cost_model(b, c, r);
+    emit_host_choice(b, r);
     buf_line(b, "switch (gf_call_map(gf_c)) {");
     buf_line(b, "case GF_PATH_DEVICE:");
     buf_line(b, "    break;");
@@ -1939,6 +1940,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         }
         c.k = NULL;
         c.kl = NULL;
+        emit_host_cost(b, r);
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);
         buf_puts(b, "/* the original body: for overlapping arguments */\nGF_UNUSED static ");
@@ -1956,4 +1958,5 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         emit_verify_entry(b, r, entry, launcher);
         emit_launcher(b, &c, r, launcher);
     }
+    emit_prewarm(b, u);
 }

@@ -66,11 +66,93 @@ static void emit_decls(Buf *b, Unit *u, bool cuda)
     }
 }
 
+/* The host plan's helpers (after the templates, in both targets): its
+ * threads, the cost model host_cost.c's gf_host_wins_<f> ask
+ * (docs/performance.md, "The host plan against the C body") and the block
+ * size of a column-blocked loop (emit_blocked). */
+static const char host_helpers[] =
+    "\n/* ---- the host plan: threads, cost model, column blocks (docs/performance.md) ---- */\n"
+    "#if defined(GF_HOST_CHOICE) /* -DGF_HOST_CHOICE=fn: fn(\"f\", ran_the_plan) at each call */\n"
+    "void GF_HOST_CHOICE(const char *, int);\n"
+    "#endif\n"
+    "#if defined(_OPENMP)\n"
+    "#include <omp.h>\n"
+    "#endif\n"
+    "/* The threads a parallel loop of the host plan gets (1 inside a parallel region). */\n"
+    "GF_UNUSED static inline int gf_host_threads(void)\n"
+    "{\n"
+    "#if defined(_OPENMP)\n"
+    "    return omp_in_parallel() ? 1 : omp_get_max_threads();\n"
+    "#else\n"
+    "    return 1;\n"
+    "#endif\n"
+    "}\n"
+    "/* The threads the cost model counts on: the plan's threads (OpenMP's,\n"
+    " * OMP_NUM_THREADS), or GPUFUSE_HOST_THREADS=N.  Not the machine's load:\n"
+    " * the choice, and so the last bits of a float sum, must not depend on\n"
+    " * what else runs. */\n"
+    "GF_UNUSED static inline double gf_host_free_threads(void)\n"
+    "{\n"
+    "    double t = gf_host_threads();\n"
+    "#if defined(_OPENMP)\n"
+    "    const char *e = getenv(\"GPUFUSE_HOST_THREADS\");\n"
+    "    if (e && atoi(e) > 0)\n"
+    "        return atoi(e) < t ? atoi(e) : t;\n"
+    "#endif\n"
+    "    return t;\n"
+    "}\n"
+    "/* GPUFUSE_COST_MODEL=0: always the plan (tests that run plans at small sizes). */\n"
+    "GF_UNUSED static inline int gf_host_model_on(void)\n"
+    "{\n"
+    "    static int on = -1;\n"
+    "    int v = __atomic_load_n(&on, __ATOMIC_RELAXED);\n"
+    "    if (v < 0) {\n"
+    "        const char *e = getenv(\"GPUFUSE_COST_MODEL\");\n"
+    "        v = !(e && e[0] == '0' && !e[1]);\n"
+    "        __atomic_store_n(&on, v, __ATOMIC_RELAXED);\n"
+    "    }\n"
+    "    return v;\n"
+    "}\n"
+    "#define GF_HOST_FORK_NS 5000.0 /* an OpenMP parallel loop: waking the threads, the join */\n"
+    "#define GF_HOST_ATOMIC_NS 20.0 /* an atomic update among threads (a locked instruction or a CAS loop) */\n"
+    "#define GF_HOST_CPU_NS 1.0     /* a statement instance on one core */\n"
+    "/* The host plan wins when its parallel loops' forks, their statement\n"
+    " * instances spread over the threads and their atomic updates cost less\n"
+    " * than the C body running every instance on one core; statements outside\n"
+    " * parallel loops cost the same either way.  Without OpenMP the plan runs\n"
+    " * the same instances on one core without atomics: never worse. */\n"
+    "GF_UNUSED static inline int gf_host_plan_wins(double forks, double par, double atom)\n"
+    "{\n"
+    "    if (!gf_host_model_on())\n"
+    "        return 1;\n"
+    "#if defined(_OPENMP)\n"
+    "    const double plan = forks * GF_HOST_FORK_NS +\n"
+    "                        ((par - atom) * GF_HOST_CPU_NS + atom * GF_HOST_ATOMIC_NS) / gf_host_free_threads();\n"
+    "    return plan < par * GF_HOST_CPU_NS;\n"
+    "#else\n"
+    "    (void)forks, (void)par, (void)atom;\n"
+    "    return 1;\n"
+    "#endif\n"
+    "}\n"
+    "GF_UNUSED static inline double gf_host_trips(double lb, double ub, double step) { return ub > lb ? (ub - lb) / step : 0; }\n"
+    "GF_UNUSED static inline double gf_host_half(double trips) { return trips > 1 ? (trips - 1) / 2 : 0; }\n"
+    "/* Iterations per block of a column-blocked loop: a share per thread, a\n"
+    " * multiple of 16 (whole cache lines), at most 1024 (the block's elements\n"
+    " * of a row stay in the first-level cache). */\n"
+    "GF_UNUSED static inline long long gf_host_block(double trips)\n"
+    "{\n"
+    "    long long n = (long long)trips, t = gf_host_threads();\n"
+    "    long long bs = (n + t - 1) / t;\n"
+    "    bs = (bs + 15) / 16 * 16;\n"
+    "    return bs < 16 ? 16 : bs > 1024 ? 1024 : bs;\n"
+    "}\n";
+
 void emit_prelude(Buf *b, Unit *u, bool cuda)
 {
     buf_printf(b, "%s", gf_tpl_common);
     if (cuda)
         buf_printf(b, "%s", gf_tpl_device);
+    buf_puts(b, host_helpers);
     bool lib = false;
     for (int i = 0; i < u->regions.len; i++)
         lib |= ((Region *)vec_at(&u->regions, i))->plan->has_lib;
@@ -140,9 +222,41 @@ static void free_vlas(Buf *b, Region *r, bool fused)
     }
 }
 
+static void emit_for_head(Buf *b, const Stmt *l, const char *lb, const char *ub);
+
+/* The C body: a pair of loops deps_interchange swapped (the parallel one
+ * outside, for the kernels) printed in the order the C function has them,
+ * which reads rows contiguously: the C body it stands for. */
+static bool emit_unswapped(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    const Stmt *in = s->body;
+    while (in->kind == S_BLOCK && in->list.len == 1)
+        in = vec_at(&in->list, 0);
+    if (in->kind != S_FOR || !in->interchanged)
+        return false;
+    const Stmt *order[2] = {in, s};
+    for (int i = 0; i < 2; i++) {
+        Buf lb = {0}, ub = {0};
+        emit_expr(&lb, cx, order[i]->lb);
+        emit_expr(&ub, cx, order[i]->ub);
+        emit_for_head(b, order[i], lb.data, ub.data);
+        buf_free(&lb);
+        buf_free(&ub);
+        b->indent++;
+    }
+    emit_stmt(b, cx, in->body);
+    for (int i = 0; i < 2; i++) {
+        b->indent--;
+        buf_line(b, "}");
+    }
+    return true;
+}
+
 static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     HostCx *h = (HostCx *)cx;
+    if (!h->fused && s->kind == S_FOR && s->interchanged)
+        return emit_unswapped(b, cx, s);
     if (s->kind == S_RETURN) {
         free_vlas(b, h->r, h->fused);
         return false;
@@ -150,8 +264,15 @@ static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     if (h->fused && ((s->kind == S_DECL && s->var->is_array) || s->kind == S_FREE) && is_dead_temp(h->r, s->var))
         return true;             /* never allocated */
     if (s->kind == S_ASSIGN && s->atomic && h->openmp && h->k && h->k->pdims > 0) {
-        /* a colliding update (deps.c): atomic among the threads */
+        /* a colliding update (deps.c): atomic among the threads; one thread
+         * without OpenMP, which needs no compare-and-swap */
+        buf_puts(b, "#if defined(_OPENMP)\n");
         emit_atomic_update(b, cx, s);
+        buf_puts(b, "#else\n");
+        h->openmp = false;
+        emit_stmt(b, cx, s);
+        h->openmp = true;
+        buf_puts(b, "#endif\n");
         return true;
     }
     return false;
@@ -228,6 +349,142 @@ void emit_source_comment(Buf *b, Unit *u, Kernel *k)
              k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");
 }
 
+/* ---- column blocks -------------------------------------------------------------------
+ * A kernel whose innermost parallel loop p has one sequential loop q as its
+ * whole body, where the accesses are contiguous along p and a row apart
+ * along q, reads one element per cache line at each step of q on the CPU:
+ * column_sums after deps_interchange moved the column loop outside
+ * (for j { for i { y[j] += a[i][j] * w[i]; } }), right for the GPU, where
+ * neighbouring threads read neighbouring columns.  The host plan runs p by
+ * blocks instead: each block (the blocks in parallel), q, and inside q the
+ * block's iterations of p, so that every step of q reads a contiguous piece
+ * of a row.  Each iteration of p still runs its iterations of q in order,
+ * the same operations in the same order per element; legal because p
+ * carries no dependence, so its iterations may interleave. */
+
+typedef struct StrideCx {
+    IrVisitor v;
+    const Var *p, *q;
+    int along_p, along_q;        /* accesses contiguous along p (a row apart along q), and the reverse */
+} StrideCx;
+
+/* Whether subscripts [0, n) of e use v. */
+static bool lead_uses(const Expr *e, int n, const Var *v)
+{
+    for (int d = 0; d < n; d++)
+        if (!e->aff[d] || aff_uses(e->aff[d], v))
+            return true;
+    return false;
+}
+
+static Expr *stride_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    StrideCx *x = (StrideCx *)v;
+    if (e->kind != E_INDEX || !e->aff || e->nkids < 2 || !e->aff[e->nkids - 1])
+        return e;
+    const Aff *last = e->aff[e->nkids - 1];
+    long long cp = aff_coef(last, x->p), cq = aff_coef(last, x->q);
+    if ((cp == 1 || cp == -1) && !cq && lead_uses(e, e->nkids - 1, x->q))
+        x->along_p++;
+    if ((cq == 1 || cq == -1) && !cp && lead_uses(e, e->nkids - 1, x->p))
+        x->along_q++;
+    return e;
+}
+
+static bool uses_var(const Expr *e, const void *v)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
+}
+
+/* The sequential loop to run outside blocks of kernel k's innermost
+ * parallel loop, or NULL when k's loops stay as they are. */
+Stmt *host_block_loop(Kernel *k)
+{
+    if (k->kind == K_SERIAL || k->pdims < 1 || k->nests.len != 1 || k->reg_temps.len)
+        return NULL;
+    Stmt *q = nest_inner_body(vec_at(&k->nests, 0), k->pdims);
+    while (q->kind == S_BLOCK && q->list.len == 1)
+        q = vec_at(&q->list, 0);
+    if (q->kind != S_FOR || q->brk || q->parallel)
+        return NULL;
+    for (int d = 0; d < k->pdims; d++)
+        if (ir_expr_any(q->lb, uses_var, k->loops[d]->iv) || ir_expr_any(q->ub, uses_var, k->loops[d]->iv))
+            return NULL;
+    Stmt *p = k->loops[k->pdims - 1];
+    for (int d = 0; d + 1 < k->pdims; d++) /* the block size is taken before the loops: p rectangular */
+        if (ir_expr_any(p->lb, uses_var, k->loops[d]->iv) || ir_expr_any(p->ub, uses_var, k->loops[d]->iv))
+            return NULL;
+    StrideCx x = {{.expr = stride_expr}, k->loops[k->pdims - 1]->iv, q->iv, 0, 0};
+    ir_visit_stmt(&x.v, q->body);
+    return x.along_p > x.along_q ? q : NULL;
+}
+
+static void emit_for_head(Buf *b, const Stmt *l, const char *lb, const char *ub)
+{
+    if (l->step == 1)
+        buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(l->iv->ty), l->iv->cname, lb, l->iv->cname, ub,
+                 l->iv->cname);
+    else
+        buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) {", type_c_name(l->iv->ty), l->iv->cname, lb,
+                 l->iv->cname, ub, l->iv->cname, l->step);
+}
+
+/* The innermost parallel loop p of k by blocks, q (host_block_loop) around
+ * the block's iterations; the caller opened the outer parallel loops. */
+static void emit_blocked(Buf *b, HostCx *h, Kernel *k, Stmt *q)
+{
+    Stmt *p = k->loops[k->pdims - 1];
+    Buf lb = {0}, ub = {0}, qlb = {0}, qub = {0};
+    emit_expr(&lb, &h->base, p->lb);
+    emit_expr(&ub, &h->base, p->ub);
+    emit_expr(&qlb, &h->base, q->lb);
+    emit_expr(&qub, &h->base, q->ub);
+    const char *span = p->step == 1 ? "gf_bs" : arena_printf(h->r->unit->arena, "gf_bs * %lld", p->step);
+    buf_line(b, "for (long long gf_blk = %s; gf_blk < (long long)(%s); gf_blk += %s) {", lb.data, ub.data, span);
+    b->indent++;
+    buf_line(b, "const long long gf_blk_end = gf_min(gf_blk + %s, (long long)(%s));", span, ub.data);
+    emit_for_head(b, q, qlb.data, qub.data);
+    b->indent++;
+    if (p->step == 1)
+        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s++) {", type_c_name(p->iv->ty), p->iv->cname,
+                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname);
+    else
+        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s += %lld) {", type_c_name(p->iv->ty), p->iv->cname,
+                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname, p->step);
+    b->indent++;
+    emit_stmt(b, &h->base, q->body);
+    for (int i = 0; i < 3; i++) {
+        b->indent--;
+        buf_line(b, "}");
+    }
+    buf_free(&lb);
+    buf_free(&ub);
+    buf_free(&qlb);
+    buf_free(&qub);
+}
+
+/* `#pragma omp parallel for` over k's parallel loops, with its reductions. */
+static void emit_omp_for(Buf *b, Kernel *k)
+{
+    Buf clause = {0};
+    if (k->pdims > 1)
+        buf_printf(&clause, " collapse(%d)", k->pdims);
+    for (int i = 0; i < k->reds.len; i++) {
+        Stmt *s = vec_at(&k->reds, i);
+        bool dup = false;
+        for (int j = 0; j < i; j++)
+            if (((Stmt *)vec_at(&k->reds, j))->red_var == s->red_var)
+                dup = true;
+        if (!dup)
+            buf_printf(&clause, " reduction(%s:%s)", omp_red_op(s->red), s->red_var->cname);
+    }
+    buf_puts(b, "#if defined(_OPENMP)\n");
+    buf_line(b, "#pragma omp parallel for%s", clause.data ? clause.data : "");
+    buf_puts(b, "#endif\n");
+    buf_free(&clause);
+}
+
 static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
 {
     HostCx h;
@@ -241,38 +498,41 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
             emit_stmt(b, &h.base, vec_at(&k->nests, i));
         return;
     }
-    if (openmp) {
-        Buf clause = {0};
-        if (k->pdims > 1)
-            buf_printf(&clause, " collapse(%d)", k->pdims);
-        for (int i = 0; i < k->reds.len; i++) {
-            Stmt *s = vec_at(&k->reds, i);
-            bool dup = false;
-            for (int j = 0; j < i; j++)
-                if (((Stmt *)vec_at(&k->reds, j))->red_var == s->red_var)
-                    dup = true;
-            if (!dup)
-                buf_printf(&clause, " reduction(%s:%s)", omp_red_op(s->red), s->red_var->cname);
-        }
-        buf_puts(b, "#if defined(_OPENMP)\n");
-        buf_line(b, "#pragma omp parallel for%s", clause.data ? clause.data : "");
-        buf_puts(b, "#endif\n");
-        buf_free(&clause);
+    Stmt *q = host_block_loop(k);
+    if (q) {
+        Stmt *p = k->loops[k->pdims - 1];
+        Buf lb = {0}, ub = {0};
+        emit_expr(&lb, &h.base, p->lb);
+        emit_expr(&ub, &h.base, p->ub);
+        buf_line(b, "{ /* '%s' by blocks, the loop over '%s' around each block's '%s': rows read contiguously */",
+                 p->iv->name, q->iv->name, p->iv->name);
+        b->indent++;
+        buf_line(b, "const long long gf_bs = gf_host_block(gf_host_trips(%s, %s, %lld));", lb.data, ub.data, p->step);
+        buf_free(&lb);
+        buf_free(&ub);
     }
-    for (int d = 0; d < k->pdims; d++) {
+    if (openmp)
+        emit_omp_for(b, k);
+    int open = q ? k->pdims - 1 : k->pdims;
+    for (int d = 0; d < open; d++) {
         Stmt *l = k->loops[d];
         Buf lb = {0}, ub = {0};
         emit_expr(&lb, &h.base, l->lb);
         emit_expr(&ub, &h.base, l->ub);
-        if (l->step == 1)
-            buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(l->iv->ty), l->iv->cname, lb.data,
-                     l->iv->cname, ub.data, l->iv->cname);
-        else
-            buf_line(b, "for (%s %s = %s; %s < %s; %s += %lld) {", type_c_name(l->iv->ty), l->iv->cname, lb.data,
-                     l->iv->cname, ub.data, l->iv->cname, l->step);
+        emit_for_head(b, l, lb.data, ub.data);
         buf_free(&lb);
         buf_free(&ub);
         b->indent++;
+    }
+    if (q) {
+        emit_blocked(b, &h, k, q);
+        for (int d = 0; d < open; d++) {
+            b->indent--;
+            buf_line(b, "}");
+        }
+        b->indent--;
+        buf_line(b, "}");
+        return;
     }
     for (int i = 0; i < k->reg_temps.len; i++) {
         Var *v = vec_at(&k->reg_temps, i);
@@ -478,6 +738,29 @@ static void emit_host_hazard(Buf *b, Region *r)
     buf_free(&cond);
 }
 
+/* Host target: the C body when the plan cannot beat it at this call
+ * (host_cost.c).  Compiled with -DGF_HOST_CHOICE=fn, each call first calls
+ * fn("name", ran_the_plan): how tests see which ran. */
+static void emit_host_decision(Buf *b, Region *r)
+{
+    const char *wins = host_cost_call(r);
+    if (wins)
+        buf_line(b, "const int gf_plan = %s;", wins);
+    buf_puts(b, "#if defined(GF_HOST_CHOICE)\n");
+    buf_line(b, "GF_HOST_CHOICE(\"%s\", %s);%s", r->name, wins ? "gf_plan" : "1", wins ? "" : " /* no cost model */");
+    buf_puts(b, "#endif\n");
+    if (!wins)
+        return;
+    Buf args = {0};
+    emit_params(&args, r, false, true);
+    buf_line(b, "if (!gf_plan) { /* too little work for the plan's threads: the C body */");
+    buf_line(b, "    %sgf_seq_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
+    if (r->ret->kind == TY_VOID)
+        buf_line(b, "    return;");
+    buf_line(b, "}");
+    buf_free(&args);
+}
+
 void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
 {
     buf_printf(b, "/* %s.gf.c - generated by gpufuse %s from %s (--target=host): the fused\n"
@@ -489,7 +772,8 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
         buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->gen_path, r->loc.line);
         buf_puts(b, "/* the original body: used when arguments overlap */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
-        /* the fused plan, with the hazard check first */
+        emit_host_cost(b, r);
+        /* the fused plan, with the hazard check and the cost model first */
         Buf body = {0};
         const char *name = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
         const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
@@ -504,6 +788,7 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
         buf_printf(b, "%.*s", (int)(brace - body.data + 3), body.data);
         b->indent = 1;
         emit_host_hazard(b, r);
+        emit_host_decision(b, r);
         b->indent = 0;
         buf_puts(b, brace + 3);
         buf_free(&body);

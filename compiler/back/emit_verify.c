@@ -281,3 +281,52 @@ void emit_abi_check(Buf *b, Unit *u)
                   "extern \"C\" __attribute__((weak)) const char %s = 0;\n\n",
                u->gen_path, unit_symbol(u->arena, u->path));
 }
+
+/* The warm-up flag (gpufuse.h's GF_WARM_*) of a library operation. */
+static const char *warm_flag(LibKind k)
+{
+    switch (k) {
+    case L_GEMM: return "GF_WARM_GEMM";
+    case L_GEMV: return "GF_WARM_GEMV";
+    case L_GER: return "GF_WARM_GER";
+    case L_SYRK: return "GF_WARM_SYRK";
+    case L_SYR2K: return "GF_WARM_SYR2K";
+    case L_SYMM: return "GF_WARM_SYMM";
+    case L_TRMM: return "GF_WARM_TRMM";
+    case L_GEAM: return "GF_WARM_GEAM";
+    }
+    return "GF_WARM_CONTEXT";
+}
+
+void emit_prewarm(Buf *b, Unit *u)
+{
+    const char *flags[12];
+    int n = 0;
+    flags[n++] = "GF_WARM_CONTEXT";
+    for (int i = 0; i < u->regions.len; i++) {
+        Region *r = vec_at(&u->regions, i);
+        for (int j = 0; j < r->plan->kernels.len; j++) {
+            Kernel *k = vec_at(&r->plan->kernels, j);
+            for (int o = 0; k->lib && o < k->lib->ops.len; o++) {
+                LibOp *op = vec_at(&k->lib->ops, o);
+                const char *f[2] = {warm_flag(op->kind),
+                                    type_elem(op->c->ty)->kind == TY_FLOAT ? "GF_WARM_F32" : "GF_WARM_F64"};
+                for (int x = 0; x < 2; x++) {
+                    int seen = 0;
+                    for (int y = 0; y < n; y++)
+                        seen |= !strcmp(flags[y], f[x]);
+                    if (!seen && n < (int)(sizeof flags / sizeof *flags))
+                        flags[n++] = f[x];
+                }
+            }
+        }
+    }
+    buf_puts(b, "\n/* When the program starts, a thread of the runtime creates the CUDA context");
+    buf_puts(b, n > 1 ? "\n * and loads the cuBLAS routines these launchers call, while the program goes\n"
+                        " * on (gf_prewarm; GPUFUSE_PREWARM=0 turns it off). */\n"
+                      : "\n * while the program goes on (gf_prewarm; GPUFUSE_PREWARM=0 turns it off). */\n");
+    buf_puts(b, "__attribute__((constructor)) static void gf_prewarm_unit(void)\n{\n    gf_prewarm(");
+    for (int y = 0; y < n; y++)
+        buf_printf(b, "%s%s", y ? " | " : "", flags[y]);
+    buf_puts(b, ");\n}\n");
+}

@@ -81,6 +81,52 @@ static const char *atomic_note(const Region *r, const Var *v, bool *deterministi
                          : "floating point: the order of the additions, and so the rounding, is not deterministic";
 }
 
+/* The host plan (--target=host, and the CUDA target's CPU fallback): its
+ * column-blocked kernels, and how each call chooses between it and the C
+ * body (host_cost.c). */
+static void report_host_plan(FILE *f, Region *r)
+{
+    Plan *p = r->plan;
+    int par = 0;
+    for (int j = 0; j < p->kernels.len; j++) {
+        Kernel *k = vec_at(&p->kernels, j);
+        par += k->kind != K_SERIAL;
+        Stmt *q = host_block_loop(k);
+        if (q)
+            fprintf(f, "  host plan: kernel %s runs '%s' by blocks inside the loop over '%s' (rows read contiguously)\n",
+                    k->name, k->loops[k->pdims - 1]->iv->name, q->iv->name);
+    }
+    const char *none = host_cost_none(r);
+    if (none)
+        fprintf(f, "  host plan: always runs (%s)\n", none);
+    else
+        fprintf(f, "  host plan: %d OpenMP parallel loop%s; at each call the C body runs instead when the forks and "
+                   "atomic updates cost more than the threads save (cost model)\n",
+                par, par == 1 ? "" : "s");
+}
+
+static void json_str(FILE *f, const char *s);
+
+static void json_host_plan(FILE *f, Region *r)
+{
+    const char *none = host_cost_none(r);
+    fprintf(f, ", \"host_plan\": {\"cost_model\": %s, \"always_because\": ", none ? "false" : "true");
+    if (none)
+        json_str(f, none);
+    else
+        fprintf(f, "null");
+    fprintf(f, ", \"column_blocked\": [");
+    int n = 0;
+    for (int j = 0; j < r->plan->kernels.len; j++) {
+        Kernel *k = vec_at(&r->plan->kernels, j);
+        if (host_block_loop(k)) {
+            fprintf(f, "%s", n++ ? ", " : "");
+            json_str(f, k->name);
+        }
+    }
+    fprintf(f, "]}");
+}
+
 void report_text(FILE *f, Unit *u)
 {
     fprintf(f, "gpufuse report: %s\n", u->path);
@@ -120,6 +166,7 @@ void report_text(FILE *f, Unit *u)
             fprintf(f, "  global traffic per element: %.0f B unfused (a pass per statement) -> %.0f B fused "
                        "(%.0f%% saved)\n",
                     p->bytes_unfused, p->bytes_fused, 100.0 * (1 - p->bytes_fused / p->bytes_unfused));
+        report_host_plan(f, r);
     }
     for (int i = 0; i < u->rejected.len; i++) {
         Region *r = vec_at(&u->rejected, i);
@@ -216,8 +263,10 @@ void report_json(FILE *f, Unit *u)
             fprintf(f, "%s", j ? ", " : "");
             json_str(f, vec_at(&p->notes, j));
         }
-        fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f}",
+        fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f",
                 p->cost_model ? "true" : "false", p->bytes_unfused, p->bytes_fused);
+        json_host_plan(f, r);
+        fprintf(f, "}");
     }
     for (int i = 0; i < u->rejected.len; i++) {
         Region *r = vec_at(&u->rejected, i);

@@ -17,7 +17,7 @@
 #define GFC_VERSION "0.1.0"
 /* The launcher interface the generated code is written for: the runtime's
  * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
-#define GFC_LAUNCH_ABI 2
+#define GFC_LAUNCH_ABI 3
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -865,6 +865,10 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
  * the linked runtime are of GFC_LAUNCH_ABI, and the unit's link anchor
  * unit_symbol() (gpufuse_unit_<stem>, see gpufuse.h's GPUFUSE_UNIT). */
 void emit_abi_check(Buf *b, Unit *u);
+/* emit_verify.c: at the end of a .gf.cu, the constructor that starts the
+ * runtime's warm-up (gf_prewarm) with the cuBLAS routines and types the
+ * unit's launchers call. */
+void emit_prewarm(Buf *b, Unit *u);
 /* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
 void remarks_region(Region *r, bool atomic_reductions);
 const char *unit_symbol(Arena *a, const char *path);
@@ -875,6 +879,18 @@ void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
+/* host_cost.c: the host plan against the C body, per call.  emit_host_cost
+ * prints gf_host_wins_<f>(scalar parameters); host_cost_call is its call
+ * (NULL when the region has no model: host_cost_none says why). */
+void emit_host_cost(Buf *b, Region *r);
+const char *host_cost_call(Region *r);
+const char *host_cost_none(Region *r);
+/* In the CUDA launcher, before gf_call_map: without a GPU, the C body when
+ * the host plan cannot win. */
+void emit_host_choice(Buf *b, Region *r);
+/* emit_host.c: the sequential loop the host plan runs outside blocks of
+ * kernel k's innermost parallel loop (column sums), or NULL. */
+Stmt *host_block_loop(Kernel *k);
 
 /* ---- report.c / irdump.c --------------------------------------------------------------- */
 

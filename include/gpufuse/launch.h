@@ -17,8 +17,9 @@ extern "C" {
 /* The launcher interface's version.  Generated code is compiled against the
  * ABI gpufuse generated it for; a change here changes the number.
  *   1: gpufuse 0.1.0
- *   2: verify mode (gpufuse/entry.h) */
-#define GF_LAUNCH_ABI 2
+ *   2: verify mode (gpufuse/entry.h)
+ *   3: gf_prewarm, called by every .gf.cu when the program starts */
+#define GF_LAUNCH_ABI 3
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {

@@ -41,8 +41,39 @@ GPUFUSE void sweep(int n, int m, float A[n][m + 1])
 // REPORT: kernel atx_k0 [map, 1-D, cuBLAS]: lines 10-12
 // REPORT: line 10: loops interchanged: 'j' runs outside (parallel), 'i' inside it (sequential, per element, in the original order)
 // REPORT: line 10: kernel atx_k0 (lines 10-12) is a library call: y = A^T * t + y (float, cuBLAS GEMV)
+// REPORT: host plan: kernel atx_k0 runs 'j' by blocks inside the loop over 'i' (rows read contiguously)
+// REPORT: host plan: 1 OpenMP parallel loop; at each call the C body runs instead
 // REPORT-LABEL: region decay
 // REPORT: kernel decay_k0 [map, 1-D]: lines 17-19
 // REPORT: line 17: loops interchanged: 'i' runs outside (parallel), 's' inside it
+// REPORT-NOT: by blocks
+// REPORT: host plan: 1 OpenMP parallel loop
 // REPORT-LABEL: region sweep
 // REPORT-NOT: interchanged
+// The host plan runs atx's columns by blocks inside the row loop (rows read
+// contiguously, each column still summed in the written order), its C body in
+// the written loop order; decay's time loop stays inside (a[i] is 1-D).
+// HOST-LABEL: static void gf_seq_atx(
+// HOST-NEXT: {
+// HOST-NEXT: for (int i = 0; i < n; i++) {
+// HOST-NEXT: for (int j = 0; j < m; j++) {
+// HOST-LABEL: static int gf_host_wins_atx(int n, int m)
+// HOST: gf_forks += 1; gf_par += gf_ct0 * gf_ct1; /* atx_k0 */
+// HOST-NEXT: return gf_host_plan_wins(gf_forks, gf_par, gf_atom);
+// HOST-LABEL: void atx(
+// HOST: const int gf_plan = gf_host_wins_atx(n, m);
+// HOST: if (!gf_plan) {
+// HOST-NEXT: gf_seq_atx(n, m, A, t, y);
+// HOST: const long long gf_bs = gf_host_block(gf_host_trips(0, m, 1));
+// HOST-NEXT: #if defined(_OPENMP)
+// HOST-NEXT: #pragma omp parallel for
+// HOST-NEXT: #endif
+// HOST-NEXT: for (long long gf_blk = 0; gf_blk < (long long)(m); gf_blk += gf_bs) {
+// HOST-NEXT: const long long gf_blk_end = gf_min(gf_blk + gf_bs, (long long)(m));
+// HOST-NEXT: for (int i = 0; i < n; i++) {
+// HOST-NEXT: for (int j = (int)gf_blk; j < gf_blk_end; j++) {
+// HOST-NEXT: y[j] += A[((long long)i * m + j)] * t[i];
+// HOST-LABEL: void decay(
+// HOST-NOT: gf_blk
+// HOST: for (int i = 0; i < n; i++) {
+// HOST-NEXT: for (int s = 0; s < steps; s++) {

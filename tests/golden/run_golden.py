@@ -7,6 +7,7 @@ Each tests/golden/*.c file is a small GPUFUSE region with FileCheck lines:
   // REPORT: ...   checked against `gpufuse --emit=report FILE` (standard output)
   // WARN: ...     checked against the diagnostics (standard error) of --emit=ir
   // CU: ...       checked against the generated CUDA (`gpufuse --emit=cu FILE`)
+  // HOST: ...     checked against the generated host C (`gpufuse --target=host FILE`)
   // FLAGS: ...    extra gpufuse options for the CU output (e.g. --fast-math)
 
 A file without any WARN line must produce no diagnostics at all.
@@ -39,7 +40,7 @@ def run_filecheck(filecheck, path, prefix, text, what):
 
 def check_file(args, path):
     src = open(path).read()
-    prefixes = set(re.findall(r'^\s*//\s*(CHECK|REPORT|WARN|CU)(?:-[A-Z]+)?:', src, re.M))
+    prefixes = set(re.findall(r'^\s*//\s*(CHECK|REPORT|WARN|CU|HOST)(?:-[A-Z]+)?:', src, re.M))
     if 'CHECK' not in prefixes:
         sys.stderr.write('FAIL %s: no CHECK lines (a golden test must pin something)\n' % path)
         return False
@@ -75,6 +76,12 @@ def check_file(args, path):
             sys.stderr.write('FAIL %s: gpufuse --emit=cu exited %d\n%s' % (path, cu.returncode, cu.stderr))
             return False
         ok &= run_filecheck(args.filecheck, path, 'CU', cu.stdout, '--emit=cu')
+    if 'HOST' in prefixes:
+        hc = subprocess.run(base + ['--target=host', name, '-o', '-'] + extra, capture_output=True, text=True, cwd=d)
+        if hc.returncode != 0:
+            sys.stderr.write('FAIL %s: gpufuse --target=host exited %d\n%s' % (path, hc.returncode, hc.stderr))
+            return False
+        ok &= run_filecheck(args.filecheck, path, 'HOST', hc.stdout, '--target=host')
     return ok
 
 

@@ -256,8 +256,14 @@ class Builder:
         self.g = Gen(rng)
         self.seed = seed
 
-    def size(self, small=False):
+    def size(self, small=False, big=False):
         r = self.r
+        # big: 1-D regions only.  2097153 and 3145733 elements put a byte
+        # count just past a whole number of pages per staging thread for
+        # every element size: the host half of staging once dropped the
+        # last bytes of such copies (runtime/threadpool.c).
+        if big and r.random() < 0.06:
+            return r.choice([2097153, 3145733])
         if small:
             return r.choice([1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 40, 64])
         return r.choice([1, 2, 3, 5, 7, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 257, 500,
@@ -355,7 +361,7 @@ class Builder:
         """Element-wise chains over mixed types, one or several nests."""
         r = self.r
         reg = self.new_region(idx, 'ewise')
-        n = self.size()
+        n = self.size(big=True)
         reg.sizes = [('n', n)]
         ins = [self.in_arr(reg, f'x{k}', self.elem_ty(), ['n']) for k in range(r.randrange(1, 4))]
         leaves = self.leaves_for(ins, ['i'])
@@ -483,7 +489,7 @@ class Builder:
         """Scalar reductions, returned or stored through a pointer."""
         r = self.r
         reg = self.new_region(idx, 'reduce')
-        n = self.size()
+        n = self.size(big=True)
         reg.sizes = [('n', n)]
         op = r.choice(['+f', '+d', '+df', '+i', '*f', 'maxf', 'max?', 'minf', 'min?', '&', '|', '^',
                        '&&', '||', '+f', '+df'])

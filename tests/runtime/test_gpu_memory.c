@@ -1,6 +1,8 @@
 /* test_gpu_memory.c - on a GPU: the device pool (real cudaMalloc), the
  * pinned pool, gf_memcpy (staged round trip of a large malloc buffer, small
- * and pinned copies) and data regions.  Exits 77 without a GPU. */
+ * and pinned copies, the first copies of the process from several threads
+ * while the staging ring is still being allocated) and data regions.  Exits
+ * 77 without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +12,57 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include <gpufuse.h>
 #include <cuda_runtime_api.h>
 
 #define MiB ((size_t)1 << 20)
+
+/* One thread's copies: sizes on both sides of the staging chunk (8 MiB),
+ * each a round trip of its own pattern through its own device buffer. */
+static void *copy_worker(void *arg)
+{
+    int id = (int)(intptr_t)arg, bad = 0;
+    static const size_t sizes[] = {1 * MiB, 3 * MiB + 5, 17 * MiB + 4097, 64 * 1024 + 1, 9 * MiB};
+    size_t most = 17 * MiB + 4097;
+    unsigned char *h = malloc(most), *back = malloc(most);
+    void *d = NULL;
+    if (!h || !back || gf_malloc(&d, most) != GF_SUCCESS)
+        return (void *)1;
+    for (int rep = 0; rep < 12 && !bad; rep++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes && !bad; k++) {
+            size_t n = sizes[k];
+            for (size_t i = 0; i < n; i++)
+                h[i] = (unsigned char)(i * 7 + (size_t)id * 13 + (size_t)rep * 101 + k);
+            memset(back, 0, n);
+            bad = gf_memcpy(d, h, n, GF_HOST_TO_DEVICE) != GF_SUCCESS ||
+                  gf_memcpy(back, d, n, GF_DEVICE_TO_HOST) != GF_SUCCESS || memcmp(h, back, n) != 0;
+        }
+    }
+    gf_free(d);
+    free(h);
+    free(back);
+    return (void *)(intptr_t)bad;
+}
+
+/* First in the process: the first pageable copies start the staging ring's
+ * allocation on a thread of its own and take the driver's path until it is
+ * ready; later ones go through the ring.  Both give the same bytes, from
+ * several threads at once. */
+static void test_copies_while_ring_fills(void **state)
+{
+    (void)state;
+    enum { T = 4 };
+    pthread_t th[T];
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, copy_worker, (void *)(intptr_t)i), 0);
+    for (int i = 0; i < T; i++) {
+        void *bad = (void *)1;
+        assert_int_equal(pthread_join(th[i], &bad), 0);
+        assert_null(bad);
+    }
+}
 
 static void test_device_pool(void **state)
 {
@@ -158,6 +206,7 @@ int main(void)
         return 77;
     }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_copies_while_ring_fills),
         cmocka_unit_test(test_device_pool),
         cmocka_unit_test(test_huge_allocation_fails_cleanly),
         cmocka_unit_test(test_staged_round_trip),

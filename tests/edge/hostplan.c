@@ -1,0 +1,119 @@
+/* hostplan.c - the host plan (--target=host) against the C body: each call
+ * evaluates the cost model (compiler/back/host_cost.c) and runs either the
+ * fused OpenMP plan or the C body.  Compiled with -DGF_HOST_CHOICE=hp_choice,
+ * the generated entry points report which one ran; this checks the choice
+ * (the C body for a tiny region, for a fork per step of little work and for
+ * atomic updates; the plan for a large region) and every result against the
+ * C body.  The model is told the machine has 2 free threads
+ * (GPUFUSE_HOST_THREADS), so the choice does not depend on the load.
+ * Exit 77 without OpenMP: then the plan always runs (no fork to pay). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+void hp_scale(int n, const float *restrict x, float *restrict y);
+void gf_hp_scale(int n, const float *restrict x, float *restrict y);
+void hp_colsum(int rows, int cols, const float *a, const float *w, float *y);
+void gf_hp_colsum(int rows, int cols, const float *a, const float *w, float *y);
+void hp_count(int n, int nbins, const int *restrict bin, int *count);
+void gf_hp_count(int n, int nbins, const int *restrict bin, int *count);
+void hp_steps(int steps, int n, float *a, const float *b);
+void gf_hp_steps(int steps, int n, float *a, const float *b);
+
+static const char *last_name;
+static int last_plan = -1;
+
+void hp_choice(const char *name, int plan);
+void hp_choice(const char *name, int plan)
+{
+    last_name = name;
+    last_plan = plan;
+}
+
+static int failures;
+
+static void expect(const char *what, const char *name, int plan, int same)
+{
+    int ok = last_name && !strcmp(last_name, name) && last_plan == plan && same;
+    printf("  %-58s %s: %s\n", what, last_name ? (last_plan ? "the plan" : "the C body") : "no choice reported",
+           ok ? "ok" : "FAILED");
+    failures += !ok;
+    last_name = NULL;
+    last_plan = -1;
+}
+
+static float *filled(size_t n, unsigned seed)
+{
+    float *p = malloc(n * sizeof *p);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        p[i] = (float)((seed >> 8) & 0xffff) / 65536.0f - 0.5f;
+    }
+    return p;
+}
+
+static int same(const void *a, const void *b, size_t bytes) { return !memcmp(a, b, bytes); }
+
+static void colsum(int rows, int cols, const char *what, int plan)
+{
+    float *a = filled((size_t)rows * cols, 7), *w = filled((size_t)rows, 8);
+    float *y1 = calloc((size_t)cols, sizeof(float)), *y2 = calloc((size_t)cols, sizeof(float));
+    hp_colsum(rows, cols, a, w, y1);
+    gf_hp_colsum(rows, cols, a, w, y2);
+    /* by blocks or not, each column adds its rows in the C loop's order: bit for bit */
+    expect(what, "hp_colsum", plan, same(y1, y2, (size_t)cols * sizeof(float)));
+    free(a), free(w), free(y1), free(y2);
+}
+
+int main(void)
+{
+#if !defined(_OPENMP)
+    printf("built without OpenMP: the plan always runs, nothing to choose\n");
+    return 77;
+#else
+    omp_set_num_threads(2);
+    setenv("GPUFUSE_HOST_THREADS", "2", 1);
+    unsetenv("GPUFUSE_COST_MODEL");
+    int big = 1 << 22;
+    float *x = filled((size_t)big, 1), *y1 = malloc((size_t)big * 4), *y2 = malloc((size_t)big * 4);
+
+    hp_scale(64, x, y1);
+    gf_hp_scale(64, x, y2);
+    expect("64 elements: a fork costs more than the work", "hp_scale", 0, same(y1, y2, 64 * 4));
+    hp_scale(big, x, y1);
+    gf_hp_scale(big, x, y2);
+    expect("4M elements: the work spread over 2 threads", "hp_scale", 1, same(y1, y2, (size_t)big * 4));
+
+    colsum(4, 5, "column sums 4 x 5", 0);
+    colsum(2048, 1000, "column sums 2048 x 1000 (column blocks, a ragged last one)", 1);
+    colsum(4096, 37, "column sums 4096 x 37 (fewer columns than a block)", 1);
+
+    int nb = 64, *bin = malloc((size_t)big * sizeof(int));
+    for (int i = 0; i < big; i++)
+        bin[i] = (int)((x[i] + 0.5f) * nb) & (nb - 1);
+    int c1[64] = {0}, c2[64] = {0};
+    hp_count(big, nb, bin, c1);
+    gf_hp_count(big, nb, bin, c2);
+    expect("4M atomic updates: slower among threads than in order", "hp_count", 0, same(c1, c2, sizeof c1));
+
+    float *a1 = filled(256, 3), *a2 = malloc(256 * 4), *b = filled(256, 4);
+    memcpy(a2, a1, 256 * 4);
+    hp_steps(2000, 256, a1, b);
+    gf_hp_steps(2000, 256, a2, b);
+    expect("2000 steps of 256 elements: 4000 forks", "hp_steps", 0, same(a1, a2, 256 * 4));
+    float *l1 = filled((size_t)big, 5), *l2 = malloc((size_t)big * 4), *lb = filled((size_t)big, 6);
+    memcpy(l2, l1, (size_t)big * 4);
+    hp_steps(3, big, l1, lb);
+    gf_hp_steps(3, big, l2, lb);
+    expect("3 steps of 4M elements", "hp_steps", 1, same(l1, l2, (size_t)big * 4));
+
+    free(x), free(y1), free(y2), free(bin), free(a1), free(a2), free(b), free(l1), free(l2), free(lb);
+    printf("%s\n", failures ? "FAILED" : "all choices and results as expected");
+    return failures ? 1 : 0;
+#endif
+}

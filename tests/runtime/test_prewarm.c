@@ -1,0 +1,115 @@
+/* test_prewarm.c - gf_prewarm (runtime/prewarm.c): the warm-up thread that
+ * every .gf.cu starts when the program starts.  Runs anywhere; on a GPU
+ * the races it guards against are real:
+ *   - a process that returns from main while the thread is inside CUDA or
+ *     cuBLAS exits cleanly (the exit hook waits for it), 12 times over;
+ *   - a child forked while the thread runs does not wait for a thread it
+ *     does not have (gf_prewarm_wait in the child returns);
+ *   - a GEMM's result is right when the first call races the warm-up,
+ *     and after it (the CPU fallback's without a GPU);
+ *   - GPUFUSE_PREWARM=0 and GPUFUSE_DEVICE=cpu start nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <gpufuse.h>
+
+static const char *self;
+
+#define ALL (GF_WARM_F32 | GF_WARM_F64 | GF_WARM_GEMM | GF_WARM_GEMV | GF_WARM_GER | GF_WARM_SYRK | \
+             GF_WARM_SYR2K | GF_WARM_SYMM | GF_WARM_TRMM | GF_WARM_GEAM)
+
+/* Runs this binary with `arg` under `env` (NAME=VALUE or NULL); its exit code. */
+static int run_self(const char *arg, const char *env)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        if (env)
+            putenv((char *)env);
+        alarm(60);
+        execl(self, self, arg, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (p < 0 || waitpid(p, &st, 0) != p)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_exit_during_warmup(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(run_self("exit-now", NULL), 0);
+    assert_int_equal(run_self("exit-now", "GPUFUSE_PREWARM=0"), 0);
+    assert_int_equal(run_self("exit-now", "GPUFUSE_DEVICE=cpu"), 0);
+}
+
+static void test_fork_while_warming(void **state)
+{
+    (void)state;
+    assert_int_equal(run_self("fork", NULL), 0);
+}
+
+/* A row-major GEMM and GEMV through the library calls, on host arrays (the
+ * launcher machinery stages them), checked against loops. */
+static void test_results(void **state)
+{
+    (void)state;
+    enum { M = 37, N = 45, K = 29 };
+    double A[M * K], B[K * N], C[M * N];
+    for (int i = 0; i < M * K; i++)
+        A[i] = (double)(i % 11) - 5;
+    for (int i = 0; i < K * N; i++)
+        B[i] = (double)(i % 7) - 3;
+    for (int round = 0; round < 2; round++) {
+        memset(C, 0, sizeof C);
+        assert_int_equal(gf_dgemm(GF_OP_N, GF_OP_N, M, N, K, 1.0, A, K, B, N, 0.0, C, N), GF_SUCCESS);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++)
+                    s += A[i * K + k] * B[k * N + j];
+                assert_true(C[i * N + j] == s); /* small integers: exact */
+            }
+        gf_prewarm_wait();
+    }
+}
+
+int main(int argc, char **argv)
+{
+    self = argv[0];
+    if (argc > 1 && !strcmp(argv[1], "exit-now")) {
+        gf_prewarm(ALL); /* and return while it runs */
+        return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "fork")) {
+        gf_prewarm(ALL);
+        pid_t p = fork();
+        if (p == 0) {
+            alarm(20);
+            gf_prewarm_wait(); /* no thread here: returns */
+            _exit(0);
+        }
+        int st = 0;
+        if (p < 0 || waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return 1;
+        gf_prewarm_wait();
+        return 0;
+    }
+    gf_prewarm(ALL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_results),
+        cmocka_unit_test(test_exit_during_warmup),
+        cmocka_unit_test(test_fork_while_warming),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

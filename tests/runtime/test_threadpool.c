@@ -1,0 +1,69 @@
+/* test_threadpool.c - gf_parallel_memcpy (threadpool.c: the host half of
+ * staging, split over helper threads) copies every byte, for sizes around
+ * the split's page rounding and every helper count from 1 to 9: each size
+ * n = q * threads * 4096 + r (r < threads) once lost its last r bytes.
+ * CUDA-free: runs everywhere. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rt.h"
+
+#define MiB ((size_t)1 << 20)
+
+static unsigned char *src, *dst;
+static const size_t most = 40 * MiB;
+
+static void check(size_t n)
+{
+    memset(dst, 0xee, n + 64);
+    gf_parallel_memcpy(dst, src, n);
+    size_t i = 0;
+    while (i < n && dst[i] == src[i])
+        i++;
+    if (i < n)
+        fail_msg("n = %zu: byte %zu differs (%zu bytes short)", n, i, n - i);
+    for (size_t j = n; j < n + 64; j++)
+        if (dst[j] != 0xee)
+            fail_msg("n = %zu: wrote past the end at %zu", n, j);
+}
+
+/* One helper count per process: the pool starts once, from the environment. */
+static void test_sizes(void **state)
+{
+    (void)state;
+    const char *env = getenv("GPUFUSE_STAGING_THREADS");
+    size_t t = env && atoi(env) > 0 ? (size_t)atoi(env) : 8;
+    size_t base[] = {2 * MiB, 3 * MiB, 17 * MiB, 8 * MiB - 4096, 32 * MiB};
+    for (size_t b = 0; b < sizeof base / sizeof *base; b++)
+        for (size_t r = 0; r <= t + 1; r++) {
+            check(base[b] + r);
+            if (base[b] > r)
+                check(base[b] - r);
+        }
+    for (size_t q = 64; q < 64 * 40; q += 397) /* n / t a whole number of pages, plus r */
+        for (size_t r = 1; r < t; r++)
+            if (q * t * 4096 + r <= most)
+                check(q * t * 4096 + r);
+}
+
+int main(void)
+{
+    src = malloc(most + 64);
+    dst = malloc(most + 64);
+    if (!src || !dst)
+        return 1;
+    for (size_t i = 0; i < most + 64; i++)
+        src[i] = (unsigned char)(i * 131 + (i >> 12));
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes)};
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    free(src);
+    free(dst);
+    return rc;
+}
