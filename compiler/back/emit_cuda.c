@@ -9,11 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row kernels: rows up to this long are a warp's work (several rows to a
- * block of GF_WARP_ROW_BLOCK threads); longer ones a whole block's. */
-#define GF_WARP_ROW_MAX 512
-#define GF_WARP_ROW_BLOCK 256
-
 #define in(v, x) vec_has(v, x)
 
 typedef struct CudaCx {
@@ -915,19 +910,12 @@ static void launch_serial(Buf *b, CudaCx *c, KernelLow *kl)
 static void geometry_row(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
     Kernel *k = kl->k;
-    const char *n0 = "gf_n0";
     trip_count(b, c, kl->inner, "gf_cols");
-    buf_line(b, "/* rows of up to %d elements: a warp per row, %d rows per block; longer rows: a block", GF_WARP_ROW_MAX,
-             GF_WARP_ROW_BLOCK / 32);
-    buf_line(b, " * per row, sized so that each thread holds up to 16 of its elements */");
-    buf_line(b, "const bool gf_warp = gf_cols <= %d;", GF_WARP_ROW_MAX);
-    buf_line(b, "int gf_threads = 64;");
-    buf_line(b, "while (gf_threads < 1024 && gf_threads * 16 < gf_cols) gf_threads *= 2;");
-    buf_line(b, "if (gf_warp) gf_threads = 32;");
-    buf_line(b, "const long long gf_per = (gf_cols + gf_threads - 1) / gf_threads;");
-    buf_line(b, "if (gf_warp) gf_threads = %d;", GF_WARP_ROW_BLOCK);
-    buf_line(b, "const long long gf_blocks = gf_min(gf_warp ? (%s + %d) / %d : %s, 2147483647LL);", n0,
-             GF_WARP_ROW_BLOCK / 32 - 1, GF_WARP_ROW_BLOCK / 32, n0);
+    buf_line(b, "/* a warp per row of up to GF_WARP_ROW_MAX elements, else a block (gf_row_geometry) */");
+    buf_line(b, "const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols);");
+    buf_line(b, "const bool gf_warp = gf_rg.warp;");
+    buf_line(b, "const int gf_threads = gf_rg.threads;");
+    buf_line(b, "const long long gf_per = gf_rg.per, gf_blocks = gf_rg.blocks;");
     const char *vec_ok = "";
     if (kl->row_vec) {
         /* 16-byte loads when every row starts on a 16-byte boundary */
@@ -979,31 +967,26 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         for (int i = 0; i < kl->align16.len; i++)
             buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
         buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
-        buf_line(b, "const long long gf_need = gf_max(1, ((gf_vec ? gf_n0 / 4 : gf_n0) + GF_THREADS - 1) / GF_THREADS);");
+        buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);");
         if (cover) {
-            /* a map: a thread per float4 (the whole grid at once keeps more
-             * loads in flight than a resident grid striding: sqrt of 1e8
-             * floats 4150 GB/s against 3780 on the H200) */
-            buf_printf(launch, "if (gf_vec) %s_v4<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
-                       k->name, args);
-            buf_printf(launch, "else %s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n",
-                       k->name, args);
+            /* a map: a thread per float4 */
+            buf_printf(launch, "if (gf_vec) %s_v4<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
+            buf_printf(launch, "else %s<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
         } else {
             buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
-                       "%s_v4<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+                       "%s_v4<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
             buf_printf(launch, "else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+                       "%s<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
         }
         buf_free(&lb);
         buf_free(&al);
     } else {
-        buf_line(b, "const long long gf_need = gf_max(1, (gf_n0 + GF_THREADS - 1) / GF_THREADS);");
+        buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
         if (cover)
-            buf_printf(launch, "%s<@I@><<<(unsigned)gf_min(gf_need, 2147483647LL), GF_THREADS, 0, gf_s>>>(%s);\n", k->name,
-                       args);
+            buf_printf(launch, "%s<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
         else
             buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<(unsigned)gf_min(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+                       "%s<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
     }
     /* a reduction runs even over nothing: it writes its result */
     buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");
@@ -1017,15 +1000,14 @@ static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
     bool cover = kl->geom == GEOM_COVER;
     const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
     const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
-    buf_line(b, "const long long gf_gx = gf_max(1, (%s + GF_THREADS - 1) / GF_THREADS);", inner);
-    buf_line(b, "const long long gf_chunks = gf_max(1, (%s + GF_ROWS - 1) / GF_ROWS);", outer);
+    buf_line(b, "const long long gf_gx = gf_blocks_for(%s);", inner);
+    buf_line(b, "const long long gf_chunks = gf_strips_for(%s);", outer);
     if (cover)
         /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
-        buf_printf(launch, "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, 2147483647LL), (unsigned)gf_min(gf_chunks, 65535)), GF_THREADS, 0, gf_s>>>(%s);\n",
-                   k->name, args);
+        buf_printf(launch, "%s<@I@><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
     else
         buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                   "%s<@I@><<<dim3((unsigned)gf_min(gf_gx, gf_cap), (unsigned)gf_max(1, gf_min(gf_min(gf_chunks, 65535), gf_cap / gf_min(gf_gx, gf_cap)))), GF_THREADS, 0, gf_s>>>(%s); }\n",
+                   "%s<@I@><<<gf_resident_2d(gf_gx, gf_chunks, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n",
                    k->name, k->name, args);
     buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, cover ? "" : " || 1");
 }
@@ -1766,7 +1748,7 @@ static void cost_steps(Cost *k, Vec *steps, const char *mult)
             const char *w = cost_sum(k, (Stmt **)kn->nests.data, kn->nests.len);
             /* a reduction's ticket is cleared by a memset of its own */
             buf_line(b, "gf_launches += %s; gf_%s += %s; /* %s */", cost_times(k, mult, kn->red_vars.len ? "2" : "1"),
-                     kn->kind == K_SERIAL ? "ser" : "par", cost_times(k, mult, w), kn->name);
+                     lower_of(k->c->low, kn)->shape == SH_SERIAL ? "ser" : "par", cost_times(k, mult, w), kn->name);
             break;
         }
         case P_LOOP: {

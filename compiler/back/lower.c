@@ -163,7 +163,6 @@ RedOp lower_red_of(const Kernel *k, const Var *v)
     unreachable();
 }
 
-
 /* The atomic a reduction finishes with under --atomic-reductions: only
  * operators whose identity is all-zero bits (the launcher zeroes the result
  * with one memset) on types CUDA has the atomic for; NULL otherwise. */
@@ -191,7 +190,6 @@ bool lower_red_atomic(const Kernel *k, bool atomic_reductions)
     }
     return true;
 }
-
 
 /* Whether s stores to array v; with only_cond, only a store under an if or
  * a loop counts (a statement of s, s itself included, around it). */
@@ -247,8 +245,7 @@ bool expr_reads_var(const Expr *e, const Var *v)
     return false;
 }
 
-
-/* 2-D and 3-D maps: x over the innermost dimension (coalesced), y over the rest. */
+/* ---- row windows of 2-D maps (SH_GRID) ------------------------------------------------ */
 
 /* Loads that always happen (not under if, ?:, && or ||, nor in inner loops). */
 static void rot_expr(LowCx *c, Kernel *k, Uses *u, const Expr *e)
@@ -333,10 +330,9 @@ static int inner_skew(Kernel *k)
     return (int)(v % 32);
 }
 
-/* ---- row kernels ------------------------------------------------------------------------------------- */
-
-/* Row-level statements: every thread computes the same scalars; stores to
- * arrays are done once.  Inner loops are shared by the block. */
+/* ---- row kernels (SH_ROW) ------------------------------------------------------------------
+ * Row-level statements: every thread computes the same scalars; stores to
+ * arrays are done once.  Inner loops are shared by the group. */
 
 /* The reduction updates of a statement tree (through blocks, ifs and for
  * loops; not while loops), in order. */
@@ -382,7 +378,6 @@ static RedOp red_in_loop(Stmt *loop, Var *v)
     Stmt *s = ir_stmt_find(loop, red_of, v);
     return s ? s->red : RED_NONE;
 }
-
 
 /* Whether s reads array v (a plain store's target is not a read): its
  * bounds, conditions and values, not a library call's operands nor the sizes
@@ -461,7 +456,6 @@ static void row_vec_stores(LowCx *c, Stmt *l, Vec *out)
     }
 }
 
-
 /* Whether an expression reads an array that `loop` stores to. */
 static bool reads_store_of(const Expr *e, const void *loop)
 {
@@ -490,7 +484,6 @@ static bool later_reads_written(const Stmt *loop)
     }
     return false;
 }
-
 
 /* Arrays the row reads at [row][coop index] in every inner loop, never written. */
 static void find_cacheable(LowCx *c, Kernel *k, Uses *u)
@@ -737,7 +730,6 @@ static void find_rowvals(LowCx *c, Stmt *body)
         }
     }
 }
-
 
 /* The first inner loop's trip count, for the launcher's choice of ITEMS. */
 static Stmt *first_inner_loop(Kernel *k)
