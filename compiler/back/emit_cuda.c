@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define in(v, x) vec_has(v, x)
+#define in(v, x) lower_has(v, x)
 
 typedef struct CudaCx {
     EmitCtx base;
@@ -52,14 +52,14 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
     }
     if (e->kind != E_INDEX)
         return NULL;
-    if (is_reg_temp(c->k, e->var))
+    if (lower_reg_temp(c->k, e->var))
         return arena_printf(A(c), "%s_r", e->var->cname);
     for (int i = 0; i < c->rot.len; i++) {
         Rot *r = vec_at(&c->rot, i);
         bool ok;
         if (e->var != r->v || e->nkids != 2 || !expr_equal(e->kids[1], r->col))
             continue;
-        long long off = row_offset(e, c->k->loops[0]->iv, &ok);
+        long long off = lower_row_offset(e, c->k->loops[0]->iv, &ok);
         if (ok && off >= r->lo && off <= r->hi)
             return arena_printf(A(c), "gf_r%d_%lld", r->id, off - r->lo);
     }
@@ -96,7 +96,7 @@ static void kernel_params(Buf *b, const KernelLow *kl)
     }
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
-        if (is_reg_temp(k, v))
+        if (lower_reg_temp(k, v))
             continue;
         Type *et = type_elem(v->ty);
         bool ro = !in(&u->stored, v);   /* read-only in this kernel */
@@ -140,7 +140,7 @@ static void kernel_args(Buf *b, const KernelLow *kl)
     }
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
-        if (is_reg_temp(k, v))
+        if (lower_reg_temp(k, v))
             continue;
         buf_printf(b, "%sgf_d_%s", n++ ? ", " : "", v->cname);
     }
@@ -319,7 +319,7 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
         b->indent++;
         for (int i = 0; i < u->arrays.len; i++) {
             Var *v = vec_at(&u->arrays, i);
-            if (is_reg_temp(k, v))
+            if (lower_reg_temp(k, v))
                 continue;
             const char *et = type_c_name(type_elem(v->ty));
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
@@ -342,7 +342,7 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
         buf_line(b, "}");
         for (int i = 0; i < u->arrays.len; i++) {
             Var *v = vec_at(&u->arrays, i);
-            if (!in(&u->stored, v) || is_reg_temp(k, v))
+            if (!in(&u->stored, v) || lower_reg_temp(k, v))
                 continue;
             const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
                              type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
@@ -785,7 +785,7 @@ typedef struct TempSink {
 static IrFind temp_decl(const Stmt *s, const void *arg)
 {
     const TempSink *k = arg;
-    if (s->kind == S_DECL && s->var->is_array && !s->var->is_private && !is_reg_temp(NULL, s->var) &&
+    if (s->kind == S_DECL && s->var->is_array && !s->var->is_private && !lower_reg_temp(NULL, s->var) &&
         !in(&k->c->r->plan->dead_temps, s->var))
         vec_push(A(k->c), k->out, s->var);
     return IR_NEXT;
@@ -1374,7 +1374,7 @@ static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
         return true;
     }
     if (s->kind == S_DECL && s->var->is_array) {
-        if (is_reg_temp(NULL, s->var))
+        if (lower_reg_temp(NULL, s->var))
             return true;
         for (int i = 0; i < c->r->plan->dead_temps.len; i++)
             if (vec_at(&c->r->plan->dead_temps, i) == s->var)

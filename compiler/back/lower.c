@@ -13,7 +13,7 @@ const char *const shape_names[SH_COUNT] = {
 #undef GF_SHAPE_NAME
 };
 
-bool vec_has(const Vec *v, const void *x)
+bool lower_has(const Vec *v, const void *x)
 {
     for (int i = 0; i < v->len; i++)
         if (vec_at(v, i) == x)
@@ -21,7 +21,7 @@ bool vec_has(const Vec *v, const void *x)
     return false;
 }
 
-#define in(v, x) vec_has(v, x)
+#define in(v, x) lower_has(v, x)
 
 typedef struct LowCx {
     Arena *a;
@@ -34,7 +34,7 @@ static Arena *A(LowCx *c)
     return c->a;
 }
 
-long long row_offset(const Expr *e, const Var *iv, bool *ok)
+long long lower_row_offset(const Expr *e, const Var *iv, bool *ok)
 {
     *ok = false;
     if (!e->aff || !e->aff[0])
@@ -148,7 +148,7 @@ static void kernel_uses(LowCx *c, Kernel *k, Uses *u)
     }
 }
 
-bool is_reg_temp(const Kernel *k, const Var *v)
+bool lower_reg_temp(const Kernel *k, const Var *v)
 {
     return k && in(&k->reg_temps, v);
 }
@@ -233,14 +233,14 @@ static bool stored_conditionally(Kernel *k, Var *v)
     return false;
 }
 
-bool expr_reads_var(const Expr *e, const Var *v)
+bool lower_reads_var(const Expr *e, const Var *v)
 {
     if (!e)
         return false;
     if ((e->kind == E_INDEX || e->kind == E_VAR) && e->var == v)
         return true;
     for (int i = 0; i < e->nkids; i++)
-        if (expr_reads_var(e->kids[i], v))
+        if (lower_reads_var(e->kids[i], v))
             return true;
     return false;
 }
@@ -261,9 +261,9 @@ static void rot_expr(LowCx *c, Kernel *k, Uses *u, const Expr *e)
         return;
     }
     if (e->kind == E_INDEX && e->nkids == 2 && e->var->ndims == 2 && !in(&u->stored, e->var) &&
-        !e->var->is_private && !is_reg_temp(k, e->var) && !expr_reads_var(e->kids[1], k->loops[0]->iv)) {
+        !e->var->is_private && !lower_reg_temp(k, e->var) && !lower_reads_var(e->kids[1], k->loops[0]->iv)) {
         bool ok;
-        long long off = row_offset(e, k->loops[0]->iv, &ok);
+        long long off = lower_row_offset(e, k->loops[0]->iv, &ok);
         if (ok) {
             Rot *r = NULL;
             for (int i = 0; i < c->kl->rots.len; i++) {
@@ -389,7 +389,7 @@ typedef struct ReadsCx {
 
 static bool assign_reads_array(const Stmt *s, const Var *v)
 {
-    if (expr_reads_var(s->rhs, v))
+    if (lower_reads_var(s->rhs, v))
         return true;
     const Expr *l = s->lhs->kind == E_FIELD ? s->lhs->kids[0] : s->lhs;
     if (l->kind != E_INDEX)
@@ -397,7 +397,7 @@ static bool assign_reads_array(const Stmt *s, const Var *v)
     if (l->var == v && s->op != OP_ASSIGN)
         return true;
     for (int i = 0; i < l->nkids; i++)
-        if (expr_reads_var(l->kids[i], v))
+        if (lower_reads_var(l->kids[i], v))
             return true;
     return false;
 }
@@ -406,7 +406,7 @@ static bool reads_stmt(IrVisitor *v, Stmt *s)
 {
     ReadsCx *c = (ReadsCx *)v;
     if (s->kind == S_ASSIGN || s->kind == S_DECL)
-        v->done = s->kind == S_ASSIGN ? assign_reads_array(s, c->var) : expr_reads_var(s->rhs, c->var);
+        v->done = s->kind == S_ASSIGN ? assign_reads_array(s, c->var) : lower_reads_var(s->rhs, c->var);
     return s->kind != S_ASSIGN && s->kind != S_DECL && s->kind != S_LIB;
 }
 
@@ -506,8 +506,8 @@ static void find_cacheable(LowCx *c, Kernel *k, Uses *u)
         for (int i = 0; i < body->list.len && ok; i++) {
             Stmt *s = vec_at(&body->list, i);
             if (s->kind != S_FOR) {
-                if (s->kind == S_DECL ? expr_reads_var(s->rhs, v) : s->kind == S_ASSIGN &&
-                    (expr_reads_var(s->rhs, v) || expr_reads_var(s->lhs, v)))
+                if (s->kind == S_DECL ? lower_reads_var(s->rhs, v) : s->kind == S_ASSIGN &&
+                    (lower_reads_var(s->rhs, v) || lower_reads_var(s->lhs, v)))
                     ok = false;
                 continue;
             }
@@ -544,7 +544,7 @@ static bool cached_stmt(IrVisitor *v, Stmt *s)
     }
     if (s->kind == S_FOR) {
         /* deeper loops: their own index would not match the cache slot */
-        if (!expr_reads_var(s->lb, c->var) && !expr_reads_var(s->ub, c->var) &&
+        if (!lower_reads_var(s->lb, c->var) && !lower_reads_var(s->ub, c->var) &&
             !stmt_cached_ok(s->body, c->var, NULL, NULL))
             v->done = true;
         v->skip = true;
@@ -774,7 +774,7 @@ static void lower_flat(LowCx *c)
         return;
     for (int i = 0; i < u->arrays.len; i++) {
         Var *v = vec_at(&u->arrays, i);
-        if (is_reg_temp(k, v))
+        if (lower_reg_temp(k, v))
             continue;
         vec_push(A(c), &kl->align16, v);
         /* loaded when this kernel reads it, or stores it only under a

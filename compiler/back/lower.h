@@ -121,10 +121,10 @@ RowLoop *lower_row_loop(const KernelLow *kl, const Stmt *loop);
 RedOp lower_red_of(const Kernel *k, const Var *v);
 
 /* Queries shared with the printers. */
-bool vec_has(const Vec *v, const void *x);
-bool expr_reads_var(const Expr *e, const Var *v);
+bool lower_has(const Vec *v, const void *x);
+bool lower_reads_var(const Expr *e, const Var *v);
 /* i + c with i = iv: c (ok); anything else: !ok. */
-long long row_offset(const Expr *e, const Var *iv, bool *ok);
-bool is_reg_temp(const Kernel *k, const Var *v);
+long long lower_row_offset(const Expr *e, const Var *iv, bool *ok);
+bool lower_reg_temp(const Kernel *k, const Var *v);
 
 #endif
