@@ -176,6 +176,9 @@ static void register_release(void) { atexit(blas_release); }
 
 static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out)
 {
+    /* on the H200, golden matmul and gemm_epilogue crashed (SIGSEGV) when their
+     * first cuBLAS call ran beside the warm-up: the first call waits for it */
+    gf_prewarm_wait();
     if (tl_last.h && tl_last.device == device && tl_last.stream == stream) {
         *out = tl_last.h;
         return GF_SUCCESS;
@@ -213,6 +216,7 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
 
 static gf_status get_lt_handle(int device, cublasLtHandle_t *out)
 {
+    gf_prewarm_wait();
     gf_status st = GF_SUCCESS;
     pthread_mutex_lock(&blas_mu);
     pthread_once(&release_once, register_release);

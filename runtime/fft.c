@@ -147,6 +147,7 @@ static cufftType cufft_type(const fft_shape *s)
 /* The cached plan for s on (device, stream), made if needed.  Under fft_mu. */
 static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, fft_plan **out)
 {
+    gf_prewarm_wait(); /* no cuFFT beside the warm-up either (blas.c get_handle) */
     cufftType type = cufft_type(s);
     int cap = cache_capacity();
     fft_plan *lru = NULL;

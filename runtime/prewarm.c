@@ -23,7 +23,7 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle = PTHREAD_COND_INITIALIZER;
 static unsigned started;         /* flags a thread was started for */
-static int running;              /* threads not finished */
+static atomic_int running;       /* threads not finished (changed under mu) */
 static atomic_int stopping;      /* exit began: stop between steps */
 
 /* The device GPUFUSE_DEVICE names, 0 for auto/gpu; -1: none (cpu, bad). */
@@ -65,6 +65,8 @@ static void *warm(void *arg)
 
 void gf_prewarm_wait(void)
 {
+    if (!atomic_load(&running))
+        return;
     pthread_mutex_lock(&mu);
     while (running > 0)
         pthread_cond_wait(&idle, &mu);

@@ -4,12 +4,13 @@
  * a big pageable copy runs near pinned bandwidth instead of the driver's
  * pageable path.  Pinned memory and device memory are copied directly.
  *
- * Pinning the ring costs 18-22 ms on the H200 (cudaHostAlloc of its 32
- * MiB), as long as the driver takes to copy 150 MB of pageable memory (6-10
- * GB/s; bench/first_call/libprobe), so the first copy of a process does not
- * wait for it: it starts a thread that allocates the ring, and copies below
- * WAIT_FOR_RING take the driver's pageable path until the ring is ready
- * (docs/performance.md, "The first call in a process"). */
+ * The ring is allocated at the first staged copy of a process (18-22 ms on
+ * the H200 for its 32 MiB).  When it cannot be allocated (pinned memory
+ * exhausted), copies take the driver's pageable path instead of failing.
+ * (Allocating it on a thread of its own while the first copies took the
+ * driver's path was tried: a process doing that crashed inside cuFFT under
+ * load on the H200, 6 runs of 6, cause not found; so the ring is allocated
+ * on the copying thread.) */
 #include "rt.h"
 
 #include <string.h>
@@ -20,13 +21,10 @@
 
 #define NBUF 4
 #define SMALL_COPY (64u << 10) /* below this the driver's own path is as good */
-#define WAIT_FOR_RING ((size_t)128 << 20) /* from here on the ring pays for itself */
 
 typedef struct stager {
     pthread_mutex_t mu;
-    pthread_cond_t filled;
     int ready;   /* buf and ev are usable */
-    int filling; /* a thread is allocating them (without holding mu) */
     int failed;  /* the allocation failed: copies take the driver's path */
     size_t chunk;
     char *buf[NBUF];
@@ -43,25 +41,19 @@ static void init_stagers(void)
     size_t v;
     if (env && gf_parse_size(env, &v) == 0 && v >= (64u << 10))
         chunk_bytes = (v + 4095) / 4096 * 4096;
-    for (int i = 0; i < GF_MAX_DEVICES; i++) {
+    for (int i = 0; i < GF_MAX_DEVICES; i++)
         pthread_mutex_init(&stagers[i].mu, NULL);
-        pthread_cond_init(&stagers[i].filled, NULL);
-    }
 }
 
 /* At exit the rings go back to the pinned pool and cached segments to the
  * driver, so leak checkers (compute-sanitizer, LSan) see only real leaks.
- * Registered after CUDA initialised, so it runs before CUDA's teardown; it
- * waits for a ring still being allocated, so that no thread is inside CUDA
- * when CUDA tears down. */
+ * Registered after CUDA initialised, so it runs before CUDA's teardown. */
 static void release_at_exit(void)
 {
     for (int d = 0; d < GF_MAX_DEVICES; d++) {
         stager *s = &stagers[d];
         if (pthread_mutex_trylock(&s->mu) != 0)
             continue; /* another thread is still staging: leave it */
-        while (s->filling)
-            pthread_cond_wait(&s->filled, &s->mu);
         if (s->ready) {
             for (int i = 0; i < NBUF; i++) {
                 cudaEventSynchronize(s->ev[i]);
@@ -110,77 +102,22 @@ static gf_status fill(size_t chunk, char **buf, cudaEvent_t *ev)
     return GF_SUCCESS;
 }
 
-typedef struct filler {
-    stager *s;
-    int device;
-} filler;
-
-/* The ring's allocation, off the copy that asked for it first. */
-static void *fill_thread(void *arg)
-{
-    filler f = *(filler *)arg;
-    free(arg);
-    stager *s = f.s;
-    char *buf[NBUF];
-    cudaEvent_t ev[NBUF];
-    gf_status st = GF_CUDA(cudaSetDevice(f.device));
-    if (st == GF_SUCCESS)
-        st = fill(s->chunk, buf, ev);
-    cudaGetLastError();
-    pthread_mutex_lock(&s->mu);
-    if (st == GF_SUCCESS) {
-        memcpy(s->buf, buf, sizeof buf);
-        memcpy(s->ev, ev, sizeof ev);
-        s->ready = 1;
-    } else {
-        s->failed = 1;
-    }
-    s->filling = 0;
-    pthread_cond_broadcast(&s->filled);
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
-}
-
-/* Starts the ring's allocation on its own thread; s->mu is held. */
-static int start_fill(stager *s)
-{
-    filler *f = malloc(sizeof *f);
-    pthread_t t;
-    pthread_attr_t at;
-    if (!f)
-        return -1;
-    *f = (filler){s, gf_current_device()};
-    s->chunk = chunk_bytes;
-    s->filling = 1;
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &at, fill_thread, f);
-    pthread_attr_destroy(&at);
-    if (rc != 0) {
-        s->filling = 0;
-        free(f);
-        return -1;
-    }
-    return 0;
-}
-
 /* The calling thread's device's ring, locked; NULL (unlocked) when the copy
- * of n bytes is to take the driver's pageable path instead (*st success: the
- * ring is still being allocated, or could not be) or on failure. */
-static stager *acquire(size_t n, gf_status *st)
+ * is to take the driver's pageable path (*st success: the ring could not be
+ * allocated) or on failure. */
+static stager *acquire(gf_status *st)
 {
     pthread_once(&once, init_stagers);
     gf_release_at_exit();
     stager *s = &stagers[gf_current_device()];
     *st = GF_SUCCESS;
     pthread_mutex_lock(&s->mu);
-    if (!s->ready && !s->filling && !s->failed && start_fill(s) != 0) {
-        s->chunk = chunk_bytes; /* no thread: allocate here, as the copy needs it */
-        *st = fill(s->chunk, s->buf, s->ev);
-        s->ready = *st == GF_SUCCESS;
+    if (!s->ready && !s->failed) {
+        s->chunk = chunk_bytes;
+        s->ready = fill(s->chunk, s->buf, s->ev) == GF_SUCCESS;
+        s->failed = !s->ready;
+        cudaGetLastError();
     }
-    while (s->filling && n >= WAIT_FOR_RING)
-        pthread_cond_wait(&s->filled, &s->mu);
     if (s->ready)
         return s;
     pthread_mutex_unlock(&s->mu);
@@ -190,7 +127,7 @@ static stager *acquire(size_t n, gf_status *st)
 gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st;
-    stager *s = acquire(n, &st);
+    stager *s = acquire(&st);
     cudaStream_t cs = (cudaStream_t)stream;
     if (!s)
         return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, cs)) : st;
@@ -213,7 +150,7 @@ gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st;
-    stager *s = acquire(n, &st);
+    stager *s = acquire(&st);
     cudaStream_t cs = (cudaStream_t)stream;
     if (!s)
         return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, cs)) : st;

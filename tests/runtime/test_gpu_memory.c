@@ -1,8 +1,7 @@
 /* test_gpu_memory.c - on a GPU: the device pool (real cudaMalloc), the
  * pinned pool, gf_memcpy (staged round trip of a large malloc buffer, small
  * and pinned copies, the first copies of the process from several threads
- * while the staging ring is still being allocated) and data regions.  Exits
- * 77 without a GPU. */
+ * at once) and data regions.  Exits 77 without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,11 +45,11 @@ static void *copy_worker(void *arg)
     return (void *)(intptr_t)bad;
 }
 
-/* First in the process: the first pageable copies start the staging ring's
- * allocation on a thread of its own and take the driver's path until it is
- * ready; later ones go through the ring.  Both give the same bytes, from
- * several threads at once. */
-static void test_copies_while_ring_fills(void **state)
+/* First in the process: the first pageable copies of four threads at once
+ * (one allocates the staging ring, the others wait for it), every size a
+ * round trip of its own pattern.  Found on the H200 that the host half of
+ * staging dropped the last bytes of 3 MiB + 5 (runtime/threadpool.c). */
+static void test_first_copies_from_threads(void **state)
 {
     (void)state;
     enum { T = 4 };
@@ -206,7 +205,7 @@ int main(void)
         return 77;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_copies_while_ring_fills),
+        cmocka_unit_test(test_first_copies_from_threads),
         cmocka_unit_test(test_device_pool),
         cmocka_unit_test(test_huge_allocation_fails_cleanly),
         cmocka_unit_test(test_staged_round_trip),
