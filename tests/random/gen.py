@@ -258,10 +258,12 @@ class Builder:
 
     def size(self, small=False, big=False):
         r = self.r
-        # big: 1-D regions only.  2097153 and 3145733 elements put a byte
-        # count just past a whole number of pages per staging thread for
-        # every element size: the host half of staging once dropped the
-        # last bytes of such copies (runtime/threadpool.c).
+        # big: element-wise regions only (a float sum of 2M terms in C's
+        # order is off by ~1%, beyond a reduction's tolerance).  2097153 and
+        # 3145733 elements put a byte count just past a whole number of
+        # pages per staging thread for every element size: the host half of
+        # staging once dropped the last bytes of such copies
+        # (runtime/threadpool.c).
         if big and r.random() < 0.06:
             return r.choice([2097153, 3145733])
         if small:
@@ -489,7 +491,7 @@ class Builder:
         """Scalar reductions, returned or stored through a pointer."""
         r = self.r
         reg = self.new_region(idx, 'reduce')
-        n = self.size(big=True)
+        n = self.size()
         reg.sizes = [('n', n)]
         op = r.choice(['+f', '+d', '+df', '+i', '*f', 'maxf', 'max?', 'minf', 'min?', '&', '|', '^',
                        '&&', '||', '+f', '+df'])
