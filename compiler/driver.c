@@ -80,6 +80,29 @@ static bool write_depfile(const Options *o, Unit *u)
     return ok;
 }
 
+/* A hand-written kernel (GPUFUSE_CUDA): the C body is only the CPU fallback
+ * and the source of the arguments' extents, so its dependences do not
+ * matter and gpufuse plans no kernels (an empty plan); the model is built
+ * for args_plan alone. */
+static bool cuda_region(Unit *u, Region *r)
+{
+    deps_model(u, r);
+    r->plan = arena_alloc(u->arena, sizeof *r->plan);
+    if (!args_plan(u, r))
+        return false;
+    if (r->cuda->threads || r->cuda->ngrid)
+        return true;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (v->is_array && v->written)
+            return true;
+    }
+    diag_reject(r->cuda->loc, "-Wgpufuse-cuda", "'%s' writes no array, so the default launch rule (a thread per "
+                "element of the first written array) has no extent; give the thread count with "
+                "GPUFUSE_CUDA_THREADS(%s, count); '%s' keeps its CPU body", r->name, r->cuda->kernel, r->name);
+    return false;
+}
+
 /* The IR verifier after each pass that rewrites the IR: in builds with
  * assertions (the default and CI's), never in release builds. */
 #ifndef NDEBUG
@@ -99,6 +122,13 @@ static int gfc_run_(const Options *o)
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         VERIFY(r, "parse");
+        if (r->cuda) {
+            if (!cuda_region(u, r))
+                reject_region(u, i--);
+            else
+                remarks_region(r, o->atomic_reductions); /* -Rgpufuse */
+            continue;
+        }
         inline_producers(u, r);
         VERIFY(r, "inline_producers");
         deps_model(u, r);

@@ -23,6 +23,40 @@
 #define GPUFUSE __attribute__((weak))
 #endif
 
+/* GPUFUSE_CUDA marks a function as GPUFUSE does, but its GPU code is a
+ * kernel the user wrote: `extern "C" __global__ void kernel(...)` in a .cu
+ * of their own, taking the function's parameters in order (arrays as device
+ * pointers to their first element, scalars by value).  The launcher stages
+ * the arrays as for any marked function (their extents come from the C
+ * body), launches `kernel` on the call's stream, checks and profiles it;
+ * the C body stays the CPU fallback and GPUFUSE_VERIFY's reference.  The
+ * launch geometry (docs/cuda-kernels.md):
+ *   GPUFUSE_CUDA(kernel)                  256 threads a block, one thread per
+ *                                         element of the first array the C
+ *                                         body writes (up to the last written)
+ *   GPUFUSE_CUDA_THREADS(kernel, count)   256 threads a block, `count` threads
+ *                                         (an expression in the scalar parameters)
+ *   GPUFUSE_CUDA_GRID(kernel, (gx, gy), (bx, by))
+ *                                         grid and block, 1 to 3 expressions each
+ * Macros in the expressions are expanded; they may name only the function's
+ * scalar parameters and literals. */
+#define GPUFUSE_CUDA_STR_(x) #x
+#define GPUFUSE_CUDA_STR(x) GPUFUSE_CUDA_STR_(x)
+#if defined(__GPUFUSE__)
+#define GPUFUSE_CUDA(kernel) __attribute__((annotate("gpufuse"), annotate("gpufuse_cuda:" #kernel), weak))
+#define GPUFUSE_CUDA_THREADS(kernel, count)                                                                     \
+    __attribute__((annotate("gpufuse"), annotate("gpufuse_cuda:" #kernel),                                    \
+                   annotate("gpufuse_cuda_threads:" GPUFUSE_CUDA_STR(count)), weak))
+#define GPUFUSE_CUDA_GRID(kernel, grid, block)                                                                  \
+    __attribute__((annotate("gpufuse"), annotate("gpufuse_cuda:" #kernel),                                    \
+                   annotate("gpufuse_cuda_grid:" GPUFUSE_CUDA_STR(grid)),                                      \
+                   annotate("gpufuse_cuda_block:" GPUFUSE_CUDA_STR(block)), weak))
+#else
+#define GPUFUSE_CUDA(kernel) __attribute__((weak))
+#define GPUFUSE_CUDA_THREADS(kernel, count) __attribute__((weak))
+#define GPUFUSE_CUDA_GRID(kernel, grid, block) __attribute__((weak))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

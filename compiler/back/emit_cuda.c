@@ -1896,6 +1896,10 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
     emit_abi_check(b, u); /* emit_verify.c: launcher ABI, static-library anchor */
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
+        if (r->cuda) {
+            emit_user_kernel_region(b, u, r, o); /* emit_kernel.c: the user's own kernel */
+            continue;
+        }
         CudaCx c = {0};
         c.base.r = r;
         c.base.device = true;

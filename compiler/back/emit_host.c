@@ -772,6 +772,19 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
         buf_printf(b, "\n/* ==== %s (%s:%d) ==== */\n\n", r->name, u->gen_path, r->loc.line);
         buf_puts(b, "/* the original body: used when arguments overlap */\nGF_UNUSED static ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
+        if (r->cuda) {
+            /* a hand-written CUDA kernel: on the host, the C body is the function */
+            const char *name = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
+            const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
+            Buf args = {0};
+            emit_params(&args, r, false, true);
+            emit_prototype(b, r, name);
+            if (strcmp(name, sym))
+                buf_printf(b, " __asm__(\"%s\");\n", sym), emit_prototype(b, r, name);
+            buf_printf(b, "\n{\n    gf_seq_%s(%s);\n}\n", r->cname, args.data);
+            buf_free(&args);
+            continue;
+        }
         emit_host_cost(b, r);
         /* the fused plan, with the hazard check and the cost model first */
         Buf body = {0};

@@ -107,7 +107,14 @@ static void remark_copies(Region *r)
         if (v->written)
             buf_printf(&out, "%s%s", out.len ? ", " : "", extent(a, r, v));
     }
-    diag_at(DIAG_REMARK, r->loc, "-Rgpufuse",
+    if (r->cuda)
+        diag_at(DIAG_REMARK, r->cuda->loc, "-Rgpufuse",
+                "'%s': the hand-written kernel %s, %s; for host arrays the launcher copies in %s and out %s "
+                "(device memory and data regions stay where they are)",
+                r->name, r->cuda->kernel, cuda_rule_text(a, r->cuda), in.len ? in.data : "nothing",
+                out.len ? out.data : "nothing");
+    else
+        diag_at(DIAG_REMARK, r->loc, "-Rgpufuse",
             "'%s': %d loop nest%s in %d kernel%s; for host arrays the launcher copies in %s and out %s "
             "(device memory and data regions stay where they are)",
             r->name, r->plan->nests, r->plan->nests == 1 ? "" : "s", r->plan->kernels.len,

@@ -127,12 +127,33 @@ static void json_host_plan(FILE *f, Region *r)
     fprintf(f, "]}");
 }
 
+/* A hand-written kernel's launch rule, as the report and remarks say it. */
+const char *cuda_rule_text(Arena *a, const CudaRule *cr)
+{
+    if (cr->threads)
+        return arena_printf(a, "%s threads, blocks of 256", cr->threads);
+    if (!cr->ngrid)
+        return "a thread per element of the first written array, blocks of 256";
+    const char *t = "grid (";
+    for (int d = 0; d < cr->ngrid; d++)
+        t = arena_printf(a, "%s%s%s", t, d ? ", " : "", cr->grid[d]);
+    t = arena_printf(a, "%s), block (", t);
+    for (int d = 0; d < cr->nblock; d++)
+        t = arena_printf(a, "%s%s%s", t, d ? ", " : "", cr->block[d]);
+    return arena_printf(a, "%s)", t);
+}
+
 void report_text(FILE *f, Unit *u)
 {
     fprintf(f, "gpufuse report: %s\n", u->path);
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         Plan *p = r->plan;
+        if (r->cuda) {
+            fprintf(f, "\nregion %s (%s:%d): the hand-written kernel %s (%s), the C body on the CPU\n", r->name, u->path,
+                    r->loc.line, r->cuda->kernel, cuda_rule_text(u->arena, r->cuda));
+            continue;
+        }
         fprintf(f, "\nregion %s (%s:%d): %d loop nest%s -> %d kernel%s\n", r->name, u->path, r->loc.line, p->nests,
                 p->nests == 1 ? "" : "s", p->kernels.len, p->kernels.len == 1 ? "" : "s");
         for (int j = 0; j < p->kernels.len; j++) {
@@ -203,6 +224,14 @@ void report_json(FILE *f, Unit *u)
         Plan *p = r->plan;
         fprintf(f, "%s\n  {\"name\": ", n++ ? "," : "");
         json_str(f, r->name);
+        if (r->cuda) {
+            fprintf(f, ", \"line\": %d, \"status\": \"cuda\", \"kernel\": ", r->loc.line);
+            json_str(f, r->cuda->kernel);
+            fprintf(f, ", \"launch\": ");
+            json_str(f, cuda_rule_text(u->arena, r->cuda));
+            fprintf(f, "}");
+            continue;
+        }
         fprintf(f, ", \"line\": %d, \"status\": \"fused\", \"nests\": %d, \"kernels\": [", r->loc.line, p->nests);
         for (int j = 0; j < p->kernels.len; j++) {
             Kernel *k = vec_at(&p->kernels, j);

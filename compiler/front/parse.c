@@ -3,6 +3,7 @@
  * a located diagnostic saying why, so that it keeps its CPU body. */
 #include "gfc.h"
 #include "clang_compat.h"
+#include "cuda_rule.h"
 #include "decls.h"
 
 #include <clang-c/Index.h>
@@ -2541,6 +2542,8 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, co
     if (r->ret->kind != TY_VOID && !type_is_arith(r->ret))
         reject(&p, fn, "-Wgpufuse-type", "a marked function must return void or an arithmetic value");
     parse_params(&p, fn);
+    if (!cuda_rule_read(u, r, fn)) /* GPUFUSE_CUDA's kernel and launch rule (cuda_rule.c) */
+        longjmp(p.fail, 1);
     Kids ks = kids_of(&p, fn);
     CXCursor body = ks.c[ks.n - 1];
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)

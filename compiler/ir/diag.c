@@ -53,7 +53,7 @@ static void capture_stray(void)
 /* Every -Wgpufuse-NAME a diagnostic carries (tests/cli checks the sources
  * use no other). */
 static const char *const warning_names[] = {
-    "alloc", "asm", "call", "const", "control", "dependence", "empty", "extent", "global", "index", "io",
+    "alloc", "asm", "call", "const", "control", "cuda", "dependence", "empty", "extent", "global", "index", "io",
     "loop", "param", "pointer", "rank", "size", "static", "syntax", "temp", "type", "volatile",
 };
 enum { NWARN = sizeof warning_names / sizeof *warning_names };

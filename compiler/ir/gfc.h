@@ -331,6 +331,18 @@ struct Stmt {
 
 typedef struct Unit Unit;
 
+/* GPUFUSE_CUDA (gpufuse.h, docs/cuda-kernels.md): the user's own kernel
+ * runs the function on the GPU.  The launch rule's expressions are C text
+ * with the parameters under their generated names (parse.c checked them:
+ * literals, scalar parameters, operators). */
+typedef struct CudaRule {
+    const char *kernel;          /* the kernel's name (an identifier) */
+    Loc loc;                     /* where the marker is written */
+    const char *threads;         /* GPUFUSE_CUDA_THREADS: the thread count; NULL otherwise */
+    const char *grid[3], *block[3];  /* GPUFUSE_CUDA_GRID: x, y, z (ngrid, nblock of them) */
+    int ngrid, nblock;
+} CudaRule;
+
 typedef struct Region {
     Unit *unit;
     const char *name;
@@ -353,6 +365,8 @@ typedef struct Region {
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
     struct DepInfo *deps;
+    CudaRule *cuda;              /* a hand-written kernel: no plan of gpufuse's own (an
+                                    empty one), only the arguments' facts from the C body */
 } Region;
 
 struct Unit {
@@ -869,6 +883,12 @@ void emit_abi_check(Buf *b, Unit *u);
  * runtime's warm-up (gf_prewarm) with the cuBLAS routines and types the
  * unit's launchers call. */
 void emit_prewarm(Buf *b, Unit *u);
+/* emit_kernel.c: a GPUFUSE_CUDA region in a .gf.cu: the user's kernel
+ * declared, the C body (the CPU path), the entry point and the launcher that
+ * stages the arguments and launches the kernel by the region's rule. */
+void emit_user_kernel_region(Buf *b, Unit *u, Region *r, const EmitOptions *o);
+/* report.c: a hand-written kernel's launch rule in words (report, remarks). */
+const char *cuda_rule_text(Arena *a, const CudaRule *cr);
 /* remarks.c: -Rgpufuse remarks for an accepted region (after args_plan). */
 void remarks_region(Region *r, bool atomic_reductions);
 const char *unit_symbol(Arena *a, const char *path);

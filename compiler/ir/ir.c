@@ -793,6 +793,17 @@ void ir_dump(FILE *f, Unit *u)
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
         fprintf(f, "region %s  ; %s:%d\n", r->name, u->path, r->loc.line);
+        if (r->cuda) {
+            /* GPUFUSE_CUDA: the user's kernel and its launch rule as generated code computes it */
+            fprintf(f, "  cuda kernel %s", r->cuda->kernel);
+            if (r->cuda->threads)
+                fprintf(f, " threads (%s)", r->cuda->threads);
+            for (int d = 0; d < r->cuda->ngrid; d++)
+                fprintf(f, "%s%s", d ? ", " : " grid (", r->cuda->grid[d]);
+            for (int d = 0; d < r->cuda->nblock; d++)
+                fprintf(f, "%s%s", d ? ", " : ") block (", r->cuda->block[d]);
+            fprintf(f, "%s\n", r->cuda->ngrid ? ")" : "");
+        }
         for (int j = 0; j < r->params.len; j++) {
             Var *v = vec_at(&r->params, j);
             fprintf(f, "  param %s %s", type_c_name(type_elem(v->ty)), v->cname);
