@@ -23,6 +23,8 @@ Hints a golden file may carry (comment lines):
   // DIFF-INIT: x in [lo, hi)        fill array x with values in [lo, hi)
   // DIFF-SIZE: x = C expression     element count of x (for plain pointers)
   // DIFF-PARAM: n = value           the value of scalar parameter n
+  // DIFF-CU: file.cu                 hand-written kernels (GPUFUSE_CUDA) beside the
+                                     file: with --cuda compiled by nvcc and linked
 Plain pointers without DIFF-SIZE get 4 * (largest integer parameter) + 64
 elements.  Integer arrays default to [0, 100), floating ones to [-1, 1).
 """
@@ -54,7 +56,9 @@ def parse_ir(text):
 
 
 def hints(src):
-    h = {'init': {}, 'size': {}, 'param': {}, 'nodiff': None}
+    h = {'init': {}, 'size': {}, 'param': {}, 'nodiff': None, 'cu': []}
+    for m in re.finditer(r'//\s*DIFF-CU:\s*(\S+)', src):
+        h['cu'].append(m.group(1))
     for m in re.finditer(r'//\s*DIFF-INIT:\s*(\w+) in \[([-\d.e]+),\s*([-\d.e]+)\)', src):
         h['init'][m.group(1)] = (float(m.group(2)), float(m.group(3)))
     for m in re.finditer(r'//\s*DIFF-SIZE:\s*(\w+)\s*=\s*(.+)', src):
@@ -174,8 +178,14 @@ def driver(path, src, regions, h, sizes):
     return '\n'.join(out + [''] + main) + '\n'
 
 
-def build_cuda(args, path, base, tmp):
-    """FILE.gf.cu -> object; None or an error message."""
+def build_cuda(args, path, base, tmp, kernels):
+    """FILE.gf.cu (and the hand-written kernels' .cu files) -> objects; None or an error message."""
+    for k in kernels:
+        src = os.path.join(os.path.dirname(os.path.abspath(path)), k)
+        b = subprocess.run([args.nvcc, '-O2', '-arch=' + args.arch, '-c', src, '-o', os.path.join(tmp, base + '.' + k + '.o')],
+                           capture_output=True, text=True)
+        if b.returncode != 0:
+            return 'nvcc failed on %s:\n%s' % (k, b.stderr[-3000:])
     cu = os.path.join(tmp, base + '.gf.cu')
     g = subprocess.run([args.gpufuse, '--prefix=gf_', path, '-o', cu, '--', '-I' + args.include],
                        capture_output=True, text=True)
@@ -201,7 +211,7 @@ def check(args, path, tmp):
         return 'skip', 'no accepted region'
     gfc = os.path.join(tmp, base + '.gf.c')
     if args.cuda:
-        err = build_cuda(args, path, base, tmp)
+        err = build_cuda(args, path, base, tmp, h['cu'])
         if err:
             return 'fail', err
     else:
@@ -217,8 +227,8 @@ def check(args, path, tmp):
             b = subprocess.run([args.cc, '-std=gnu11', '-O1', '-w', '-I' + args.include, '-c', drv, '-o', drv + '.o'],
                                capture_output=True, text=True)
             if b.returncode == 0:
-                b = subprocess.run([args.nvcc, '-arch=' + args.arch, '-cudart=shared', drv + '.o', os.path.join(tmp, base + '.gf.cu.o'),
-                                    '-o', exe, '-L' + args.cuda, '-lgpufuse', '-Xlinker', '-rpath=' + args.cuda, '-lm'],
+                b = subprocess.run([args.nvcc, '-arch=' + args.arch, '-cudart=shared', drv + '.o', os.path.join(tmp, base + '.gf.cu.o')]
+                                   + [os.path.join(tmp, base + '.' + k + '.o') for k in h['cu']] + ['-o', exe, '-L' + args.cuda, '-lgpufuse', '-Xlinker', '-rpath=' + args.cuda, '-lm'],
                                    capture_output=True, text=True)
         else:
             b = subprocess.run([args.cc, '-std=gnu11', '-fopenmp', '-O1', '-w', '-I' + args.include, drv, gfc, '-o',
