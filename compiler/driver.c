@@ -86,6 +86,8 @@ static bool write_depfile(const Options *o, Unit *u)
  * for args_plan alone. */
 static bool cuda_region(Unit *u, Region *r)
 {
+    if (!cuda_rule_check(u, r))
+        return false;
     deps_model(u, r);
     r->plan = arena_alloc(u->arena, sizeof *r->plan);
     if (!args_plan(u, r))

@@ -778,9 +778,11 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
             const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);
             Buf args = {0};
             emit_params(&args, r, false, true);
+            if (strcmp(name, sym)) {
+                emit_prototype(b, r, name);
+                buf_printf(b, " __asm__(\"%s\");\n", sym);
+            }
             emit_prototype(b, r, name);
-            if (strcmp(name, sym))
-                buf_printf(b, " __asm__(\"%s\");\n", sym), emit_prototype(b, r, name);
             buf_printf(b, "\n{\n    gf_seq_%s(%s);\n}\n", r->cname, args.data);
             buf_free(&args);
             continue;

@@ -307,10 +307,9 @@ bool cuda_rule_read(Unit *u, Region *r, CXCursor fn)
                     "extern \"C\" __global__ function; '%s' keeps its CPU body", an.kernel, r->name);
         return false;
     }
-    if (!strcmp(an.kernel, r->name) || !strncmp(an.kernel, "gf_", 3)) {
-        diag_reject(loc, "-Wgpufuse-cuda", "the kernel cannot be named '%s' (%s); '%s' keeps its CPU body", an.kernel,
-                    strcmp(an.kernel, r->name) ? "gf_ names are gpufuse's" : "the marked function has that name",
-                    r->name);
+    if (!strncmp(an.kernel, "gf_", 3)) {
+        diag_reject(loc, "-Wgpufuse-cuda", "the kernel cannot be named '%s' (gf_ names are gpufuse's); '%s' keeps its "
+                    "CPU body", an.kernel, r->name);
         return false;
     }
     if (r->ret->kind != TY_VOID) {
@@ -329,4 +328,58 @@ bool cuda_rule_read(Unit *u, Region *r, CXCursor fn)
         return false;
     r->cuda = cr;
     return true;
+}
+
+/* Whether the kernel's parameters, as r declares them, are those of w. */
+static bool same_signature(Region *r, Region *w)
+{
+    if (r->params.len != w->params.len)
+        return false;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *a = vec_at(&r->params, i), *b = vec_at(&w->params, i);
+        Type *ta = a->is_array ? type_elem(a->ty) : a->ty, *tb = b->is_array ? type_elem(b->ty) : b->ty;
+        if (a->is_array != b->is_array || strcmp(type_c_name(ta), type_c_name(tb)) ||
+            (a->is_array && ta->is_const != tb->is_const))
+            return false;
+    }
+    return true;
+}
+
+/* Why the kernel's name cannot be declared in the generated file, or NULL. */
+static const char *name_clash(Unit *u, Region *r)
+{
+    Arena *a = u->arena;
+    const char *k = r->cuda->kernel;
+    if (strcmp(decls_cname(a, k), k))
+        return "a C++ keyword, or a name the generated file's headers declare";
+    for (int i = 0; i < r->params.len; i++)
+        if (!strcmp(((Var *)vec_at(&r->params, i))->name, k))
+            return arena_printf(a, "a parameter of '%s' has that name", r->name);
+    Vec *lists[2] = {&u->regions, &u->rejected};
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < lists[l]->len; i++) {
+            Region *w = vec_at(lists[l], i);
+            if (!strcmp(w->name, k))
+                return arena_printf(a, "the marked function '%s' has that name", k);
+            if (l == 0 && w != r && w->cuda && !strcmp(w->cuda->kernel, k) && !same_signature(r, w))
+                return arena_printf(a, "'%s' names it with other parameters", w->name);
+            if (w == r)
+                break;           /* a kernel two functions share: the first one's signature */
+        }
+    for (int i = 0; i < u->decls.len; i++) {
+        Decl *d = vec_at(&u->decls, i);
+        if (d->name && !strcmp(d->name, k))
+            return arena_printf(a, "the generated file defines '%s' (%s)", k, d->where ? d->where : "a declaration");
+    }
+    return NULL;
+}
+
+bool cuda_rule_check(Unit *u, Region *r)
+{
+    const char *why = name_clash(u, r);
+    if (!why)
+        return true;
+    diag_reject(r->cuda->loc, "-Wgpufuse-cuda", "the kernel cannot be named '%s' (%s); '%s' keeps its CPU body",
+                r->cuda->kernel, why, r->name);
+    return false;
 }

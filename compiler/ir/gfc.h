@@ -538,6 +538,12 @@ typedef struct ParseOptions {
 
 /* Parses path; returns NULL on a fatal error (diagnosed). */
 Unit *parse_unit(const char *path, const ParseOptions *opt);
+/* cuda_rule.c, after the whole unit is parsed: false (diagnosed) when the kernel's name
+ * would clash in the generated file: a C++ keyword or a name its headers
+ * declare, the name of a marked function, of a parameter of r, or of a type,
+ * constant or helper the file defines, or a kernel another function names
+ * with other parameters. */
+bool cuda_rule_check(Unit *u, Region *r);
 /* driver.c: the unit's memory and each region's dependence model. */
 void unit_free(Unit *u);
 

@@ -40,7 +40,7 @@ GPUFUSE_CUDA_GRID(k_dims, (n, n, n, n), (1)) void four_dims(int n, float *restri
         x[i] = 2.0f * x[i];
 }
 
-GPUFUSE_CUDA(same_name) void same_name(int n, float *restrict x) // expected-warning {{the kernel cannot be named 'same_name' (the marked function has that name)}} [-Wgpufuse-cuda]
+GPUFUSE_CUDA(same_name) void same_name(int n, float *restrict x) // expected-warning {{the kernel cannot be named 'same_name' (the marked function 'same_name' has that name)}} [-Wgpufuse-cuda]
 {
     for (int i = 0; i < n; i++)
         x[i] = 2.0f * x[i];
@@ -60,6 +60,37 @@ GPUFUSE_CUDA(k_nowrite) void writes_nothing(int n, const float *restrict x) // e
     for (int i = 0; i < n; i++)
         s += x[i];
     (void)s;
+}
+
+GPUFUSE_CUDA_THREADS(n, n) void param_name(int n, float *restrict x) // expected-warning {{the kernel cannot be named 'n' (a parameter of 'param_name' has that name)}} [-Wgpufuse-cuda]
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0f * x[i];
+}
+
+GPUFUSE_CUDA(printf) void header_name(int n, float *restrict x) // expected-warning {{the kernel cannot be named 'printf' (a C++ keyword, or a name the generated file's headers declare)}} [-Wgpufuse-cuda]
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0f * x[i];
+}
+
+/* one kernel for two functions: the same parameters, or refused */
+GPUFUSE_CUDA(k_shared) void shared_a(int n, float *restrict x)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0f * x[i];
+}
+
+GPUFUSE_CUDA(k_shared) void shared_b(int m, float *restrict y)
+{
+    for (int i = 0; i < m; i++)
+        y[i] = 2.0f * y[i];
+}
+
+GPUFUSE_CUDA(k_shared) void shared_c(int n, double *restrict x) // expected-warning {{the kernel cannot be named 'k_shared' ('shared_a' names it with other parameters)}} [-Wgpufuse-cuda]
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0 * x[i];
 }
 
 /* a macro in the rule is expanded; the dependence of the C body's loop does not matter */
