@@ -14,6 +14,7 @@
  * With --cpu (run with GPUFUSE_DEVICE=cpu, no GPU needed: CI): every
  * launcher takes the C body, so every function, the wrong one included,
  * gives the C body's results and nothing is reported. */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe, setenv */
 #include <gpufuse.h>
 #include <math.h>
 #include <signal.h>
