@@ -753,6 +753,11 @@ static void check_type(WalkCx *w, CXType t)
     switch (c.kind) {
     case CXType_VariableArray: walk_fail(w, "declares a variable-length array, which CUDA device code cannot have"); return;
     case CXType_LongDouble: walk_fail(w, "uses 'long double', which has no GPU equivalent"); return;
+    case CXType_Float16:
+    case CXType_BFloat16:
+        walk_fail(w, arena_printf(w->d->a, "uses '%s', which gpufuse supports in the marked function's own code only",
+                                  type_spelling(w->d, c)));
+        return;
     case CXType_Complex:
     case CXType_Atomic:
     case CXType_Vector:
