@@ -361,6 +361,9 @@ static char *ty_text_q(TyCx *t, CXType ty, const char *inner, unsigned outer_q)
     case CXType_LongDouble:
         t->why = "'long double' has no GPU equivalent";
         return NULL;
+    case CXType_Float16:
+        t->why = "a struct with a '_Float16' field is not supported (arrays of _Float16 are: docs/types.md)";
+        return NULL;
     default: {
         const char *n = builtin_name(c.kind);
         if (n)
