@@ -52,6 +52,11 @@ static void emit_sub(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
         buf_puts(b, ")");
 }
 
+void emit_cond(Buf *b, EmitCtx *cx, const Expr *e)
+{
+    emit_sub(b, cx, e, 0);
+}
+
 /* e as an object (++, --, &): never converted. */
 static void emit_lvalue(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
 {
@@ -412,7 +417,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_puts(&c, " && ");
             emit_sub(&c, cx, s->cond, 6);
         } else {
-            emit_expr(&c, cx, s->cond);
+            emit_sub(&c, cx, s->cond, 0);   /* a bare _Float16 condition read as float */
         }
         buf_line(b, "while (%s) {", c.data);
         buf_free(&c);
@@ -424,7 +429,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     case S_IF: {
         Buf c = {0};
-        emit_expr(&c, cx, s->cond);
+        emit_sub(&c, cx, s->cond, 0);
         buf_line(b, "if (%s) {", c.data);
         buf_free(&c);
         b->indent++;

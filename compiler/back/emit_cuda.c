@@ -1517,7 +1517,7 @@ static void launcher_loop(Buf *b, CudaCx *c, Step *st)
 static void launcher_if(Buf *b, CudaCx *c, Step *st)
 {
     Buf cond = {0};
-    emit_expr(&cond, &c->base, st->stmt->cond);
+    emit_cond(&cond, &c->base, st->stmt->cond);
     buf_line(b, "if (%s) { /* line %d */", cond.data, st->stmt->loc.line);
     buf_free(&cond);
     b->indent++;

@@ -574,7 +574,7 @@ void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what)
 {
     Buf c = {0};
     if (l->kind == S_WHILE) {
-        emit_expr(&c, cx, l->cond);
+        emit_cond(&c, cx, l->cond);
         buf_line(b, "while (%s) { /* %s loop, line %d */", c.data, what, l->loc.line);
         buf_free(&c);
         return;
@@ -607,7 +607,7 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
             break;
         case P_IF: {
             Buf c = {0};
-            emit_expr(&c, &h.base, st->stmt->cond);
+            emit_cond(&c, &h.base, st->stmt->cond);
             buf_line(b, "if (%s) { /* line %d */", c.data, st->stmt->loc.line);
             buf_free(&c);
             b->indent++;

@@ -836,6 +836,8 @@ struct EmitCtx {
 };
 
 void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
+/* A condition (or any operand): a stored _Float16 read as float. */
+void emit_cond(Buf *b, EmitCtx *cx, const Expr *e);
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
 /* A colliding update (Stmt.atomic) made atomic among the device's threads
  * (cx->device) or the OpenMP threads of the host plan. */
