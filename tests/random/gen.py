@@ -1547,6 +1547,10 @@ WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
 # mix when its bug is fixed.
 OFF_BY_DEFAULT = set()   # scalarpre, redelem, noparams joined the mix when G5-G7 were fixed
+# _Float16 kinds run in their own tests (random_half, random_half_cuda in
+# tests/random/meson.build), so the default mix's seeds keep the programs
+# docs/testing.md cites
+OFF_BY_DEFAULT |= {'hewise', 'hred'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
@@ -1584,7 +1588,7 @@ static void *gen_alloc(size_t n, size_t sz)
 /* never all zeros: element 0 is pushed away from 0 */
 static void fill_f(float *p, size_t n, double lo, double hi)
 { for (size_t i = 0; i < n; i++) p[i] = (float)(lo + (hi - lo) * gen_unit()); if (n && p[0] == 0) p[0] = (float)hi * 0.5f; }
-static void fill_h(_Float16 *p, size_t n, double lo, double hi)
+__attribute__((unused)) static void fill_h(_Float16 *p, size_t n, double lo, double hi)
 { for (size_t i = 0; i < n; i++) p[i] = (_Float16)(lo + (hi - lo) * gen_unit()); if (n && p[0] == 0) p[0] = (_Float16)(hi * 0.5); }
 static void fill_d(double *p, size_t n, double lo, double hi)
 { for (size_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * gen_unit(); if (n && p[0] == 0) p[0] = hi * 0.5; }
@@ -1617,7 +1621,7 @@ static int cmp_f(const char *reg, const char *w, const float *a, const float *b,
         if (!close_enough(a[i], b[i], tol, floor) && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
     return bad != 0;
 }
-static int cmp_h(const char *reg, const char *w, const _Float16 *a, const _Float16 *b, size_t n, double tol, double floor)
+__attribute__((unused)) static int cmp_h(const char *reg, const char *w, const _Float16 *a, const _Float16 *b, size_t n, double tol, double floor)
 {
     int bad = 0;
     for (size_t i = 0; i < n; i++)
