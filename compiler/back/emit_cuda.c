@@ -717,8 +717,9 @@ static void print_row(Buf *b, CudaCx *c)
             }
             buf_line(b, "#pragma unroll");
             buf_line(b, "for (int gf_v = 0; gf_v < GF_VEC; gf_v++)");
-            buf_line(b, "    %s_c[gf_k * GF_VEC + gf_v] = gf_jb + gf_v * %lld < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_jb + gf_v * %lld]) : 0;",
-                     v->cname, first->step, ub.data, v->cname, row, d.data, first->step);
+            /* (T)0: a class element type (__half) has no common type with int */
+            buf_line(b, "    %s_c[gf_k * GF_VEC + gf_v] = gf_jb + gf_v * %lld < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_jb + gf_v * %lld]) : (%s)0;",
+                     v->cname, first->step, ub.data, v->cname, row, d.data, first->step, type_c_name(type_elem(v->ty)));
             buf_free(&d);
         }
         b->indent--;
@@ -1516,7 +1517,7 @@ static void launcher_loop(Buf *b, CudaCx *c, Step *st)
 static void launcher_if(Buf *b, CudaCx *c, Step *st)
 {
     Buf cond = {0};
-    emit_expr(&cond, &c->base, st->stmt->cond);
+    emit_cond(&cond, &c->base, st->stmt->cond);
     buf_line(b, "if (%s) { /* line %d */", cond.data, st->stmt->loc.line);
     buf_free(&cond);
     b->indent++;
@@ -1582,29 +1583,22 @@ static int cost_id_of(Cost *k, const Var *iv)
     return -1;
 }
 
+/* A variable of a cost bound: a loop index at the middle of its range; an
+ * index of no loop around (cannot happen in a plan) has an unknown middle, 0. */
+static const char *cost_name(void *cx, const Var *v)
+{
+    Cost *k = cx;
+    int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
+    return id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
+                   : arena_printf(A(k->c), "(double)%s", v->cname);
+}
+
 /* An affine bound in doubles, loop indices at the middle of their range. */
 static void cost_aff(Cost *k, Expr *e, Buf *out)
 {
     Aff *f = aff_of(A(k->c), e);
     gfc_assert(f);               /* fuse.c checked every bound */
-    for (int i = 0; i < f->nterms; i++) {
-        Var *v = f->terms[i].var;
-        long long a = f->terms[i].coef;
-        int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
-        /* an index of no loop around (cannot happen in a plan): its middle is unknown, 0 */
-        const char *x = id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
-                                : arena_printf(A(k->c), "(double)%s", v->cname);
-        const char *sign = a < 0 ? (i ? " - " : "-") : i ? " + " : "";
-        long long m = a < 0 ? -a : a;
-        if (m == 1)
-            buf_printf(out, "%s%s", sign, x);
-        else
-            buf_printf(out, "%s%lld * %s", sign, m, x);
-    }
-    if (!f->nterms)
-        buf_printf(out, "%lld", f->c);
-    else if (f->c)
-        buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+    aff_print(f, cost_name, k, out);
 }
 
 /* Declares loop l's trip count and middle index; the caller pops it. */
