@@ -283,6 +283,7 @@ def build_ppcg(k, a, d, fl, size, mode_flags):
 
 GPU_BUILDS = ('gpu', 'ppcg')
 NO_GPU = 'not run: no GPU'
+OVER_BUDGET = 'not run: past --budget'
 
 
 def failed(v):
@@ -349,6 +350,9 @@ def timing(k, a):
     for b in order:
         if b in GPU_BUILDS and not a.have_gpu:
             k.times[b] = NO_GPU
+            continue
+        if a.budget and time.time() - a.t0 > a.budget:
+            k.times[b] = OVER_BUDGET
             continue
         ts, gms = [], []
         for _ in range(a.plain_reps if b == 'plain' else a.reps):
@@ -479,8 +483,8 @@ def summary(ks, a):
     out = []
     acc = sum(k.status == 'accepted' for k in ks)
     bad = [k.name for k in ks if any(failed(v) for v in k.check.values())]
-    unrun = sorted({b for k in ks for b, v in list(k.check.items()) + list(k.times.items())
-                    if isinstance(v, str) and v.startswith('not run')})
+    unrun = sorted({b for k in ks for b, v in list(k.check.items()) + list(k.times.items()) if v == NO_GPU})
+    late = [k.name for k in ks if OVER_BUDGET in k.times.values()]
     out.append(f'{acc} of {len(ks)} kernels accepted by gpufuse; outputs differing from the plain build: '
                f'{", ".join(bad) if bad else "none"}.')
     if a.ppcg:
@@ -489,6 +493,8 @@ def summary(ks, a):
                    + (', '.join(f'{k.name} ({k.ppcg})' for k in ks if k.ppcg != 'accepted') or 'none') + '.')
     if unrun:
         out.append(f'Not run (no GPU on this machine): the {" and ".join(unrun)} builds.')
+    if late:
+        out.append(f'Timings not run, past --budget {a.budget} s: {", ".join(late)} (run them with --only).')
     if not (a.time and a.gpu):
         return out
     sp = [timed(k, 'plain') / timed(k, 'gpu') for k in ks if k.status == 'accepted' and timed(k, 'gpu')
@@ -580,7 +586,9 @@ def parse_args():
     ap.add_argument('-j', '--jobs', type=int, default=max(1, (os.cpu_count() or 2) // 2))
     ap.add_argument('--workdir')
     ap.add_argument('--out', help='also write the markdown table here')
-    ap.add_argument('--timeout', type=int, default=600)
+    ap.add_argument('--timeout', type=int, default=600, help='seconds per process')
+    ap.add_argument('--budget', type=int, help='seconds: no timing starts later than this after the start '
+                    '(the rest are reported as not run)')
     a = ap.parse_args()
     if a.build_only and a.run_only:
         ap.error('--build-only and --run-only are two stages: one at a time')
@@ -652,7 +660,7 @@ def main():
         ks = [k for k in ks if k.name in want]
         if len(ks) != len(want):
             sys.exit(f'polybench.sh: unknown kernels in --only {a.only}')
-    t0 = time.time()
+    t0 = a.t0 = time.time()
     if a.build_only:
         a.build_only = os.path.abspath(a.build_only)
         shutil.rmtree(a.build_only, ignore_errors=True)
