@@ -23,6 +23,20 @@ Per kernel:
              in the time; gpufuse's own first-call costs are.  --reps R: the
              median of R processes.
 
+Two stages, for a GPU machine without the compilers (libclang):
+  --build-only DIR  here: every binary above (stripped; CUDA ones linked with
+             -cudart shared, device code compressed) in DIR/<kernel>/
+             {check,time}/<build>, and DIR/manifest.json; nothing is run;
+  --run-only DIR    there: the checks and timings of DIR's manifest, the
+             same table; no compiler.  --gpu BUILD puts BUILD/runtime
+             (libgpufuse) first in LD_LIBRARY_PATH.  Without a GPU the gpu
+             and PPCG builds are reported as not run.  --budget S: no
+             timing starts after S seconds.
+Summary lines under the table: PPCG's acceptance (translated and compiled
+for --arch), gpufuse / PPCG wall time per kernel and its geometric mean
+over the kernels both accept, the accepted kernels slower on the GPU than
+the host plan with --omp threads.
+
 Dumps print 2 decimals (%0.2lf): two values are equal when they differ by at
 most one unit of the last printed digit plus 1e-7 relative (a last digit that
 rounds the other way).  Integer kernels are compared exactly.
