@@ -448,7 +448,7 @@ def read_manifest(a):
                                                              list(e['notes']), e['exes'])
         ks.append(k)
     a.gpufuse, a.ppcg, a.gpu = m['gpufuse'], m['ppcg'], m['gpu']
-    a.check_size, a.time_size = m['check_size'], m['time_size']
+    a.check_size, a.time_size, a.arch = m['check_size'], m['time_size'], m['arch']
     a.no_check = a.no_check or not m['check']
     a.time = m['time'] and not a.no_time
     a.built = f'built at {m["commit"]} on {m["date"]}' + (f', {m["ppcg_version"]}' if m['ppcg'] else '')
