@@ -8,8 +8,8 @@
 # (bench/ppcg/build.sh builds one), also the build stage of
 # bench/polybench.py: every PolyBench binary (plain, host plan, gpufuse CUDA,
 # PPCG; SMALL checks and LARGE timings) and a manifest in .deps/pb-build, for
-# `scripts/gpu-check.sh pbtime` (PB_ONLY=gemm,... restricts the kernels; about
-# 40 minutes on 2 busy cores for all 30).  Object files are
+# `scripts/gpu-check.sh pbtime` (PB_ONLY=gemm,... restricts the kernels; 1.5-2.5
+# minutes a kernel on the shared 2-core machine, about an hour for all 30).  Object files are
 # removed so that the build directory travels light.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
