@@ -23,6 +23,20 @@ Per kernel:
              in the time; gpufuse's own first-call costs are.  --reps R: the
              median of R processes.
 
+Two stages, for a GPU machine without the compilers (libclang):
+  --build-only DIR  here: every binary above (stripped; CUDA ones linked with
+             -cudart shared, device code compressed) in DIR/<kernel>/
+             {check,time}/<build>, and DIR/manifest.json; nothing is run;
+  --run-only DIR    there: the checks and timings of DIR's manifest, the
+             same table; no compiler.  --gpu BUILD puts BUILD/runtime
+             (libgpufuse) first in LD_LIBRARY_PATH.  Without a GPU the gpu
+             and PPCG builds are reported as not run.  --budget S: no
+             timing starts after S seconds.
+Summary lines under the table: PPCG's acceptance (translated and compiled
+for --arch), gpufuse / PPCG wall time per kernel and its geometric mean
+over the kernels both accept, the accepted kernels slower on the GPU than
+the host plan with --omp threads.
+
 Dumps print 2 decimals (%0.2lf): two values are equal when they differ by at
 most one unit of the last printed digit plus 1e-7 relative (a last digit that
 rounds the other way).  Integer kernels are compared exactly.
@@ -130,6 +144,8 @@ class K:
         self.times = {}                     # build -> seconds (median)
         self.gpu_ms = None
         self.notes = []
+        self.ppcg = '?'                     # accepted | refused | nvcc failed (with --ppcg)
+        self.exes = {}                      # tag (check | time) -> {build: path}, --run-only
 
 
 def flags(a, size, extra):
@@ -165,6 +181,10 @@ def build_all(k, a, size, tag, mode_flags):
         k.notes.append(f'plain build failed: {first_errors(se)}')
         return exes
     exes['plain'] = os.path.join(d, 'plain')
+    if a.ppcg:
+        exe = build_ppcg(k, a, d, fl, size, mode_flags)
+        if exe:
+            exes['ppcg'] = exe
     gfin = k.name + '.gf-in.c'
     gfflags = ['-I' + a.util, f'-D{size}_DATASET'] + mode_flags
     # gpufuse, CUDA target (acceptance from its report)
@@ -192,10 +212,6 @@ def build_all(k, a, size, tag, mode_flags):
         exe = build_gpu(k, a, d, fl)
         if exe:
             exes['gpu'] = exe
-    if a.ppcg:
-        exe = build_ppcg(k, a, d, fl, size, mode_flags)
-        if exe:
-            exes['ppcg'] = exe
     return exes
 
 
@@ -221,10 +237,12 @@ def build_gpu(k, a, d, fl):
     """nvcc on the .gf.cu with only gpufuse's include directory (the
     self-contained check); when that fails, again with PolyBench's flags."""
     arch = '-arch=' + a.arch
-    rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c', '-I' + a.gfinc, k.name + '.gf.cu', '-o', 'gf.o'], cwd=d)
+    rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + a.nvcc_z + ['-I' + a.gfinc, k.name + '.gf.cu', '-o', 'gf.o'],
+                       cwd=d)
     if rc != 0:
         msg = first_errors(se)
-        rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c', '-I' + a.gfinc] + fl[1:] + [k.name + '.gf.cu', '-o', 'gf.o'],
+        rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + a.nvcc_z + ['-I' + a.gfinc] + fl[1:] + [k.name + '.gf.cu',
+                                                                                             '-o', 'gf.o'],
                            cwd=d)
         if rc != 0:
             k.notes.append(f'nvcc: {first_errors(se)}')
@@ -239,8 +257,8 @@ def build_gpu(k, a, d, fl):
             return None
         objs.append(obj)
     lib = os.path.join(a.gpu, 'runtime')
-    rc, so, se, _ = sh(['nvcc', arch] + objs + ['gf.o', '-o', 'gpu', '-L' + lib, '-lgpufuse', '-Xlinker',
-                                                 '-rpath=' + lib, '-lm'], cwd=d)
+    rc, so, se, _ = sh(['nvcc', arch, '-cudart', 'shared'] + objs + ['gf.o', '-o', 'gpu', '-L' + lib, '-lgpufuse',
+                                                                    '-Xlinker', '-rpath=' + lib, '-lm'], cwd=d)
     if rc != 0:
         k.notes.append(f'link: {first_errors(se)}')
         return None
@@ -248,29 +266,56 @@ def build_gpu(k, a, d, fl):
 
 
 def build_ppcg(k, a, d, fl, size, mode_flags):
+    """ppcg --target=cuda on the unmodified file, every .cu it writes through
+    nvcc (-arch=--arch); k.ppcg says which step failed."""
     pd = os.path.join(d, 'ppcg')
     os.makedirs(pd, exist_ok=True)
     shutil.copy(os.path.join(d, k.name + '.c'), pd)
     rc, so, se, _ = sh([a.ppcg, '--target=cuda', '-I' + a.util, f'-D{size}_DATASET'] + mode_flags + [k.name + '.c'],
                        cwd=pd)
     if rc != 0:
+        k.ppcg = 'refused'
         k.notes.append(f'ppcg: {first_errors(se)}')
         return None
     srcs = sorted(f for f in os.listdir(pd) if f.endswith('.cu'))
     if not srcs:
+        k.ppcg = 'refused'
         k.notes.append('ppcg wrote no .cu file')
         return None
-    rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch] + fl[1:] + ['-I' + a.cudainc] + srcs +
+    rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] + ['-I' + a.cudainc] +
+                       srcs +
                        [os.path.join(a.util, 'polybench.c'), os.path.join(HERE, 'polybench_ctx.c'), '-o', 'ppcg',
                         '-lm'], cwd=pd)
     if rc != 0:
+        k.ppcg = 'nvcc failed'
         k.notes.append(f'ppcg nvcc: {first_errors(se)}')
         return None
+    if k.ppcg in ('?', 'accepted'):
+        k.ppcg = 'accepted'
     return os.path.join(pd, 'ppcg')
+
+
+GPU_BUILDS = ('gpu', 'ppcg')
+NO_GPU = 'not run: no GPU'
+OVER_BUDGET = 'not run: past --budget'
+
+
+def failed(v):
+    """A check result that is a failure (not 'ok', not a build left unrun)."""
+    return v != 'ok' and not v.startswith('not run')
+
+
+def gpu_present():
+    if shutil.which('nvidia-smi'):
+        rc, so, se, _ = sh(['nvidia-smi', '-L'], timeout=60)
+        return rc == 0 and 'GPU' in so
+    return os.path.exists('/dev/nvidia0')
 
 
 def env_for(build, a):
     env = dict(os.environ)
+    if a.libpath:
+        env['LD_LIBRARY_PATH'] = os.pathsep.join(a.libpath + [env.get('LD_LIBRARY_PATH', '')]).rstrip(os.pathsep)
     if build == 'host':
         env['OMP_NUM_THREADS'] = str(a.omp)
     if build == 'gpu':
@@ -278,12 +323,25 @@ def env_for(build, a):
     return env
 
 
+def get_exes(k, a, tag):
+    """{build: exe} of the check or time stage: built now, or (--run-only)
+    the binaries the manifest names."""
+    if a.run_only:
+        return {b: os.path.join(a.run_only, rel) for b, rel in k.exes.get(tag, {}).items()}
+    if tag == 'check':
+        return build_all(k, a, a.check_size, 'check', ['-DPOLYBENCH_DUMP_ARRAYS'])
+    return build_all(k, a, a.time_size, 'time', ['-DPOLYBENCH_TIME'])
+
+
 def check(k, a):
-    exes = build_all(k, a, a.check_size, 'check', ['-DPOLYBENCH_DUMP_ARRAYS'])
+    exes = get_exes(k, a, 'check')
     if 'plain' not in exes:
         return
     runs = {}
     for b, exe in exes.items():
+        if b in GPU_BUILDS and not a.have_gpu:
+            k.check[b] = NO_GPU
+            continue
         rc, so, se, _ = sh([exe], cwd=os.path.dirname(exe), env=env_for(b, a), timeout=a.timeout)
         if rc != 0:
             tail = ' '.join(se.split())[-160:]
@@ -301,11 +359,17 @@ def check(k, a):
 
 
 def timing(k, a):
-    exes = build_all(k, a, a.time_size, 'time', ['-DPOLYBENCH_TIME'])
+    exes = get_exes(k, a, 'time')
     order = [b for b in ('plain', 'host', 'gpu', 'ppcg') if b in exes]
     for b in order:
+        if b in GPU_BUILDS and not a.have_gpu:
+            k.times[b] = NO_GPU
+            continue
+        if a.budget and time.time() - a.t0 > a.budget:
+            k.times[b] = OVER_BUDGET
+            continue
         ts, gms = [], []
-        for _ in range(a.reps):
+        for _ in range(a.plain_reps if b == 'plain' else a.reps):
             rc, so, se, _ = sh([exes[b]], cwd=os.path.dirname(exes[b]), env=env_for(b, a), timeout=a.timeout)
             if rc != 0:
                 k.notes.append(f'{b} timing run: exit {rc}')
@@ -328,13 +392,145 @@ def run_kernel(k, a):
     return k
 
 
+# ---- the two stages: --build-only DIR, --run-only DIR ---------------------------
+MANIFEST = 'manifest.json'
+
+
+def build_stage(k, a):
+    """Builds the check (and time) binaries of one kernel in the work
+    directory and copies them, stripped, to DIR/<name>/<tag>/<build>."""
+    stages = [('check', not a.no_check), ('time', a.time)]
+    for tag, want in stages:
+        if not want:
+            continue
+        exes = get_exes(k, a, tag)
+        k.exes[tag] = {}
+        for b, exe in exes.items():
+            rel = os.path.join(k.name, tag, b)
+            dst = os.path.join(a.build_only, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(exe, dst)
+            sh(['strip', dst])
+            k.exes[tag][b] = rel
+    return k
+
+
+def git_head():
+    rc, so, se, _ = sh(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'], timeout=60)
+    return so.strip() if rc == 0 else '?'
+
+
+def write_manifest(ks, a):
+    ver = ''
+    if a.ppcg:
+        rc, so, se, _ = sh([a.ppcg, '--version'], timeout=60)
+        ver = (so or se).strip().splitlines()[0] if rc == 0 and (so or se).strip() else '?'
+    m = {'version': 1, 'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), 'commit': git_head(),
+         'gpufuse': a.gpufuse, 'ppcg': a.ppcg or '', 'ppcg_version': ver, 'arch': a.arch,
+         'check_size': a.check_size, 'time_size': a.time_size, 'gpu': bool(a.gpu),
+         'check': not a.no_check, 'time': a.time, 'opt': '-O3' if a.opt3 else '-O2',
+         'kernels': [{'name': k.name, 'rel': k.rel, 'func': k.func, 'status': k.status, 'diag': k.diag,
+                      'ppcg': k.ppcg, 'notes': list(dict.fromkeys(k.notes)), 'exes': k.exes} for k in ks]}
+    with open(os.path.join(a.build_only, MANIFEST), 'w') as f:
+        json.dump(m, f, indent=1)
+
+
+def read_manifest(a):
+    path = os.path.join(a.run_only, MANIFEST)
+    if not os.path.exists(path):
+        sys.exit(f'polybench.sh: no {path}: not a directory made by --build-only')
+    with open(path) as f:
+        m = json.load(f)
+    ks = []
+    for e in m['kernels']:
+        k = K(e['rel'])
+        k.func, k.status, k.diag, k.ppcg, k.notes, k.exes = (e['func'], e['status'], e['diag'], e['ppcg'],
+                                                             list(e['notes']), e['exes'])
+        ks.append(k)
+    a.gpufuse, a.ppcg, a.gpu = m['gpufuse'], m['ppcg'], m['gpu']
+    a.check_size, a.time_size, a.arch = m['check_size'], m['time_size'], m['arch']
+    a.no_check = a.no_check or not m['check']
+    a.time = m['time'] and not a.no_time
+    a.built = f'built at {m["commit"]} on {m["date"]}' + (f', {m["ppcg_version"]}' if m['ppcg'] else '')
+    return ks
+
+
+def dir_size(d):
+    return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(d) for f in fs)
+
+
 # ---- report -------------------------------------------------------------------
 def fmt_t(s):
     if s is None:
         return ''
+    if isinstance(s, str):
+        return 'not run'
     if s >= 1:
         return f'{s:.2f} s'
     return f'{s * 1e3:.1f} ms' if s >= 1e-3 else f'{s * 1e6:.0f} us'
+
+
+def timed(k, b):
+    v = k.times.get(b)
+    return v if isinstance(v, float) and v > 0 else None
+
+
+def both_timed(k):
+    """gpufuse and PPCG both accepted this kernel, both checked equal to the
+    plain build (or unchecked), and both were timed."""
+    return (k.status == 'accepted' and k.ppcg == 'accepted' and timed(k, 'gpu') and timed(k, 'ppcg')
+            and not failed(k.check.get('gpu', 'ok')) and not failed(k.check.get('ppcg', 'ok')))
+
+
+def cell(k, b):
+    v = k.check.get(b)
+    if b == 'ppcg' and k.ppcg != 'accepted':
+        return k.ppcg if k.ppcg != '?' else '-'
+    if v is None:
+        return '-' if k.status != 'accepted' or b not in ('host', 'gpu') else 'not built'
+    if v.startswith('not run'):
+        return 'not run'
+    return 'yes' if v == 'ok' else '**NO**'
+
+
+def summary(ks, a):
+    out = []
+    acc = sum(k.status == 'accepted' for k in ks)
+    bad = [k.name for k in ks if any(failed(v) for v in k.check.values())]
+    unrun = sorted({b for k in ks for b, v in list(k.check.items()) + list(k.times.items()) if v == NO_GPU})
+    late = [k.name for k in ks if OVER_BUDGET in k.times.values()]
+    out.append(f'{acc} of {len(ks)} kernels accepted by gpufuse; outputs differing from the plain build: '
+               f'{", ".join(bad) if bad else "none"}.')
+    if a.ppcg:
+        pa = [k.name for k in ks if k.ppcg == 'accepted']
+        out.append(f'PPCG: {len(pa)} of {len(ks)} kernels translated and compiled by nvcc for {a.arch}; not: '
+                   + (', '.join(f'{k.name} ({k.ppcg})' for k in ks if k.ppcg != 'accepted') or 'none') + '.')
+    if unrun:
+        out.append(f'Not run (no GPU on this machine): the {" and ".join(unrun)} builds.')
+    if late:
+        out.append(f'Timings not run, past --budget {a.budget} s: {", ".join(late)} (run them with --only).')
+    if not (a.time and a.gpu):
+        return out
+    sp = [timed(k, 'plain') / timed(k, 'gpu') for k in ks if k.status == 'accepted' and timed(k, 'gpu')
+          and timed(k, 'plain')]
+    if sp:
+        out.append(f'Geometric mean speed-up of the accepted kernels over 1-thread C: '
+                   f'{statistics.geometric_mean(sp):.1f}x ({len(sp)} kernels).')
+    slow = [k.name for k in ks if k.status == 'accepted' and timed(k, 'gpu') and timed(k, 'host')
+            and timed(k, 'gpu') > timed(k, 'host')]
+    if any(timed(k, 'gpu') and timed(k, 'host') for k in ks):
+        out.append(f'Accepted kernels slower on the GPU than the host plan with {a.omp} OpenMP threads: '
+                   f'{", ".join(slow) if slow else "none"}.')
+    if a.ppcg:
+        both = [k for k in ks if both_timed(k)]
+        if both:
+            r = [timed(k, 'gpu') / timed(k, 'ppcg') for k in both]
+            g = statistics.geometric_mean(r)
+            behind = [k.name for k, x in zip(both, r) if x > 1]
+            out.append(f'gpufuse / PPCG wall time, geometric mean over the {len(both)} kernels both accept '
+                       f'(and both computed right): {g:.2f} (gpufuse {1 / g:.2f}x as fast as PPCG); '
+                       f'gpufuse slower than PPCG on: {", ".join(behind) if behind else "none"}.')
+    return out
 
 
 def table(ks, a):
@@ -349,14 +545,10 @@ def table(ks, a):
             cols += ['gpufuse GPU, wall', 'GPU ms']
         if a.ppcg:
             cols.append('PPCG wall')
+        if a.gpu and a.ppcg:
+            cols.append('gpufuse / PPCG')
     cols.append('diagnostic / notes')
     out = ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
-
-    def cell(k, b):
-        v = k.check.get(b)
-        if v is None:
-            return '-' if k.status != 'accepted' or b not in ('host', 'gpu') else 'not built'
-        return 'yes' if v == 'ok' else '**NO**'
     for k in ks:
         row = [k.name, k.status, cell(k, 'host')]
         if a.gpu:
@@ -369,44 +561,38 @@ def table(ks, a):
                 row += [fmt_t(k.times.get('gpu')), '' if k.gpu_ms is None else f'{k.gpu_ms:.2f}']
             if a.ppcg:
                 row.append(fmt_t(k.times.get('ppcg')))
+            if a.gpu and a.ppcg:
+                row.append(f'{timed(k, "gpu") / timed(k, "ppcg"):.2f}' if timed(k, 'gpu') and timed(k, 'ppcg')
+                           else '')
         notes = [k.diag] if k.diag else []
-        notes += [v for v in k.check.values() if v != 'ok']
+        notes += [v for v in k.check.values() if failed(v)]
         notes += k.notes
         notes = list(dict.fromkeys(notes))
         row.append('; '.join(n.replace('|', '\\|') for n in notes)[:400])
         out.append('| ' + ' | '.join(row) + ' |')
-    acc = sum(k.status == 'accepted' for k in ks)
-    bad = [k.name for k in ks if any(v != 'ok' for v in k.check.values())]
     out.append('')
-    out.append(f'{acc} of {len(ks)} kernels accepted by gpufuse; outputs differing from the plain build: '
-               f'{", ".join(bad) if bad else "none"}.')
-    if a.time and a.gpu:
-        sp = [k.times['plain'] / k.times['gpu'] for k in ks if 'gpu' in k.times and 'plain' in k.times
-              and k.status == 'accepted' and k.times['gpu'] > 0]
-        if sp:
-            g = statistics.geometric_mean(sp)
-            out.append(f'Geometric mean speed-up of the accepted kernels over 1-thread C: {g:.1f}x.')
-        if a.ppcg:
-            r = [k.times['ppcg'] / k.times['gpu'] for k in ks if 'gpu' in k.times and 'ppcg' in k.times
-                 and k.status == 'accepted' and k.times['gpu'] > 0]
-            if r:
-                out.append(f'Geometric mean of PPCG time / gpufuse time (kernels both run): '
-                           f'{statistics.geometric_mean(r):.2f}x.')
+    out += summary(ks, a)
     return '\n'.join(out) + '\n'
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('polybench', help='a PolyBench/C 4.2.1 checkout (holds utilities/benchmark_list)')
+    ap.add_argument('polybench', nargs='?', help='a PolyBench/C 4.2.1 checkout (holds utilities/benchmark_list); '
+                    'not with --run-only')
     ap.add_argument('--gpufuse', help='default: BUILD/compiler/gpufuse of --gpu, else build/compiler/gpufuse')
-    ap.add_argument('--gpu', metavar='BUILD_DIR', help='also the CUDA target, linked with BUILD_DIR/runtime/libgpufuse')
+    ap.add_argument('--gpu', metavar='BUILD_DIR', help='also the CUDA target, linked with BUILD_DIR/runtime/libgpufuse'
+                    ' (with --run-only: BUILD_DIR/runtime is put first in LD_LIBRARY_PATH)')
     ap.add_argument('--ppcg', metavar='PATH', help='also PPCG (ppcg --target=cuda), compiled with nvcc')
+    ap.add_argument('--build-only', metavar='DIR', help='build every binary into DIR with a manifest; run nothing')
+    ap.add_argument('--run-only', metavar='DIR', help='run the checks and timings of a --build-only DIR; no compiler '
+                    'needed.  Without a GPU the gpu and PPCG builds are reported as not run')
     ap.add_argument('--check-size', default='SMALL', choices=SIZES)
-    ap.add_argument('--time', action='store_true', help='time the builds (implied by --gpu)')
+    ap.add_argument('--time', action='store_true', help='time the builds (implied by --gpu and --build-only)')
     ap.add_argument('--no-time', action='store_true')
     ap.add_argument('--no-check', action='store_true')
     ap.add_argument('--time-size', default='LARGE', choices=SIZES)
     ap.add_argument('--reps', type=int, default=3, help='processes per timing (median)')
+    ap.add_argument('--plain-reps', type=int, help='processes per timing of the 1-thread C (default --reps)')
     ap.add_argument('--omp', type=int, default=16, help='OpenMP threads of the host-target build')
     ap.add_argument('--only', help='comma-separated kernel names (gemm,lu,...)')
     ap.add_argument('--arch', default='sm_90')
@@ -414,8 +600,20 @@ def main():
     ap.add_argument('-j', '--jobs', type=int, default=max(1, (os.cpu_count() or 2) // 2))
     ap.add_argument('--workdir')
     ap.add_argument('--out', help='also write the markdown table here')
-    ap.add_argument('--timeout', type=int, default=600)
+    ap.add_argument('--timeout', type=int, default=600, help='seconds per process')
+    ap.add_argument('--budget', type=int, help='seconds: no timing starts later than this after the start '
+                    '(the rest are reported as not run)')
     a = ap.parse_args()
+    if a.build_only and a.run_only:
+        ap.error('--build-only and --run-only are two stages: one at a time')
+    if not a.run_only and not a.polybench:
+        ap.error('a PolyBench/C 4.2.1 checkout is needed (except with --run-only)')
+    a.plain_reps = a.plain_reps or a.reps
+    return a
+
+
+def setup_build(a):
+    """The compilers of the single-machine and --build-only modes."""
     a.polybench = os.path.abspath(a.polybench)
     a.util = os.path.join(a.polybench, 'utilities')
     lst = os.path.join(a.util, 'benchmark_list')
@@ -425,9 +623,12 @@ def main():
         a.gpu = os.path.abspath(a.gpu)
         if not os.path.exists(os.path.join(a.gpu, 'runtime', 'libgpufuse.so')):
             sys.exit(f'polybench.sh: no {a.gpu}/runtime/libgpufuse.so')
-        if not shutil.which('nvcc'):
-            sys.exit('polybench.sh: --gpu needs nvcc')
-    a.time = (a.time or bool(a.gpu)) and not a.no_time
+    if (a.gpu or a.ppcg) and not shutil.which('nvcc'):
+        sys.exit('polybench.sh: --gpu and --ppcg need nvcc')
+    if a.ppcg:
+        a.ppcg = shutil.which(a.ppcg) or sys.exit(f'polybench.sh: --ppcg {a.ppcg}: not an executable')
+        a.ppcg = os.path.abspath(a.ppcg)
+    a.time = (a.time or bool(a.gpu) or bool(a.build_only)) and not a.no_time
     a.gpufuse = os.path.abspath(a.gpufuse) if a.gpufuse else None
     if not a.gpufuse:
         for c in ([os.path.join(a.gpu, 'compiler', 'gpufuse')] if a.gpu else []) + [
@@ -440,33 +641,71 @@ def main():
     inst = os.path.join(os.path.dirname(os.path.dirname(a.gpufuse)), 'include')
     a.gfinc = inst if os.path.exists(os.path.join(inst, 'gpufuse', 'launch.h')) else os.path.join(ROOT, 'include')
     nv = shutil.which('nvcc')
+    # the device code compressed for size where nvcc can (CUDA 12.4 on):
+    # a --build-only DIR of 30 kernels is carried to the GPU machine
+    a.nvcc_z = []
+    if nv and (a.gpu or a.ppcg) and '-compress-mode' in sh([nv, '--help'], timeout=120)[1]:
+        a.nvcc_z = ['-compress-mode=size']
     a.cudainc = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nv))), 'include') if nv \
         else '/usr/local/cuda/include'
     a.workdir = os.path.abspath(a.workdir or tempfile.mkdtemp(prefix='gf-polybench-'))
     os.makedirs(a.workdir, exist_ok=True)
     with open(lst) as f:
         rels = [ln.strip().lstrip('./') for ln in f if ln.strip()]
-    ks = [K(r) for r in rels]
+    return [K(r) for r in rels]
+
+
+def main():
+    a = parse_args()
+    a.libpath = []
+    if a.run_only:
+        a.run_only = os.path.abspath(a.run_only)
+        if a.gpu:
+            if not os.path.isdir(os.path.join(a.gpu, 'runtime')):
+                sys.exit(f'polybench.sh: no {a.gpu}/runtime')
+            a.libpath = [os.path.abspath(os.path.join(a.gpu, 'runtime'))]
+        ks = read_manifest(a)
+        a.have_gpu = gpu_present()
+    else:
+        ks = setup_build(a)
+        a.have_gpu = True
     if a.only:
         want = a.only.split(',')
         ks = [k for k in ks if k.name in want]
         if len(ks) != len(want):
             sys.exit(f'polybench.sh: unknown kernels in --only {a.only}')
-    t0 = time.time()
+    t0 = a.t0 = time.time()
+    if a.build_only:
+        a.build_only = os.path.abspath(a.build_only)
+        shutil.rmtree(a.build_only, ignore_errors=True)
+        os.makedirs(a.build_only)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            list(ex.map(lambda k: build_stage(k, a), ks))
+        write_manifest(ks, a)
+        print(f'{sum(len(v) for k in ks for v in k.exes.values())} binaries of {len(ks)} kernels in {a.build_only} '
+              f'({dir_size(a.build_only) / 2**20:.1f} MiB, {time.time() - t0:.0f} s; work files in {a.workdir})')
+        for k in ks:
+            print(f'  {k.name:16} gpufuse {k.status:9}' + (f' ppcg {k.ppcg:11}' if a.ppcg else '')
+                  + f' {", ".join(b for b in k.exes.get("time", k.exes.get("check", {})))}'
+                  + (f'  ({"; ".join(dict.fromkeys(k.notes))[:200]})' if k.notes else ''))
+        return 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         list(ex.map(lambda k: run_kernel(k, a), ks))
     if a.time:
         # one process at a time: nothing else on the machine while timing
         for k in ks:
             timing(k, a)
-    txt = (f'PolyBench/C 4.2.1 through gpufuse ({a.gpufuse}); check size {a.check_size}'
-           + (f', timing size {a.time_size}, median of {a.reps}' if a.time else '') + '\n\n' + table(ks, a))
+    head = (f'PolyBench/C 4.2.1 through gpufuse ({a.gpufuse}); check size {a.check_size}'
+            + (f', timing size {a.time_size}, median of {a.reps} processes'
+               + (f' ({a.plain_reps} for the 1-thread C)' if a.plain_reps != a.reps else '') if a.time else '')
+            + (f'; {a.built}' if a.run_only else ''))
+    txt = head + '\n\n' + table(ks, a)
     print(txt)
-    print(f'({time.time() - t0:.0f} s; files in {a.workdir})')
+    print(f'({time.time() - t0:.0f} s' + ('' if a.run_only else f'; files in {a.workdir}') + ')')
     if a.out:
         with open(a.out, 'w') as f:
             f.write(txt)
-    bad = any(v != 'ok' for k in ks for v in k.check.values())
+    bad = any(failed(v) for k in ks for v in k.check.values())
     return 1 if bad else 0
 
 

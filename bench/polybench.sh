@@ -3,6 +3,8 @@
 #
 #   bench/polybench.sh PATH [--check-size SMALL] [--only gemm,lu] [--out table.md]
 #   bench/polybench.sh PATH --gpu BUILD_DIR [--time-size LARGE] [--reps 3] [--omp 16] [--ppcg /path/to/ppcg]
+#   bench/polybench.sh PATH --gpu BUILD_DIR --ppcg PPCG --build-only DIR   (compilers, no runs)
+#   bench/polybench.sh --run-only DIR [--gpu BUILD_DIR] [--reps 3] [--plain-reps 1] [--only ...]
 #
 # PATH is a PolyBench/C 4.2.1 checkout (the one with utilities/benchmark_list).
 # In a copy of each of the 30 kernels only `static` -> `GPUFUSE` on the kernel

@@ -10,9 +10,17 @@
 #   corpus    tests/realworld on the GPU (run.py --gpu), verify mode on
 #   random    the random batch made by gpu-prepare.sh (.deps/gpu-batch)
 #   polybench PolyBench/C 4.2.1 (.deps/polybench) through bench/polybench.sh --gpu
+#   pbtime    the run stage of bench/polybench.py on .deps/pb-build (made by
+#             gpu-prepare.sh with POLYBENCH and PPCG): SMALL checks of the
+#             plain, host, gpufuse and PPCG builds, then LARGE wall times
+#             (PB_REPS processes per GPU and host build, default 3;
+#             PB_PLAIN_REPS for the 1-thread C, default 1), beside PPCG.
+#             PB_ONLY=gemm,2mm,... runs those kernels only (to split the 30
+#             over two calls); timings past PB_BUDGET s (default 520) are
+#             reported as not run.  Table in OUT/pbtime.md
 # Logs go under OUT; the last lines of each part summarise it.
 set -u
-part=${1:?usage: gpu-check.sh tests|golden|corpus|random|polybench OUT}
+part=${1:?usage: gpu-check.sh tests|golden|corpus|random|polybench|pbtime OUT}
 out=${2:?usage: gpu-check.sh PART OUT}
 here=$(cd "$(dirname "$0")/.." && pwd)
 b=$here/build-gpu
@@ -56,6 +64,12 @@ polybench)
     bash "$here/bench/polybench.sh" "$here/.deps/polybench" --gpu "$b" --out "$out/polybench.md" \
         > "$out/polybench.log" 2>&1
     echo "polybench rc=$?"; cat "$out/polybench.md" 2>/dev/null | tail -45
+    ;;
+pbtime)
+    python3 "$here/bench/polybench.py" --run-only "$here/.deps/pb-build" --gpu "$b" --reps "${PB_REPS:-3}" \
+        --plain-reps "${PB_PLAIN_REPS:-1}" --omp 16 --budget "${PB_BUDGET:-520}" --timeout 120 \
+        ${PB_ONLY:+--only "$PB_ONLY"} --out "$out/pbtime.md" > "$out/pbtime.log" 2>&1
+    echo "pbtime rc=$?"; tail -50 "$out/pbtime.md" 2>/dev/null || tail -20 "$out/pbtime.log"
     ;;
 *) echo "unknown part $part"; exit 2 ;;
 esac
