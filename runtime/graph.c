@@ -116,14 +116,12 @@ static void tab_exit(void *t)
 
 static void make_key(void) { pthread_key_create(&tab_key, tab_exit); }
 
-/* GPUFUSE_GRAPHS=0 (or off, no): every call launches directly. */
+/* GPUFUSE_GRAPHS=0 (or off, no, false): every call launches directly. */
 static int graphs_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *v = getenv("GPUFUSE_GRAPHS");
-        on = !(v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no")));
-    }
+    if (on < 0)
+        on = gf_graph_env_on(getenv("GPUFUSE_GRAPHS"));
     return on;
 }
 

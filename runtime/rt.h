@@ -350,6 +350,9 @@ GF_HIDDEN void gf_gtab_kernel(gf_gtable *t, const gf_glaunch *l);
 GF_HIDDEN int gf_gtab_end(gf_gtable *t);
 /* Drops every graph and node (thread exit, tests). */
 GF_HIDDEN void gf_gtab_clear(gf_gtable *t);
+/* GPUFUSE_GRAPHS's value: 0, off, no, false turn graphs off; unset or
+ * anything else leaves them on. */
+GF_HIDDEN int gf_graph_env_on(const char *v);
 /* Mixes v into a running 64-bit hash. */
 GF_HIDDEN uint64_t gf_gmix(uint64_t h, uint64_t v);
 
