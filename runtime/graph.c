@@ -146,6 +146,8 @@ void gf_graph_begin(gf_call *c, unsigned long long key)
     if (!t)
         return;
     tl_graph_call = c;
+    if (t->cur) /* a call that never reached gf_call_end: what it recorded runs now */
+        gf_gtab_end(t);
     gf_gtab_begin(t, gf_call_site(c), key, gf_call_stream(c));
 }
 
