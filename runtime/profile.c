@@ -167,7 +167,7 @@ gf_status gf_profile_print(void *file)
     int verified = 0, graphs = 0; /* GPUFUSE_VERIFY, CUDA graphs: two more columns each */
     for (int i = 0; i < n; i++) {
         verified |= v[i].verified > 0;
-        graphs |= v[i].captured > 0;
+        graphs |= v[i].captured > 0 || v[i].replayed > 0;
     }
     fprintf(f, "%-24s %7s %7s %7s %7s %10s %9s %8s %6s %10s %9s %9s ", "function", "calls", "GPU", "CPU", "C body",
             "GPU ms", "us/call", "GB/s", "%peak", "wall ms", "in MB", "out MB");
