@@ -103,6 +103,7 @@ int gf_gtab_begin(gf_gtable *t, const void *site, uint64_t key, void *stream)
         e->seen = 1;
     }
     if (e->seen > t->after && e->failures < GF_GRAPH_MAX_FAILURES) {
+        drop_exec(t, e); /* the nodes are about to be rewritten */
         e->n = 0;
         return t->mode = GF_GRAPH_CAPTURE;
     }

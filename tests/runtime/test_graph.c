@@ -344,6 +344,28 @@ static void test_many_sites(void **state)
     assert_int_equal(M.live + M.destroys, M.builds);
 }
 
+/* A recording for another key rewrites the nodes: the old graph is dropped
+ * when it starts (a recording cut short, out of host memory, would else
+ * leave it replayable with the new key's nodes). */
+static void test_recapture_drops_old(void **state)
+{
+    gf_gtable *t = *state;
+    int mode;
+    for (int i = 0; i < 3; i++)
+        call3(t, &SITE_A, 7, 10, &mode);
+    assert_int_equal(M.live, 1);
+    call3(t, &SITE_A, 8, 10, &mode);
+    call3(t, &SITE_A, 8, 10, &mode);
+    M.fail_build = 1;
+    assert_int_equal(gf_gtab_begin(t, &SITE_A, 8, NULL), GF_GRAPH_CAPTURE);
+    assert_int_equal(M.live, 0); /* dropped when the recording starts */
+    launch(t, &K1, 20, 1.0, 4);
+    assert_int_equal(gf_gtab_end(t), GF_GRAPH_DIRECT);
+    assert_int_equal(M.nruns, 1);
+    M.fail_build = 0;
+    assert_int_equal(call3(t, &SITE_A, 7, 10, &mode), GF_GRAPH_DIRECT); /* not a replay of rewritten nodes */
+}
+
 static void test_params_kept_apart(void **state)
 {
     gf_gtable *t = *state;
@@ -396,6 +418,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_sites, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_recapture_drops_old, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_kept_apart, setup, teardown),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_mix),
