@@ -57,8 +57,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 3, "rename gf_launch_abi_3 with GF_LAUNCH_ABI");
-const int gf_launch_abi_3 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 4, "rename gf_launch_abi_4 with GF_LAUNCH_ABI");
+const int gf_launch_abi_4 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
@@ -534,6 +534,7 @@ gf_path gf_call_cancel(gf_call *c)
 {
     gf_path p = GF_PATH_FAILED;
     if (c->path == GF_PATH_DEVICE) {
+        gf_graph_finish(c); /* what was recorded runs before the scratch goes */
         const char *why = "no device memory for a temporary"; /* the details: gf_call_scratch's report */
         release(c); /* stream-ordered: work already queued finishes first */
         c->host_involved = 0;
@@ -553,6 +554,22 @@ gf_path gf_call_cancel(gf_call *c)
 }
 
 cudaStream_t gf_call_stream(gf_call *c) { return c->stream; }
+
+const void *gf_call_site(gf_call *c) { return c->site; }
+
+int gf_call_graph_key(gf_call *c, unsigned long long *key)
+{
+    if (c->path != GF_PATH_DEVICE)
+        return -1;
+    uint64_t h = gf_gmix(*key, (uint64_t)(uintptr_t)c->site);
+    h = gf_gmix(h, (uint64_t)c->device);
+    for (int i = 0; i < c->nargs; i++) {
+        h = gf_gmix(h, (uint64_t)c->a[i].lo);
+        h = gf_gmix(h, (uint64_t)c->a[i].hi);
+    }
+    *key = h;
+    return 0;
+}
 
 /* The exiting thread's slot (the main thread's: its thread-local
  * destructors never run), from an atexit handler registered after CUDA
@@ -632,7 +649,9 @@ static gf_status copy_out(gf_call *c)
 void gf_call_end(gf_call *c, size_t bytes, int sync)
 {
     double gpu_ms = 0;
+    int graph = GF_GRAPH_DIRECT;
     if (c->path == GF_PATH_DEVICE) {
+        graph = gf_graph_finish(c); /* the graph, or the launches it recorded, before the copies back */
         if (c->timing)
             cudaEventRecord(c->ev1, c->stream);
         gf_status st = copy_out(c);
@@ -655,7 +674,8 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
     }
     if (gf_profiling && c->site) {
         gf_call_stats st = {c->path, c->path == GF_PATH_DEVICE && c->timing, gpu_ms,
-                            gf_tl_entry_timing ? -1.0 : now_ms() - c->t0, bytes, c->staged_in, c->staged_out};
+                            gf_tl_entry_timing ? -1.0 : now_ms() - c->t0, bytes, c->staged_in, c->staged_out,
+                            graph};
         gf_profile_add(c->site, &st);
     }
     nvtxRangePop();

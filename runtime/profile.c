@@ -3,8 +3,9 @@
  * body), the whole call's wall time, the GPU time between the call's
  * kernels' start and end events, achieved bandwidth from the bytes
  * launchers report and its share of the device's peak, host bytes staged
- * to and from the device, and verify mode's counts; printed at exit or by
- * gf_profile_print. */
+ * to and from the device, verify mode's counts, and the calls whose kernels
+ * ran as a CUDA graph (built from the call, or replayed); printed at exit or
+ * by gf_profile_print. */
 #include "rt.h"
 
 #include <gpufuse/launch.h>
@@ -21,6 +22,7 @@ typedef struct slot {
     uint64_t calls, path[4];         /* by gf_path */
     double gpu_ms, wall_ms, bytes, staged_in, staged_out;
     uint64_t verified, differed;     /* GPUFUSE_VERIFY */
+    uint64_t captured, replayed;     /* graph.c: GF_GRAPH_CAPTURE, GF_GRAPH_REPLAY */
 } slot;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -91,6 +93,8 @@ void gf_profile_add(gf_site *site, const gf_call_stats *st)
         }
         s->staged_in += (double)st->staged_in;
         s->staged_out += (double)st->staged_out;
+        s->captured += st->graph == GF_GRAPH_CAPTURE;
+        s->replayed += st->graph == GF_GRAPH_REPLAY;
     }
     pthread_mutex_unlock(&mu);
 }
@@ -160,13 +164,17 @@ gf_status gf_profile_print(void *file)
         memcpy(v, slots, (size_t)n * sizeof *v);
     pthread_mutex_unlock(&mu);
     qsort(v, (size_t)n, sizeof *v, by_time);
-    int verified = 0; /* GPUFUSE_VERIFY: two more columns */
-    for (int i = 0; i < n; i++)
+    int verified = 0, graphs = 0; /* GPUFUSE_VERIFY, CUDA graphs: two more columns each */
+    for (int i = 0; i < n; i++) {
         verified |= v[i].verified > 0;
+        graphs |= v[i].captured > 0 || v[i].replayed > 0;
+    }
     fprintf(f, "%-24s %7s %7s %7s %7s %10s %9s %8s %6s %10s %9s %9s ", "function", "calls", "GPU", "CPU", "C body",
             "GPU ms", "us/call", "GB/s", "%peak", "wall ms", "in MB", "out MB");
     if (verified)
         fprintf(f, "%8s %8s ", "verified", "differed");
+    if (graphs)
+        fprintf(f, "%8s %8s ", "captured", "replayed");
     fprintf(f, " %s\n", "source");
     for (int i = 0; i < n; i++) {
         slot *s = &v[i];
@@ -190,6 +198,8 @@ gf_status gf_profile_print(void *file)
                 s->staged_out / 1e6);
         if (verified)
             fprintf(f, "%8llu %8llu ", (unsigned long long)s->verified, (unsigned long long)s->differed);
+        if (graphs)
+            fprintf(f, "%8llu %8llu ", (unsigned long long)s->captured, (unsigned long long)s->replayed);
         fprintf(f, " %s:%d\n", s->file ? s->file : "?", s->line);
     }
     free(v);

@@ -268,6 +268,109 @@ GF_HIDDEN int gf_imports_remove(const void *owner, gf_import *out);
 GF_HIDDEN int gf_imports_find(const void *p, size_t bytes, gf_import *out);
 GF_HIDDEN int gf_imports_count(void);
 
+/* ---- graph_plan.c (CUDA graphs of repeated launcher calls, no CUDA) ------ */
+
+/* What a call with graphs does (gf_gtab_begin); also the outcome of a
+ * finished call (gf_gtab_end): DIRECT = plain launches, CAPTURE = a graph
+ * was built from this call's launches and launched, REPLAY = the graph
+ * captured before was launched (its kernels' parameters updated in place). */
+enum { GF_GRAPH_DIRECT = 0, GF_GRAPH_CAPTURE = 1, GF_GRAPH_REPLAY = 2 };
+/* Identical-key calls of a site before the next one is captured. */
+#define GF_GRAPH_AFTER 2
+/* A site whose graph failed this often is not captured again. */
+#define GF_GRAPH_MAX_FAILURES 3
+#define GF_GRAPH_SITES 64
+
+/* One kernel launch: the function, its geometry, and its parameters copied
+ * (ptrs[i] points at parameter i inside args: CUDA's kernelParams). */
+typedef struct gf_gnode {
+    const void *func;
+    const char *name;            /* for error messages */
+    unsigned grid[3], block[3];
+    size_t shmem;
+    int nparams;
+    size_t *size;                /* nparams sizes */
+    void **ptrs;                 /* nparams pointers into args */
+    unsigned char *args;
+    size_t bytes;                /* capacity of the one block that holds them all */
+    void *mem;
+    void *handle;                /* the backend's node */
+} gf_gnode;
+
+/* A launch as the generated code hands it over (parameters not yet copied). */
+typedef struct gf_glaunch {
+    const void *func;
+    const char *name;
+    unsigned grid[3], block[3];
+    size_t shmem;
+    int nparams;
+    void *const *params;
+    const size_t *size;
+} gf_glaunch;
+
+/* How graphs are built and run; the real one is graph.c (CUDA), tests use a
+ * mock.  Nonzero returns are failures. */
+typedef struct gf_graph_backend {
+    void *ctx;
+    int (*build)(void *ctx, gf_gnode *nodes, int n, void **exec);  /* a chain of the nodes */
+    int (*update)(void *ctx, void *exec, gf_gnode *node);          /* its parameters changed */
+    int (*launch)(void *ctx, void *exec, void *stream);
+    void (*run)(void *ctx, const gf_gnode *node, void *stream);   /* one kernel now; reports failure */
+    void (*destroy)(void *ctx, void *exec);
+} gf_graph_backend;
+
+typedef struct gf_gentry {
+    const void *site;
+    uint64_t key;                /* the key of the last call */
+    int seen;                    /* consecutive calls with that key */
+    void *exec;                  /* the captured graph, for exec_key */
+    uint64_t exec_key;
+    gf_gnode *nodes;
+    int n, cap;
+    int failures;
+} gf_gentry;
+
+/* Per thread: the graphs of up to GF_GRAPH_SITES sites, and the call in progress. */
+typedef struct gf_gtable {
+    const gf_graph_backend *be;
+    int after;                   /* GF_GRAPH_AFTER, tests may change it */
+    gf_gentry e[GF_GRAPH_SITES];
+    int mode;                    /* the call in progress: GF_GRAPH_* */
+    gf_gentry *cur;
+    int next;                    /* REPLAY: the node the next launch must match */
+    void *stream;
+    gf_gnode tmp;                /* a launch that did not match, run directly */
+} gf_gtable;
+
+GF_HIDDEN void gf_gtab_init(gf_gtable *t, const gf_graph_backend *be);
+/* Starts a call of `site` whose shapes hash to `key`; returns the mode. */
+GF_HIDDEN int gf_gtab_begin(gf_gtable *t, const void *site, uint64_t key, void *stream);
+/* A launch of the call in progress (mode CAPTURE or REPLAY): recorded, or
+ * matched against the captured node; a launch that does not match makes
+ * the call run directly from here on (what was recorded runs first). */
+GF_HIDDEN void gf_gtab_kernel(gf_gtable *t, const gf_glaunch *l);
+/* Ends the call: builds and launches, or replays; falls back to running the
+ * recorded launches directly when the graph cannot.  Returns the outcome. */
+GF_HIDDEN int gf_gtab_end(gf_gtable *t);
+/* Drops every graph and node (thread exit, tests). */
+GF_HIDDEN void gf_gtab_clear(gf_gtable *t);
+/* GPUFUSE_GRAPHS's value: 0, off, no, false turn graphs off; unset or
+ * anything else leaves them on. */
+GF_HIDDEN int gf_graph_env_on(const char *v);
+/* Mixes v into a running 64-bit hash. */
+GF_HIDDEN uint64_t gf_gmix(uint64_t h, uint64_t v);
+
+/* ---- graph.c ------------------------------------------------------------- */
+
+struct gf_call;
+/* Ends the graph of the call in progress (gf_call_end, gf_call_cancel):
+ * launches it, or runs what was recorded; returns the outcome, GF_GRAPH_*. */
+GF_HIDDEN int gf_graph_finish(struct gf_call *c);
+/* call.c: the call's site, and *key mixed with the site, the device and the
+ * extents of the arguments (-1 when the call is not on the device path). */
+GF_HIDDEN const void *gf_call_site(struct gf_call *c);
+GF_HIDDEN int gf_call_graph_key(struct gf_call *c, unsigned long long *key);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 typedef struct gf_runtime {
@@ -352,6 +455,7 @@ typedef struct gf_call_stats {
     double wall_ms;              /* < 0: the entry point records it (gf_profile_wall) */
     size_t bytes;                /* what the launcher reports it moved (GB/s) */
     size_t staged_in, staged_out; /* host bytes copied to and from the device */
+    int graph;                   /* GF_GRAPH_*: how its kernels ran (graph.c) */
 } gf_call_stats;
 /* Adds one call of `site` (allocating its slot on first use). */
 GF_HIDDEN void gf_profile_add(struct gf_site *site, const gf_call_stats *st);

@@ -27,6 +27,38 @@ template <typename K> static inline int gf_resident(K kernel, int threads, int s
     return (int)(n < GF_PARTS ? n : GF_PARTS);
 }
 
+/* A kernel launch of a launcher that may run as a CUDA graph (runtime/
+ * graph.c): a plain launch, unless the runtime is recording this call for
+ * a graph or replaying one; then the parameters, converted to the kernel's
+ * own types, go to gf_graph_kernel, which records them or updates the
+ * graph's node.  Failures are checked by the launcher's gf_call_check as for
+ * any launch (nothing was launched yet when recording: that always passes;
+ * the runtime reports what fails later the same way). */
+/* The key of a launcher's integer scalars (gf_graph_begin). */
+GF_UNUSED static inline unsigned long long gf_kmix(unsigned long long h, unsigned long long v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+template <typename T> struct gf_same { typedef T type; };
+template <typename... P>
+static inline void gf_launch_graph(gf_call *c, const char *name, void (*k)(P...), dim3 g, dim3 b, size_t sh,
+                                   typename gf_same<P>::type... p)
+{
+    void *a[sizeof...(P) + 1] = {(void *)&p..., nullptr};
+    const size_t s[sizeof...(P) + 1] = {sizeof(P)..., 0};
+    gf_graph_kernel(c, name, (const void *)k, g, b, sh, a, s, (int)sizeof...(P));
+}
+template <typename... P, typename... A>
+static inline void gf_launch(gf_call *c, const char *name, void (*k)(P...), dim3 g, dim3 b, size_t sh,
+                             cudaStream_t s, A... a)
+{
+    if (gf_graph_on(c))
+        gf_launch_graph<P...>(c, name, k, g, b, sh, a...);
+    else
+        k<<<g, b, sh, s>>>(a...);
+}
+
 /* ---- launch geometry: the blocks and threads of each kernel shape.  The
  * compiler picks a policy per kernel (compiler/back/lower.h, Geom); the
  * launchers it prints take the sizes from here. */

@@ -29,6 +29,7 @@ typedef struct CudaCx {
     bool launcher;               /* host code of the launcher */
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
     int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
+    bool graph;                  /* launcher: launches go through gf_launch (a CUDA graph may replay them) */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -39,6 +40,20 @@ static Arena *A(CudaCx *c)
 /* ---- expression overrides in kernels -------------------------------------------------- */
 
 static const char *rowval_override(CudaCx *c, const Expr *e);
+
+/* One launch statement's call of kernel `kern` (k->name `name`): a plain
+ * launch, or in a launcher that may replay a CUDA graph, gf_launch
+ * (templates/device.cuh), which hands it to the runtime while it records or
+ * replays a graph. */
+static const char *kcall(CudaCx *c, const char *name, const char *kern, const char *grid, const char *block,
+                         const char *args)
+{
+    args = args ? args : "";
+    if (c->graph)
+        return arena_printf(A(c), "gf_launch(gf_c, \"%s\", %s, %s, %s, 0, gf_s%s%s)", name, kern, grid, block,
+                            *args ? ", " : "", args);
+    return arena_printf(A(c), "%s<<<%s, %s, 0, gf_s>>>(%s)", kern, grid, block, args);
+}
 
 static const char *cuda_override(EmitCtx *cx, const Expr *e)
 {
@@ -898,9 +913,9 @@ static void launch_serial(Buf *b, CudaCx *c, KernelLow *kl)
     Buf args = {0};
     kernel_args(&args, kl);
     buf_line(b, "    if (gf_big < GF_I32_LIMIT) /* 32-bit index arithmetic when every extent allows it */");
-    buf_line(b, "        %s<int><<<1, 1, 0, gf_s>>>(%s);", k->name, args.data ? args.data : "");
+    buf_line(b, "        %s;", kcall(c, k->name, arena_printf(A(c), "%s<int>", k->name), "1", "1", args.data));
     buf_line(b, "    else");
-    buf_line(b, "        %s<long long><<<1, 1, 0, gf_s>>>(%s);", k->name, args.data ? args.data : "");
+    buf_line(b, "        %s;", kcall(c, k->name, arena_printf(A(c), "%s<long long>", k->name), "1", "1", args.data));
     buf_line(b, "    gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
     buf_line(b, "}");
     buf_free(&args);
@@ -940,16 +955,18 @@ static void geometry_row(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf
         if (kl->row_vec) {
             static const int vitems[] = {1, 2, 4};
             for (int i = 0; i < 3; i++)
-                buf_printf(launch, "    %sif (%sgf_per <= %d) %s<@I@, %d, 4, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                           i ? "else " : "", vec_ok, 4 * vitems[i], k->name, vitems[i], gs, args);
+                buf_printf(launch, "    %sif (%sgf_per <= %d) %s;\n", i ? "else " : "", vec_ok, 4 * vitems[i],
+                           kcall(c, k->name, arena_printf(A(c), "%s<@I@, %d, 4, %d>", k->name, vitems[i], gs),
+                                 "(unsigned)gf_blocks", "gf_threads", args));
         }
         static const int items[] = {1, 2, 4, 8, 16};
         for (int i = 0; i < 5; i++)
-            buf_printf(launch, "    %sif (gf_per <= %d) %s<@I@, %d, 1, %d><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n",
-                       i || kl->row_vec ? "else " : "", items[i], k->name, items[i], gs, args);
+            buf_printf(launch, "    %sif (gf_per <= %d) %s;\n", i || kl->row_vec ? "else " : "", items[i],
+                       kcall(c, k->name, arena_printf(A(c), "%s<@I@, %d, 1, %d>", k->name, items[i], gs),
+                             "(unsigned)gf_blocks", "gf_threads", args));
         if (g)
-            buf_printf(launch, "    else %s<@I@, 0, 1, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(%s);\n", k->name,
-                       args);
+            buf_printf(launch, "    else %s;\n", kcall(c, k->name, arena_printf(A(c), "%s<@I@, 0, 1, 0>", k->name),
+                                                     "(unsigned)gf_blocks", "gf_threads", args));
     }
     buf_puts(launch, "}\n");
     buf_line(b, "if (gf_blocks > 0) {");
@@ -971,23 +988,28 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);");
         if (cover) {
             /* a map: a thread per float4 */
-            buf_printf(launch, "if (gf_vec) %s_v4<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
-            buf_printf(launch, "else %s<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
+            buf_printf(launch, "if (gf_vec) %s;\n", kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
+                                                          "gf_cover_1d(gf_need)", "GF_THREADS", args));
+            buf_printf(launch, "else %s;\n", kcall(c, k->name, arena_printf(A(c), "%s<@I@>", k->name),
+                                                   "gf_cover_1d(gf_need)", "GF_THREADS", args));
         } else {
             buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
-                       "%s_v4<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+                       "%s; }\n", k->name, kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
+                                                  "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
             buf_printf(launch, "else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+                       "%s; }\n", k->name, kcall(c, k->name, arena_printf(A(c), "%s<@I@>", k->name),
+                                                  "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
         }
         buf_free(&lb);
         buf_free(&al);
     } else {
         buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
+        const char *kern = arena_printf(A(c), "%s<@I@>", k->name);
         if (cover)
-            buf_printf(launch, "%s<@I@><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
+            buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "GF_THREADS", args));
         else
-            buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                       "%s<@I@><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n", k->name, k->name, args);
+            buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s, GF_THREADS, gf_sms); "
+                       "%s; }\n", kern, kcall(c, k->name, kern, "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
     }
     /* a reduction runs even over nothing: it writes its result */
     buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");
@@ -996,20 +1018,19 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
 /* x over the innermost loop, y over strips of GF_ROWS outer indices. */
 static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
-    (void)c;
     Kernel *k = kl->k;
     bool cover = kl->geom == GEOM_COVER;
+    const char *kern = arena_printf(A(c), "%s<@I@>", k->name);
     const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
     const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
     buf_line(b, "const long long gf_gx = gf_blocks_for(%s);", inner);
     buf_line(b, "const long long gf_chunks = gf_strips_for(%s);", outer);
     if (cover)
         /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
-        buf_printf(launch, "%s<@I@><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(%s);\n", k->name, args);
+        buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_2d(gf_gx, gf_chunks)", "GF_THREADS", args));
     else
-        buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s<@I@>, GF_THREADS, gf_sms); "
-                   "%s<@I@><<<gf_resident_2d(gf_gx, gf_chunks, gf_cap), GF_THREADS, 0, gf_s>>>(%s); }\n",
-                   k->name, k->name, args);
+        buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s, GF_THREADS, gf_sms); %s; }\n",
+                   kern, kcall(c, k->name, kern, "gf_resident_2d(gf_gx, gf_chunks, gf_cap)", "GF_THREADS", args));
     buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, cover ? "" : " || 1");
 }
 
@@ -1790,6 +1811,60 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
     buf_line(b, "}");
 }
 
+/* ---- CUDA graphs (runtime/graph.c) -----------------------------------------------------
+ * A launcher whose device path is nothing but kernel launches (and host
+ * scalar statements) may replay a CUDA graph of them when it is called
+ * again with the same shapes.  Anything that talks to the stream otherwise
+ * keeps the region out: results read back (a synchronisation), reduction
+ * slots zeroed by memsets, host loops and branches around kernels, library
+ * calls (cuBLAS, cuFFT), temporaries allocated once their size is known. */
+static bool graph_steps(Vec *steps, CudaCx *c)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->sync_before.len)
+            return false;
+        if (st->kind == P_KERNEL && lower_of(c->low, st->kernel)->via == VIA_KERNEL)
+            continue;
+        if (st->kind != P_HOST)
+            return false;
+    }
+    return true;
+}
+
+static bool graphable(CudaCx *c, Region *r)
+{
+    Vec outs = {0}, temps = {0};
+    device_scalars(c, r, &outs);
+    if (outs.len)
+        return false;
+    collect_temps(c, r->body, &temps);
+    for (int i = 0; i < temps.len; i++)
+        if (slot_of(c, vec_at(&temps, i)) < 0)
+            return false;
+    return graph_steps(&r->plan->steps, c);
+}
+
+/* gf_graph_begin with the hash of the integer scalars (the runtime adds the
+ * arguments' extents): what shapes the launches; other scalars and the
+ * pointers only change the parameters of the graph's nodes. */
+static void emit_graph_begin(Buf *b, Region *r)
+{
+    Buf key = {0};
+    buf_puts(&key, "0ULL");
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (v->is_array || !type_is_integer(v->ty))
+            continue;
+        Buf k = {0};
+        buf_printf(&k, "gf_kmix(%s, (unsigned long long)(%s))", key.data, v->cname);
+        buf_free(&key);
+        key = k;
+    }
+    buf_line(b, "gf_graph_begin(gf_c, %s); /* a repeated call may replay a CUDA graph (docs/runtime.md) */", key.data);
+    buf_free(&key);
+}
+
 static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
 {
     Buf args = {0};
@@ -1860,11 +1935,15 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */", type_c_name(v->ty),
                  v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
     }
+    c->graph = graphable(c, r);
+    if (c->graph)
+        emit_graph_begin(b, r);
     c->launcher = true;
     c->base.stmt_hook = launcher_hook;
     launcher_steps(b, c, &r->plan->steps);
     c->base.stmt_hook = NULL;
     c->launcher = false;
+    c->graph = false;
     Stmt *last = r->body->list.len ? vec_at(&r->body->list, r->body->list.len - 1) : NULL;
     if (!last || last->kind != S_RETURN)
         buf_line(b, "gf_call_end(gf_c, (size_t)gf_bytes, 0);");

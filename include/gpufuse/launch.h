@@ -18,8 +18,9 @@ extern "C" {
  * ABI gpufuse generated it for; a change here changes the number.
  *   1: gpufuse 0.1.0
  *   2: verify mode (gpufuse/entry.h)
- *   3: gf_prewarm, called by every .gf.cu when the program starts */
-#define GF_LAUNCH_ABI 3
+ *   3: gf_prewarm, called by every .gf.cu when the program starts
+ *   4: CUDA graphs of repeated calls (gf_graph_begin, gf_graph_on, gf_graph_kernel) */
+#define GF_LAUNCH_ABI 4
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {
@@ -192,6 +193,22 @@ static inline int gf_blas_fits(long long r, long long c, long long ld)
  * cache; invalid arguments and failures as for gf_call_gemm. */
 void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int batch, const void *in, void *out,
                  int direction, gf_dtype t, const char *what);
+
+/* CUDA graphs of repeated calls (runtime/graph.c, docs/runtime.md "Graphs").
+ * A launcher whose device path is only kernel launches calls gf_graph_begin
+ * after gf_call_map returned GF_PATH_DEVICE, with a hash of its integer
+ * scalars (the runtime adds the site, the device and the arguments'
+ * extents).  While gf_graph_on is nonzero the launcher hands each launch to
+ * gf_graph_kernel instead of launching it (templates/device.cuh, gf_launch):
+ * the runtime records it for a graph, or updates the captured graph's node
+ * in place, and gf_call_end launches the graph on the call's stream.  A
+ * launch that does not match the graph, a graph CUDA refuses and
+ * GPUFUSE_GRAPHS=0 all end in direct launches; a failed launch is reported
+ * as gf_call_check reports it. */
+void gf_graph_begin(gf_call *c, unsigned long long key);
+int gf_graph_on(gf_call *c);
+void gf_graph_kernel(gf_call *c, const char *name, const void *func, dim3 grid, dim3 block, size_t shmem,
+                     void *const *params, const size_t *sizes, int nparams);
 
 /* Finishes the call: copies staged outputs back, waits when host memory was
  * involved or `sync` is nonzero, releases staging and scratch, records time

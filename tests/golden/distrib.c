@@ -47,8 +47,8 @@ GPUFUSE void reorder(int n, float a[n], const float b[n], float c[n])
 // REPORT: region reorder ({{.*}}): 2 loop nests -> 2 kernels
 // REPORT: line 22: loop 'i' distributed into 2 loops by the dependences between its statements (isl), in this order: line 24 (parallel), line 23 (parallel)
 // CU-LABEL: extern "C" void shift_scale(
-// CU: shift_scale_k0<int><<<
-// CU: shift_scale_k1<int><<<
+// CU: gf_launch(gf_c, "shift_scale_k0", shift_scale_k0<int>, 
+// CU: gf_launch(gf_c, "shift_scale_k1", shift_scale_k1<int>, 
 // CU-LABEL: static void gf_seq_reorder(
 // CU-NEXT: {
 // CU-NEXT: for (int i = 1; i < n; i++) {

@@ -63,4 +63,4 @@ GPUFUSE float last_pair(int n, const float x[n][2])
 // CU-NEXT: float t[64]; /* private to each iteration */
 // CU-LABEL: extern "C" void mirror_rows(
 // CU-NOT: temporary 't'
-// CU: mirror_rows_k0<int><<<
+// CU: gf_launch(gf_c, "mirror_rows_k0", mirror_rows_k0<int>, 

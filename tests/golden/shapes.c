@@ -64,13 +64,15 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU: __global__ void __launch_bounds__(GF_THREADS) scale_k0_v4(
 // CU: __global__ void __launch_bounds__(GF_THREADS) scale_k0(
 // CU-LABEL: static void gf_launch_scale(
+// CU: gf_graph_begin(gf_c, gf_kmix(0ULL, (unsigned long long)(n))); /* a repeated call may replay a CUDA graph
 // CU: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);
-// CU: if (gf_vec) scale_k0_v4<int><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(
+// CU: if (gf_vec) gf_launch(gf_c, "scale_k0", scale_k0_v4<int>, gf_cover_1d(gf_need), GF_THREADS, 0, gf_s, 
 
 // CU-LABEL: /* total_k0: reduce kernel for shapes.c
 // CU: __global__ void __launch_bounds__(GF_THREADS) total_k0(
 // CU: if (gf_last_block(gf_ticket)) {
 // CU-LABEL: static double gf_launch_total(
+// CU-NOT: gf_graph_begin
 // CU: const long long gf_need = gf_blocks_for(gf_n0);
 // CU: if (gf_n0 > 0 || 1) {
 // CU: gf_cap = gf_resident(total_k0<int>, GF_THREADS, gf_sms); total_k0<int><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(
@@ -83,7 +85,7 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU: const long long gf_n1 = gf_n1_ ? gf_n1_ + 1 : 0; /* threads start aligned */
 // CU: const long long gf_gx = gf_blocks_for(gf_n1);
 // CU-NEXT: const long long gf_chunks = gf_strips_for(gf_n0);
-// CU: blur_k0<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(
+// CU: gf_launch(gf_c, "blur_k0", blur_k0<int>, gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s, 
 
 // CU-LABEL: /* total2_k0: reduce kernel for shapes.c
 // CU: __global__ void __launch_bounds__(GF_THREADS) total2_k0(
@@ -97,10 +99,11 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU-LABEL: static void gf_launch_normalize(
 // CU: const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols);
 // CU: const bool gf_vec = gf_per >= 4 && gf_aligned16(gf_d_x) && (long long)(cols) % 4 == 0 && gf_aligned16(gf_d_y) && (long long)(cols) % 4 == 0;
-// CU: if (gf_vec && gf_per <= 4) normalize_k0<int, 1, 4, 32><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(
-// CU: else normalize_k0<int, 0, 1, 0><<<(unsigned)gf_blocks, gf_threads, 0, gf_s>>>(
+// CU: if (gf_vec && gf_per <= 4) gf_launch(gf_c, "normalize_k0", normalize_k0<int, 1, 4, 32>, (unsigned)gf_blocks, gf_threads, 0, gf_s, 
+// CU: else gf_launch(gf_c, "normalize_k0", normalize_k0<int, 0, 1, 0>, (unsigned)gf_blocks, gf_threads, 0, gf_s, 
 
 // CU-LABEL: /* first_scale_k0: serial kernel for shapes.c
 // CU: __global__ void __launch_bounds__(1) first_scale_k0(
 // CU-LABEL: static void gf_launch_first_scale(
+// CU-NOT: gf_graph_begin
 // CU: first_scale_k0<int><<<1, 1, 0, gf_s>>>(

@@ -1,0 +1,30 @@
+/* graph_kernels.c - the regions of graph.c (CUDA graphs of repeated calls):
+ * three kernels that gpufuse cannot fuse (each nest reads what the one
+ * before wrote at other indices), and a stencil with a temporary in the
+ * call's scratch.  The C bodies are the reference. */
+#include <gpufuse.h>
+#include <stdlib.h>
+
+GPUFUSE void chain3(int n, float a, float b, float *restrict y, float *restrict z)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = y[i] * a + b;
+    for (int i = 0; i < n; i++)
+        z[i] = y[n - 1 - i] - 0.5f * y[i];
+    for (int i = 0; i < n; i++)
+        y[i] = z[n - 1 - i] * a + z[i];
+}
+
+GPUFUSE void smooth3(int n, float a, const float *restrict x, float *restrict out)
+{
+    float *u = malloc(n * sizeof(float));
+    for (int i = 1; i < n - 1; i++)
+        u[i] = a * x[i - 1] + x[i + 1] - x[i];
+    u[0] = x[0];
+    u[n - 1] = x[n - 1];
+    for (int i = 1; i < n - 1; i++)
+        out[i] = u[i - 1] * u[i + 1];
+    out[0] = u[0];
+    out[n - 1] = u[n - 1];
+    free(u);
+}
