@@ -913,31 +913,61 @@ typedef struct StageCx {
     bool ok;
 } StageCx;
 
-/* Which tile index (0: i, 1: j) the access depends on besides k, or -1: its
- * subscripts affine in one of them and k only (and integer parameters). */
+/* What a subscript of a staged operand reads: the tile indices, k, and
+ * scalars the kernel neither declares nor assigns; no loads or calls. */
+typedef struct SubCx {
+    StageCx *s;
+    bool uses[2], usesk, bad;
+} SubCx;
+
+static bool sub_expr(const Expr *e, const void *arg)
+{
+    SubCx *x = (SubCx *)arg;
+    StageCx *s = x->s;
+    if (e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD || e->kind == E_SIZEOF)
+        x->bad = true;
+    if (e->kind == E_VAR) {
+        Var *v = e->var;
+        if (v == s->iv[0] || v == s->iv[1])
+            x->uses[v == s->iv[1]] = true;
+        else if (v == s->kv)
+            x->usesk = true;
+        else if (v->is_array || in(&s->c->kl->uses.declared, v))
+            x->bad = true;
+    }
+    return false;                /* visit everything */
+}
+
+/* Whether the last subscript moves by one element with the tile index:
+ * affine with coefficient +-1, or `x + iv` / `iv + x`. */
+static bool unit_along(const Expr *e, const Var *iv)
+{
+    const Expr *last = e->kids[e->nkids - 1];
+    if (e->aff && e->aff[e->nkids - 1]) {
+        long long co = aff_coef(e->aff[e->nkids - 1], iv);
+        return co == 1 || co == -1;
+    }
+    if (last->kind != E_BINARY || last->op != OP_ADD)
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (last->kids[i]->kind == E_VAR && last->kids[i]->var == iv && !lower_reads_var(last->kids[1 - i], iv))
+            return true;
+    return false;
+}
+
+/* Which tile index (0: i, 1: j) the access depends on besides k, or -1:
+ * its subscripts a function of one of them, k and invariant scalars. */
 static int stage_side(StageCx *s, const Expr *e)
 {
-    if (!e->aff || e->var->is_private || lower_reg_temp(s->c->k, e->var) || in(&s->c->kl->uses.stored, e->var) ||
-        type_elem(e->var->ty)->kind == TY_STRUCT)
+    if (e->var->is_private || lower_reg_temp(s->c->k, e->var) || in(&s->c->kl->uses.stored, e->var) ||
+        type_elem(e->var->ty)->kind == TY_STRUCT || !e->nkids)
         return -1;
-    bool uses[2] = {false, false}, usesk = false;
-    for (int d = 0; d < e->nkids; d++) {
-        const Aff *f = e->aff[d];
-        if (!f)
-            return -1;
-        for (int t = 0; t < f->nterms; t++) {
-            Var *v = f->terms[t].var;
-            if (v == s->iv[0] || v == s->iv[1])
-                uses[v == s->iv[1]] = true;
-            else if (v == s->kv)
-                usesk = true;
-            else if (v->kind != V_PARAM || in(&s->c->kl->uses.declared, v))
-                return -1;
-        }
-    }
-    if (!usesk || uses[0] == uses[1])
+    SubCx x = {s, {false, false}, false, false};
+    for (int d = 0; d < e->nkids; d++)
+        ir_expr_any(e->kids[d], sub_expr, &x);
+    if (x.bad || !x.usesk || x.uses[0] == x.uses[1])
         return -1;
-    return uses[1];
+    return x.uses[1];
 }
 
 /* Staged operands: loads that always happen in the k body (not under ?:,
@@ -960,9 +990,7 @@ static void stage_expr(StageCx *s, const Expr *e)
             Staged *st = arena_alloc(A(s->c), sizeof *st);
             st->e = e;
             st->side = side;
-            const Aff *last = e->aff[e->nkids - 1];
-            long long co = aff_coef(last, s->iv[side]);
-            st->along_x = co == 1 || co == -1;
+            st->along_x = unit_along(e, s->iv[side]);
             st->id = kl->staged.len;
             vec_push(A(s->c), &kl->staged, st);
         }
@@ -1155,7 +1183,7 @@ static bool lower_tiled(LowCx *c)
             return false;
         vec_push(A(c), kloop ? &kl->post : &kl->pre, x);
     }
-    if (!kloop || kloop->step != 1 || kloop->brk || kloop->parallel || reads_any(kloop->lb, &kl->uses.declared) ||
+    if (!kloop || kloop->step != 1 || kloop->brk || reads_any(kloop->lb, &kl->uses.declared) ||
         reads_any(kloop->ub, &kl->uses.declared))
         return false;
     kl->kloop = kloop;
@@ -1214,6 +1242,26 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     for (int i = 0; i < r->plan->kernels.len; i++)
         vec_push(u->arena, &l->kernels, lower_kernel(u, vec_at(&r->plan->kernels, i), o));
     return l;
+}
+
+const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
+{
+    LowerOptions o = {0};
+    KernelLow *kl = lower_of(lower_region(u, r, &o), k);
+    if (kl->shape != SH_TILED)
+        return NULL;
+    Buf b = {0};
+    buf_printf(&b, "tiled %dx%d%s, shared:", GF_TILE_SIDE, GF_TILE_SIDE, kl->tri ? " over a triangle" : "");
+    Vec seen = {0};
+    for (int i = 0; i < kl->staged.len; i++) {
+        Var *v = ((Staged *)vec_at(&kl->staged, i))->e->var;
+        if (!in(&seen, v))
+            buf_printf(&b, "%s %s", seen.len ? "," : "", v->name);
+        add_once(u->arena, &seen, v);
+    }
+    const char *t = arena_printf(u->arena, "%s", b.data);
+    buf_free(&b);
+    return t;
 }
 
 KernelLow *lower_of(const RegionLow *l, const Kernel *k)

@@ -141,6 +141,12 @@ RowLoop *lower_row_loop(const KernelLow *kl, const Stmt *loop);
 /* The operator of k's grid reduction into v. */
 RedOp lower_red_of(const Kernel *k, const Var *v);
 
+/* GF_TILE of templates/device.cuh: the tile's side. */
+#define GF_TILE_SIDE 16
+/* --report's and -Rgpufuse's words for a tiled kernel ("tiled 16x16, shared:
+ * data"), or NULL when r's kernel k keeps another shape. */
+const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);
+
 /* Queries shared with the printers. */
 bool lower_has(const Vec *v, const void *x);
 bool lower_reads_var(const Expr *e, const Var *v);
