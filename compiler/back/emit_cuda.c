@@ -546,15 +546,17 @@ static void tile_stage(Buf *b, CudaCx *c, const KernelLow *kl)
     }
 }
 
-/* Statements of the column body around the k loop: declarations of plain
- * values for every thread (the k loop's statements may name them), the
- * rest only in the iteration domain. */
+/* Statements of the column body around the k loop, only in the iteration
+ * domain; a scalar declared before it is declared by every thread (the k
+ * loop's statements name it), its value computed in the domain only. */
 static void tile_stmts(Buf *b, CudaCx *c, const Vec *list)
 {
     for (int i = 0; i < list->len; i++) {
         Stmt *x = vec_at(list, i);
         if (x->kind == S_DECL) {
-            emit_stmt(b, &c->base, x);
+            buf_line(b, "%s %s%s;", type_c_name(x->var->ty), x->var->cname, x->rhs ? " = {}" : "");
+            if (x->rhs)
+                buf_line(b, "if (gf_in) %s = %s;", x->var->cname, expr_text(c, x->rhs));
             continue;
         }
         buf_line(b, "if (gf_in) {");

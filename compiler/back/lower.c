@@ -1018,9 +1018,9 @@ static bool stage_body(StageCx *s, Stmt *body)
     return true;
 }
 
-/* Statements of the column body around the k loop: no loop, no return;
- * a declaration before it only of a value without loads or calls (every
- * thread runs it, in or out of the iteration domain). */
+/* Statements of the column body around the k loop: no loop, no return
+ * (a declaration before it is declared by every thread, its value computed
+ * in the iteration domain only: emit_cuda.c's tile_stmts). */
 static IrFind unplain_stmt(const Stmt *s, const void *arg)
 {
     (void)arg;
@@ -1029,17 +1029,9 @@ static IrFind unplain_stmt(const Stmt *s, const void *arg)
     return bad ? IR_FOUND : IR_NEXT;
 }
 
-static bool loads_or_calls(const Expr *e, const void *arg)
+static bool plain_stmt(const Stmt *x)
 {
-    (void)arg;
-    return e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD;
-}
-
-static bool plain_stmt(const Stmt *x, bool before)
-{
-    if (ir_stmt_find(x, unplain_stmt, NULL))
-        return false;
-    return !(before && x->kind == S_DECL && x->rhs && ir_expr_any(x->rhs, loads_or_calls, NULL));
+    return !ir_stmt_find(x, unplain_stmt, NULL);
 }
 
 /* The accesses to arrays of s (loads and stores), with whether each is a store. */
@@ -1179,7 +1171,7 @@ static bool lower_tiled(LowCx *c)
             kloop = x;
             continue;
         }
-        if (!plain_stmt(x, !kloop))
+        if (!plain_stmt(x))
             return false;
         vec_push(A(c), kloop ? &kl->post : &kl->pre, x);
     }
