@@ -546,6 +546,12 @@ static void tile_stage(Buf *b, CudaCx *c, const KernelLow *kl)
     }
 }
 
+static bool loads_or_calls(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD;
+}
+
 /* Statements of the column body around the k loop, only in the iteration
  * domain; a scalar declared before it is declared by every thread (the k
  * loop's statements name it), its value computed in the domain only. */
@@ -553,8 +559,12 @@ static void tile_stmts(Buf *b, CudaCx *c, const Vec *list)
 {
     for (int i = 0; i < list->len; i++) {
         Stmt *x = vec_at(list, i);
+        if (x->kind == S_DECL && (!x->rhs || !ir_expr_any(x->rhs, loads_or_calls, NULL))) {
+            emit_stmt(b, &c->base, x);
+            continue;
+        }
         if (x->kind == S_DECL) {
-            buf_line(b, "%s %s%s;", type_c_name(x->var->ty), x->var->cname, x->rhs ? " = {}" : "");
+            buf_line(b, "%s %s = {};", type_c_name(x->var->ty), x->var->cname);
             if (x->rhs)
                 buf_line(b, "if (gf_in) %s = %s;", x->var->cname, expr_text(c, x->rhs));
             continue;
@@ -618,7 +628,7 @@ static void print_tiled(Buf *b, CudaCx *c)
     buf_line(b, "if (gf_in)");
     buf_line(b, "    for (int gf_kk = 0; gf_kk < GF_TILE && gf_k0 + gf_kk < gf_khi; gf_kk++) {");
     b->indent += 2;
-    buf_line(b, "const %s %s = (%s)(gf_k0 + gf_kk);", kty, kloop->iv->cname, kty);
+    buf_line(b, "GF_UNUSED const %s %s = (%s)(gf_k0 + gf_kk);", kty, kloop->iv->cname, kty);
     c->tile_body = true;
     emit_stmt(b, &c->base, kloop->body);
     c->tile_body = false;
