@@ -30,13 +30,19 @@ GPUFUSE void no_tile(int m, int n, float x[n][m], float y[m][m])
         }
 }
 
+// CHECK-LABEL: region tile_corr
+// CHECK: for i in [0, (m - 1)) step 1  ; line 11, parallel
+// CHECK: S0: corr[i][i] = 1.0f
+// CHECK: for j in [(i + 1), m) step 1  ; line 13, parallel
+// CHECK-LABEL: region no_tile
+// CHECK: S2: x[0][i] = y[i][j]
 // REPORT: kernel tile_corr_k0 [map, 2-D, tiled 16x16 over a triangle, shared: data]
 // REPORT: kernel no_tile_k0 [map, 1-D]
 // CU: tile_corr_k0(
 // CU: const long long gf_jlo = ((long long)(0) + 1); /* the first column of the box */
 // CU: const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && j >= (i + 1) && j < (m);
 // CU: if (gf_tj == 0 && gf_ti < gf_n0) { /* the row's own statements, once per row */
-// CU-NEXT: corr[(GF_I)i * m + i] = 1.0f;
+// CU-NEXT: corr[((GF_I)i * m + i)] = 1.0f;
 // CU: const long long gf_n1 = gf_max(0, ((long long)(m)) - ((long long)(0) + 1)); /* the columns' box over every row */
 // CU-NOT: __shared__
 // CU: no_tile_k0(

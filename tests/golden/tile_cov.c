@@ -18,14 +18,18 @@ GPUFUSE void tile_cov(int m, int n, double float_n, const double *restrict data,
         }
 }
 
+// CHECK-LABEL: region tile_cov
+// CHECK: for i in [0, m) step 1  ; line 11, parallel
+// CHECK: for j in [i, m) step 1  ; line 12, parallel
+// CHECK: for k in [0, n) step 1  ; line 14, sequential
 // REPORT: kernel tile_cov_k0 [map, 2-D, tiled 16x16 over a triangle, shared: data]
 // CU: __global__ void __launch_bounds__(GF_TILE * GF_TILE) tile_cov_k0(
-// CU: __shared__ double gf_s0[GF_TILE][GF_TILE + 1]; /* data[(GF_I)k * m + i]: rows of the tile by a chunk of k */
-// CU: __shared__ double gf_s1[GF_TILE][GF_TILE + 1]; /* data[(GF_I)k * m + j]: columns of the tile by a chunk of k */
+// CU: __shared__ double gf_s0[GF_TILE][GF_TILE + 1]; /* data[k * m + i]: rows of the tile by a chunk of k */
+// CU: __shared__ double gf_s1[GF_TILE][GF_TILE + 1]; /* data[k * m + j]: columns of the tile by a chunk of k */
 // CU: const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && j >= (i) && j < (m);
 // CU: for (int gf_k0 = 0; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of k, in order */
 // CU: __syncthreads();
-// CU: cov[(GF_I)i * m + j] += gf_s0[threadIdx.y][gf_kk] * gf_s1[threadIdx.x][gf_kk];
-// CU: cov[(GF_I)i * m + j] /= float_n - 1.0;
+// CU: cov[i * m + j] += gf_s0[threadIdx.y][gf_kk] * gf_s1[threadIdx.x][gf_kk];
+// CU: cov[i * m + j] /= float_n - 1.0;
 // CU: const long long gf_n1 = gf_max(0, ((long long)(m)) - ((long long)(0) + 0)); /* the columns' box over every row */
 // CU: tile_cov_k0<int><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>
