@@ -907,6 +907,10 @@ static bool tri_bound(LowCx *c, Expr *e, Var *iv, bool *uses_i, long long *off)
     return true;
 }
 
+/* At most this many operands in shared memory (8 double buffers: 17 KiB of
+ * the 48 KiB a block may declare statically); further ones read global memory. */
+#define GF_TILE_MAX_STAGED 8
+
 typedef struct StageCx {
     LowCx *c;
     Var *iv[2], *kv;
@@ -986,7 +990,7 @@ static void stage_expr(StageCx *s, const Expr *e)
         bool seen = false;
         for (int i = 0; i < kl->staged.len; i++)
             seen |= expr_equal(((Staged *)vec_at(&kl->staged, i))->e, e);
-        if (side >= 0 && !seen) {
+        if (side >= 0 && !seen && kl->staged.len < GF_TILE_MAX_STAGED) {
             Staged *st = arena_alloc(A(s->c), sizeof *st);
             st->e = e;
             st->side = side;
