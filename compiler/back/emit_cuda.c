@@ -619,6 +619,12 @@ static void print_tiled(Buf *b, CudaCx *c)
     buf_line(b, "{");
     b->indent++;
     tile_stmts(b, c, &kl->pre);
+    Stmt *acc = kl->acc;
+    if (acc) {
+        const char *at = type_c_name(type_elem(acc->lhs->var->ty));
+        buf_line(b, "%s gf_acc = {}; /* %s over the k loop, in a register */", at, expr_text(c, acc->lhs));
+        buf_line(b, "if (gf_in) gf_acc = %s;", expr_text(c, acc->lhs));
+    }
     buf_line(b, "const %s gf_khi = %s;", kty, expr_text(c, kloop->ub));
     buf_line(b, "for (%s gf_k0 = %s; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of %s, in order */", kty,
              expr_text(c, kloop->lb), kloop->iv->cname);
@@ -630,13 +636,18 @@ static void print_tiled(Buf *b, CudaCx *c)
     b->indent += 2;
     buf_line(b, "GF_UNUSED const %s %s = (%s)(gf_k0 + gf_kk);", kty, kloop->iv->cname, kty);
     c->tile_body = true;
-    emit_stmt(b, &c->base, kloop->body);
+    if (acc)
+        buf_line(b, "gf_acc %s %s;", op_spelling(acc->op), expr_text(c, acc->rhs));
+    else
+        emit_stmt(b, &c->base, kloop->body);
     c->tile_body = false;
     b->indent -= 2;
     buf_line(b, "    }");
     buf_line(b, "__syncthreads();");
     b->indent--;
     buf_line(b, "}");
+    if (acc)
+        buf_line(b, "if (gf_in) %s = gf_acc;", expr_text(c, acc->lhs));
     tile_stmts(b, c, &kl->post);
     b->indent--;
     buf_line(b, "}");

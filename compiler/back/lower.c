@@ -1154,6 +1154,27 @@ static bool tile_loops(LowCx *c, Stmt **jbody)
     return true;
 }
 
+/* The k body's one statement when it updates an element whose subscripts
+ * do not use k and that nothing else in it reads: the value lives in a
+ * register over the k loop (stored once after it: the same values, rounded
+ * the same way), or NULL. */
+static Stmt *tile_acc(Stmt *kloop)
+{
+    if (body_len(kloop->body) != 1)
+        return NULL;
+    Stmt *x = body_at(kloop->body, 0);
+    if (x->kind != S_ASSIGN || x->op == OP_ASSIGN || x->atomic || x->lhs->kind != E_INDEX)
+        return NULL;
+    Var *v = x->lhs->var;
+    if (v->is_private || type_elem(v->ty)->kind == TY_STRUCT || lower_reads_var(x->lhs, kloop->iv) ||
+        lower_reads_var(x->rhs, v))
+        return NULL;
+    for (int d = 0; d < x->lhs->nkids; d++)
+        if (lower_reads_var(x->lhs->kids[d], v))
+            return NULL;
+    return x;
+}
+
 /* Decides SH_TILED for a map kernel: legal (one nest, a k loop with bounds
  * free of i, j and of everything the kernel declares, its operands not
  * written by the kernel) and profitable (an operand staged: GF_TILE threads
@@ -1183,6 +1204,7 @@ static bool lower_tiled(LowCx *c)
         reads_any(kloop->ub, &kl->uses.declared))
         return false;
     kl->kloop = kloop;
+    kl->acc = tile_acc(kloop);
     StageCx s = {c, {kl->tile_i->iv, kl->tile_j->iv}, kloop->iv, true};
     if (!stage_body(&s, kloop->body) || !kl->staged.len)
         return false;

@@ -116,6 +116,8 @@ typedef struct KernelLow {
     Vec outer;                   /* tri: Stmt*: array stores of the row around the column loop (run once per row) */
     Vec pre, post;               /* Stmt*: the column body before and after the k loop */
     Stmt *kloop;                 /* the sequential k loop, strip-mined */
+    Stmt *acc;                   /* its one statement, an update of an element fixed over k
+                                    (cov[i][j] += ...): the element kept in a register */
     Vec staged;                  /* Staged* */
 } KernelLow;
 
