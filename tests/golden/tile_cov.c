@@ -29,7 +29,10 @@ GPUFUSE void tile_cov(int m, int n, double float_n, const double *restrict data,
 // CU: const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && j >= (i) && j < (m);
 // CU: for (int gf_k0 = 0; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of k, in order */
 // CU: __syncthreads();
-// CU: cov[i * m + j] += gf_s0[threadIdx.y][gf_kk] * gf_s1[threadIdx.x][gf_kk];
+// CU: double gf_acc = {}; /* cov[i * m + j] over the k loop, in a register */
+// CU: if (gf_in) gf_acc = cov[i * m + j];
+// CU: gf_acc += gf_s0[threadIdx.y][gf_kk] * gf_s1[threadIdx.x][gf_kk];
+// CU: if (gf_in) cov[i * m + j] = gf_acc;
 // CU: cov[i * m + j] /= float_n - 1.0;
 // CU: const long long gf_n1 = gf_max(0, ((long long)(m)) - ((long long)(0) + 0)); /* the columns' box over every row */
 // CU: tile_cov_k0<int><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>
