@@ -27,10 +27,10 @@ GPUFUSE void tile_cov(int m, int n, double float_n, const double *restrict data,
 // CU: __shared__ double gf_s0[GF_TILE][GF_TILE + 1]; /* data[k * m + i]: rows of the tile by a chunk of k */
 // CU: __shared__ double gf_s1[GF_TILE][GF_TILE + 1]; /* data[k * m + j]: columns of the tile by a chunk of k */
 // CU: const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && j >= (i) && j < (m);
-// CU: for (int gf_k0 = 0; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of k, in order */
-// CU: __syncthreads();
 // CU: double gf_acc = {}; /* cov[i * m + j] over the k loop, in a register */
 // CU: if (gf_in) gf_acc = cov[i * m + j];
+// CU: for (int gf_k0 = 0; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of k, in order */
+// CU: __syncthreads();
 // CU: gf_acc += gf_s0[threadIdx.y][gf_kk] * gf_s1[threadIdx.x][gf_kk];
 // CU: if (gf_in) cov[i * m + j] = gf_acc;
 // CU: cov[i * m + j] /= float_n - 1.0;
