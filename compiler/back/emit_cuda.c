@@ -1193,7 +1193,8 @@ static void geometry_tiled(Buf *b, CudaCx *c, KernelLow *kl, const char *args, B
 {
     (void)c;
     buf_printf(launch, "%s<@I@><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>(%s);\n", kl->k->name, args);
-    buf_line(b, "if (gf_n0 > 0 && gf_n1 > 0) {");
+    /* the row's own statements run even where no column does (one block column) */
+    buf_line(b, "if (gf_n0 > 0 && %s) {", kl->outer.len ? "1 /* the rows' own statements */" : "gf_n1 > 0");
 }
 
 static void geometry_none(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)

@@ -1,7 +1,8 @@
 /* tile_kernels.c - nests the CUDA back end runs as tiled kernels (SH_TILED:
  * shared-memory tiles of (i, j), the k loop in chunks), run by tile.c on the
  * GPU against their C bodies: covariance's triangle with a non-literal
- * divisor, correlation's strict triangle with the diagonal set by the row,
+ * divisor, correlation's strict triangle with the diagonal set by the row
+ * (every row: the last has no column, m = 1 none at all),
  * an integer product with an epilogue, a double product with operands read
  * across their rows (a[k][i]) and along them (b[j][k]), its accumulator
  * starting from c[i][j], and an integer lower triangle (j <= i). */
@@ -21,7 +22,7 @@ GPUFUSE void tcov(int m, int n, double float_n, const double data[n][m], double 
 
 GPUFUSE void tcorr(int m, int n, const double data[n][m], double corr[m][m])
 {
-    for (int i = 0; i < m - 1; i++) {
+    for (int i = 0; i < m; i++) {
         corr[i][i] = 1.0;
         for (int j = i + 1; j < m; j++) {
             corr[i][j] = 0.0;

@@ -44,5 +44,6 @@ GPUFUSE void no_tile(int m, int n, float x[n][m], float y[m][m])
 // CU: if (gf_tj == 0 && gf_ti < gf_n0) { /* the row's own statements, once per row */
 // CU-NEXT: corr[((GF_I)i * m + i)] = 1.0f;
 // CU: const long long gf_n1 = gf_max(0, ((long long)(m)) - ((long long)(0) + 1)); /* the columns' box over every row */
+// CU: if (gf_n0 > 0 && 1 /* the rows' own statements */) {
 // CU-NOT: __shared__
 // CU: no_tile_k0(
