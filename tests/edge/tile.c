@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "devcopy.h"
+
 #define PROTO2(ret, name, ...) ret name(__VA_ARGS__); ret gf_##name(__VA_ARGS__)
 PROTO2(void, tcov, int m, int n, double float_n, const double *data, double *cov);
 PROTO2(void, tcorr, int m, int n, const double *data, double *corr);
@@ -46,25 +48,6 @@ static int *ivec(size_t n)
     for (size_t i = 0; i < n; i++)
         v[i] = (int)(urand() * 200) - 100;
     return v;
-}
-
-static void *to_dev(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (gf_malloc(&d, bytes ? bytes : 1) != GF_SUCCESS) {
-        printf("gf_malloc: %s\n", gf_last_error());
-        exit(1);
-    }
-    if (bytes)
-        gf_memcpy(d, h, bytes, GF_HOST_TO_DEVICE);
-    return d;
-}
-
-static void from_dev(void *h, void *d, size_t bytes)
-{
-    if (bytes)
-        gf_memcpy(h, d, bytes, GF_DEVICE_TO_HOST);
-    gf_free(d);
 }
 
 /* Bit-exact comparison of n elements of `size` bytes. */
