@@ -82,6 +82,17 @@ GF_UNUSED static inline dim3 gf_resident_2d(long long gx, long long strips, long
 {
     return dim3((unsigned)gf_min(gx, cap), (unsigned)gf_max(1, gf_min(gf_min(strips, 65535), cap / gf_min(gx, cap))));
 }
+/* GEOM_TILES (SH_TILED): a GF_TILE x GF_TILE block of threads per output
+ * tile, x over the columns (j), y over the rows (i); y at most 65535 tiles,
+ * the kernel strides beyond.  Each chunk of GF_TILE k values is staged in
+ * shared memory (GF_TILE x (GF_TILE + 1) elements per staged operand). */
+#define GF_TILE 16
+GF_UNUSED static inline long long gf_tiles_for(long long n) { return gf_max(1, (n + GF_TILE - 1) / GF_TILE); }
+GF_UNUSED static inline dim3 gf_tile_grid(long long n0, long long n1)
+{
+    return dim3((unsigned)gf_min(gf_tiles_for(n1), 2147483647LL), (unsigned)gf_min(gf_tiles_for(n0), 65535));
+}
+GF_UNUSED static inline dim3 gf_tile_block(void) { return dim3(GF_TILE, GF_TILE); }
 /* GEOM_ROWS (row kernels): rows up to GF_WARP_ROW_MAX elements are a warp's
  * work, GF_WARP_ROW_BLOCK / 32 rows to a block; a longer row is a block's,
  * of 64 to 1024 threads, sized so that each thread holds up to 16 of its

@@ -30,6 +30,7 @@ typedef struct CudaCx {
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
     int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
     bool graph;                  /* launcher: launches go through gf_launch (a CUDA graph may replay them) */
+    bool tile_body;              /* inside a tiled kernel's k chunk: staged operands read shared memory */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -67,6 +68,11 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
     }
     if (e->kind != E_INDEX)
         return NULL;
+    for (int i = 0; c->tile_body && i < c->kl->staged.len; i++) {
+        Staged *st = vec_at(&c->kl->staged, i);
+        if (expr_equal(st->e, e))
+            return arena_printf(A(c), "gf_s%d[threadIdx.%c][gf_kk]", st->id, st->side ? 'x' : 'y');
+    }
     if (lower_reg_temp(c->k, e->var))
         return arena_printf(A(c), "%s_r", e->var->cname);
     for (int i = 0; i < c->rot.len; i++) {
@@ -137,7 +143,7 @@ static void kernel_params(Buf *b, const KernelLow *kl)
         buf_printf(b, ", unsigned *gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sGF_I gf_n0", n++ ? ", " : "");
-    if (k->pdims >= 2)
+    if (k->pdims >= 2 || kl->tri)
         buf_printf(b, ", GF_I gf_n1");
     if (k->pdims >= 3)
         buf_printf(b, ", GF_I gf_n2");
@@ -173,7 +179,7 @@ static void kernel_args(Buf *b, const KernelLow *kl)
         buf_printf(b, ", gf_ticket");
     if (k->pdims >= 1)
         buf_printf(b, "%sgf_n0", n++ ? ", " : "");
-    if (k->pdims >= 2)
+    if (k->pdims >= 2 || kl->tri)
         buf_printf(b, ", gf_n1");
     if (k->pdims >= 3)
         buf_printf(b, ", gf_n2");
@@ -492,6 +498,176 @@ static void print_grid(Buf *b, CudaCx *c)
     c->rot.len = 0;
     if (k->red_vars.len)
         emit_red_finish(b, c, k);
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+/* ---- tiled kernels (SH_TILED) ------------------------------------------------------ */
+
+static const char *expr_text(CudaCx *c, const Expr *e)
+{
+    Buf t = {0};
+    emit_expr(&t, &c->base, e);
+    const char *r = arena_printf(A(c), "%s", t.data ? t.data : "");
+    buf_free(&t);
+    return r;
+}
+
+/* The first column of the grid and the end of the box (a triangular column
+ * loop: its bounds over every row of the row loop). */
+static const char *tile_jlo(CudaCx *c, const KernelLow *kl)
+{
+    if (kl->lo_i)
+        return arena_printf(A(c), "((long long)(%s) + %lld)", expr_text(c, kl->tile_i->lb), kl->lo_c);
+    return arena_printf(A(c), "((long long)(%s))", expr_text(c, kl->tile_j->lb));
+}
+
+static const char *tile_jhi(CudaCx *c, const KernelLow *kl)
+{
+    if (kl->hi_i)
+        return arena_printf(A(c), "((long long)(%s) - 1 + %lld)", expr_text(c, kl->tile_i->ub), kl->hi_c);
+    return arena_printf(A(c), "((long long)(%s))", expr_text(c, kl->tile_j->ub));
+}
+
+/* const T iv = lb + t * step (or the box's first column + t). */
+static void tile_iv(Buf *b, CudaCx *c, const KernelLow *kl, int side, const char *t)
+{
+    Stmt *l = side ? kl->tile_j : kl->tile_i;
+    const char *ty = type_c_name(l->iv->ty);
+    if (side && kl->tri)
+        buf_line(b, "const %s %s = (%s)(gf_jlo + %s);", ty, l->iv->cname, ty, t);
+    else
+        buf_line(b, "const %s %s = (%s)(%s + (%s) * %lld);", ty, l->iv->cname, ty, expr_text(c, l->lb), t, l->step);
+}
+
+/* Each staged operand's chunk: gf_s<id>[tile index][k - gf_k0], every
+ * thread of the block loading one element (threadIdx.x along the operand's
+ * unit-stride subscript), in range of the grid and of k only. */
+static void tile_stage(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    const char *kty = type_c_name(kl->kloop->iv->ty);
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        buf_line(b, "{ /* %s */", expr_text(c, st->e));
+        b->indent++;
+        buf_line(b, "const int gf_a = threadIdx.%c, gf_b = threadIdx.%c;", st->along_x ? 'x' : 'y', st->along_x ? 'y' : 'x');
+        buf_line(b, "const GF_I gf_t = %s * GF_TILE + gf_a;", st->side ? "(GF_I)blockIdx.x" : "gf_by");
+        tile_iv(b, c, kl, st->side, "gf_t");
+        buf_line(b, "const %s %s = (%s)(gf_k0 + gf_b);", kty, kl->kloop->iv->cname, kty);
+        buf_line(b, "if (gf_t < gf_n%d && %s < gf_khi)", st->side, kl->kloop->iv->cname);
+        buf_line(b, "    gf_s%d[gf_a][gf_b] = %s;", st->id, expr_text(c, st->e));
+        b->indent--;
+        buf_line(b, "}");
+    }
+}
+
+static bool loads_or_calls(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD;
+}
+
+/* Statements of the column body around the k loop, only in the iteration
+ * domain; a scalar declared before it is declared by every thread (the k
+ * loop's statements name it), its value computed in the domain only. */
+static void tile_stmts(Buf *b, CudaCx *c, const Vec *list)
+{
+    for (int i = 0; i < list->len; i++) {
+        Stmt *x = vec_at(list, i);
+        if (x->kind == S_DECL && (!x->rhs || !ir_expr_any(x->rhs, loads_or_calls, NULL))) {
+            emit_stmt(b, &c->base, x);
+            continue;
+        }
+        if (x->kind == S_DECL) {
+            buf_line(b, "%s %s = {};", type_c_name(x->var->ty), x->var->cname);
+            if (x->rhs)
+                buf_line(b, "if (gf_in) %s = %s;", x->var->cname, expr_text(c, x->rhs));
+            continue;
+        }
+        buf_line(b, "if (gf_in) {");
+        b->indent++;
+        emit_stmt(b, &c->base, x);
+        b->indent--;
+        buf_line(b, "}");
+    }
+}
+
+static void print_tiled(Buf *b, CudaCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    Stmt *kloop = kl->kloop;
+    const char *kty = type_c_name(kloop->iv->ty);
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_TILE * GF_TILE) %s(", k->name);
+    kernel_params(b, kl);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    emit_dev_loads(b, c, k);
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        buf_line(b, "__shared__ %s gf_s%d[GF_TILE][GF_TILE + 1]; /* %s: %s of the tile by a chunk of %s */",
+                 type_c_name(type_elem(st->e->var->ty)), st->id, expr_text(c, st->e), st->side ? "columns" : "rows",
+                 kloop->iv->cname);
+    }
+    if (kl->tri)
+        buf_line(b, "const long long gf_jlo = %s; /* the first column of the box */", tile_jlo(c, kl));
+    buf_line(b, "const GF_I gf_tj = (GF_I)blockIdx.x * GF_TILE + threadIdx.x;");
+    buf_line(b, "for (GF_I gf_by = blockIdx.y; gf_by * GF_TILE < gf_n0; gf_by += gridDim.y) {");
+    b->indent++;
+    buf_line(b, "const GF_I gf_ti = gf_by * GF_TILE + threadIdx.y;");
+    tile_iv(b, c, kl, 0, "gf_ti");
+    tile_iv(b, c, kl, 1, "gf_tj");
+    if (kl->tri)
+        buf_line(b, "const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && %s >= (%s) && %s < (%s);", kl->tile_j->iv->cname,
+                 expr_text(c, kl->tile_j->lb), kl->tile_j->iv->cname, expr_text(c, kl->tile_j->ub));
+    else
+        buf_line(b, "const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1;");
+    buf_line(b, "(void)%s, (void)%s;", kl->tile_i->iv->cname, kl->tile_j->iv->cname);
+    if (kl->outer.len) {
+        buf_line(b, "if (gf_tj == 0 && gf_ti < gf_n0) { /* the row's own statements, once per row */");
+        b->indent++;
+        for (int i = 0; i < kl->outer.len; i++)
+            emit_stmt(b, &c->base, vec_at(&kl->outer, i));
+        b->indent--;
+        buf_line(b, "}");
+    }
+    buf_line(b, "{");
+    b->indent++;
+    tile_stmts(b, c, &kl->pre);
+    Stmt *acc = kl->acc;
+    if (acc) {
+        const char *at = type_c_name(type_elem(acc->lhs->var->ty));
+        buf_line(b, "%s gf_acc = {}; /* %s over the k loop, in a register */", at, expr_text(c, acc->lhs));
+        buf_line(b, "if (gf_in) gf_acc = %s;", expr_text(c, acc->lhs));
+    }
+    buf_line(b, "const %s gf_khi = %s;", kty, expr_text(c, kloop->ub));
+    buf_line(b, "for (%s gf_k0 = %s; gf_k0 < gf_khi; gf_k0 += GF_TILE) { /* chunks of %s, in order */", kty,
+             expr_text(c, kloop->lb), kloop->iv->cname);
+    b->indent++;
+    tile_stage(b, c, kl);
+    buf_line(b, "__syncthreads();");
+    buf_line(b, "if (gf_in)");
+    buf_line(b, "    for (int gf_kk = 0; gf_kk < GF_TILE && gf_k0 + gf_kk < gf_khi; gf_kk++) {");
+    b->indent += 2;
+    buf_line(b, "GF_UNUSED const %s %s = (%s)(gf_k0 + gf_kk);", kty, kloop->iv->cname, kty);
+    c->tile_body = true;
+    if (acc)
+        buf_line(b, "gf_acc %s %s;", op_spelling(acc->op), expr_text(c, acc->rhs));
+    else
+        emit_stmt(b, &c->base, kloop->body);
+    c->tile_body = false;
+    b->indent -= 2;
+    buf_line(b, "    }");
+    buf_line(b, "__syncthreads();");
+    b->indent--;
+    buf_line(b, "}");
+    if (acc)
+        buf_line(b, "if (gf_in) %s = gf_acc;", expr_text(c, acc->lhs));
+    tile_stmts(b, c, &kl->post);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
     b->indent = 0;
     buf_puts(b, "}\n\n");
 }
@@ -1034,6 +1210,15 @@ static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
     buf_line(b, "if ((%s > 0 && %s > 0)%s) {", inner, outer, cover ? "" : " || 1");
 }
 
+/* A GF_TILE x GF_TILE block per output tile (x: columns, y: rows). */
+static void geometry_tiled(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
+{
+    (void)c;
+    buf_printf(launch, "%s<@I@><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>(%s);\n", kl->k->name, args);
+    /* the row's own statements run even where no column does (one block column) */
+    buf_line(b, "if (gf_n0 > 0 && %s) {", kl->outer.len ? "1 /* the rows' own statements */" : "gf_n1 > 0");
+}
+
 static void geometry_none(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
     (void)b, (void)c, (void)kl, (void)args, (void)launch;
@@ -1079,6 +1264,7 @@ static const ShapePrinter shape_printers[SH_COUNT] = {
     [SH_FLAT] = {print_flat, launch_parallel, geometry_flat},
     [SH_GRID] = {print_grid, launch_parallel, geometry_grid},
     [SH_ROW] = {print_row, launch_parallel, geometry_row},
+    [SH_TILED] = {print_tiled, launch_parallel, geometry_tiled},
 };
 
 /* A parallel kernel: its trip counts, reduction scratch and index width,
@@ -1095,12 +1281,15 @@ static void launch_parallel(Buf *b, CudaCx *c, KernelLow *kl)
             buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
                      kl->skew);
     }
+    if (kl->tri)
+        buf_line(b, "const long long gf_n1 = gf_max(0, %s - %s); /* the columns' box over every row */", tile_jhi(c, kl),
+                 tile_jlo(c, kl));
     launch_reduction(b, c, kl);
     Buf args = {0};
     kernel_args(&args, kl);
     /* 32-bit index arithmetic when every extent allows it */
     buf_line(b, "const bool gf_i32 = gf_big < GF_I32_LIMIT%s%s%s;", k->pdims >= 1 ? " && gf_n0 < GF_I32_LIMIT" : "",
-             k->pdims >= 2 ? " && gf_n0 * gf_n1 < GF_I32_LIMIT" : "",
+             k->pdims >= 2 || kl->tri ? " && gf_n0 * gf_n1 < GF_I32_LIMIT" : "",
              k->pdims >= 3 ? " && gf_n0 * gf_n1 * gf_n2 < GF_I32_LIMIT" : "");
     Buf launch = {0};            /* the launch statements, "@I@" = index type */
     shape_printers[kl->shape].geometry(b, c, kl, args.data, &launch);

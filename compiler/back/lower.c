@@ -4,6 +4,7 @@
  * Requires the plan (fuse.c) and args_plan's facts; reads them, writes nothing back. */
 #include "lower.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -858,6 +859,358 @@ static void lower_row(LowCx *c)
     }
 }
 
+/* ---- tiles (SH_TILED) ------------------------------------------------------------ */
+
+/* cov[i][j] = 0; for (k ...) cov[i][j] += data[k][i] * data[k][j]; cov[i][j] /= d:
+ * a 2-D (i, j) map whose body runs a sequential k loop over operands
+ * indexed by (i, k) or (k, j).  A block computes a GF_TILE x GF_TILE tile of
+ * (i, j); k runs in chunks of GF_TILE, each operand's chunk loaded once into
+ * shared memory for the whole tile (GF_TILE threads read each value).  Each
+ * thread still runs its k values in C's order: the results are those of the
+ * untiled kernel, bit for bit.  The column loop is the second grid loop, or,
+ * in a 1-D kernel, the parallel loop inside the row loop whose bounds may
+ * use i (covariance's j = i .. m): then the grid covers the bounding box and
+ * threads outside the triangle help load but compute nothing. */
+
+/* The statements of a body, a block or one statement. */
+static int body_len(const Stmt *b)
+{
+    return b->kind == S_BLOCK ? b->list.len : 1;
+}
+
+static Stmt *body_at(Stmt *b, int i)
+{
+    return b->kind == S_BLOCK ? vec_at(&b->list, i) : b;
+}
+
+/* Whether e reads any of the variables in vs. */
+static bool reads_any(const Expr *e, const Vec *vs)
+{
+    for (int i = 0; i < vs->len; i++)
+        if (lower_reads_var(e, vec_at(vs, i)))
+            return true;
+    return false;
+}
+
+/* A bound of the column loop: free of i, or i + c (*ok false: anything else). */
+static bool tri_bound(LowCx *c, Expr *e, Var *iv, bool *uses_i, long long *off)
+{
+    *uses_i = false;
+    *off = 0;
+    if (!lower_reads_var(e, iv))
+        return !reads_any(e, &c->kl->uses.declared);
+    Aff *f = aff_of(A(c), e);
+    if (!f || f->nterms != 1 || f->terms[0].var != iv || f->terms[0].coef != 1)
+        return false;
+    *uses_i = true;
+    *off = f->c;
+    return true;
+}
+
+/* At most this many operands in shared memory (8 double buffers: 17 KiB of
+ * the 48 KiB a block may declare statically); further ones read global memory. */
+#define GF_TILE_MAX_STAGED 8
+
+typedef struct StageCx {
+    LowCx *c;
+    Var *iv[2], *kv;
+    bool ok;
+} StageCx;
+
+/* What a subscript of a staged operand reads: the tile indices, k, and
+ * scalars the kernel neither declares nor assigns; no loads or calls. */
+typedef struct SubCx {
+    StageCx *s;
+    bool uses[2], usesk, bad;
+} SubCx;
+
+static bool sub_expr(const Expr *e, const void *arg)
+{
+    SubCx *x = (SubCx *)arg;
+    StageCx *s = x->s;
+    if (e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD || e->kind == E_SIZEOF)
+        x->bad = true;
+    if (e->kind == E_VAR) {
+        Var *v = e->var;
+        if (v == s->iv[0] || v == s->iv[1])
+            x->uses[v == s->iv[1]] = true;
+        else if (v == s->kv)
+            x->usesk = true;
+        else if (v->is_array || in(&s->c->kl->uses.declared, v))
+            x->bad = true;
+    }
+    return false;                /* visit everything */
+}
+
+/* Whether the last subscript moves by one element with the tile index:
+ * affine with coefficient +-1, or `x + iv` / `iv + x`. */
+static bool unit_along(const Expr *e, const Var *iv)
+{
+    const Expr *last = e->kids[e->nkids - 1];
+    if (e->aff && e->aff[e->nkids - 1]) {
+        long long co = aff_coef(e->aff[e->nkids - 1], iv);
+        return co == 1 || co == -1;
+    }
+    if (last->kind != E_BINARY || last->op != OP_ADD)
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (last->kids[i]->kind == E_VAR && last->kids[i]->var == iv && !lower_reads_var(last->kids[1 - i], iv))
+            return true;
+    return false;
+}
+
+/* Which tile index (0: i, 1: j) the access depends on besides k, or -1:
+ * its subscripts a function of one of them, k and invariant scalars. */
+static int stage_side(StageCx *s, const Expr *e)
+{
+    if (e->var->is_private || lower_reg_temp(s->c->k, e->var) || in(&s->c->kl->uses.stored, e->var) ||
+        type_elem(e->var->ty)->kind == TY_STRUCT || !e->nkids)
+        return -1;
+    SubCx x = {s, {false, false}, false, false};
+    for (int d = 0; d < e->nkids; d++)
+        ir_expr_any(e->kids[d], sub_expr, &x);
+    if (x.bad || !x.usesk || x.uses[0] == x.uses[1])
+        return -1;
+    return x.uses[1];
+}
+
+/* Staged operands: loads that always happen in the k body (not under ?:,
+ * && or ||: their operand may be out of bounds where C does not read it). */
+static void stage_expr(StageCx *s, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_COND || (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR))) {
+        stage_expr(s, e->kids[0]);
+        return;
+    }
+    if (e->kind == E_INDEX) {
+        int side = stage_side(s, e);
+        KernelLow *kl = s->c->kl;
+        bool seen = false;
+        for (int i = 0; i < kl->staged.len; i++)
+            seen |= expr_equal(((Staged *)vec_at(&kl->staged, i))->e, e);
+        if (side >= 0 && !seen && kl->staged.len < GF_TILE_MAX_STAGED) {
+            Staged *st = arena_alloc(A(s->c), sizeof *st);
+            st->e = e;
+            st->side = side;
+            st->along_x = unit_along(e, s->iv[side]);
+            st->id = kl->staged.len;
+            vec_push(A(s->c), &kl->staged, st);
+        }
+        if (side >= 0)
+            return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        stage_expr(s, e->kids[i]);
+}
+
+/* The k body: assignments and declarations only (no branch, loop or return). */
+static bool stage_body(StageCx *s, Stmt *body)
+{
+    for (int i = 0; i < body_len(body); i++) {
+        Stmt *x = body_at(body, i);
+        if (x->kind != S_ASSIGN && x->kind != S_DECL)
+            return false;
+        if (x->kind == S_DECL && x->var->is_array)
+            return false;
+        stage_expr(s, x->rhs);
+        if (x->kind == S_ASSIGN && x->lhs->kind == E_INDEX)
+            for (int d = 0; d < x->lhs->nkids; d++)
+                stage_expr(s, x->lhs->kids[d]);
+    }
+    return true;
+}
+
+/* Statements of the column body around the k loop: no loop, no return
+ * (a declaration before it is declared by every thread, its value computed
+ * in the iteration domain only: emit_cuda.c's tile_stmts). */
+static IrFind unplain_stmt(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    bool bad = s->kind == S_FOR || s->kind == S_WHILE || s->kind == S_RETURN || s->kind == S_LIB ||
+               s->kind == S_FREE || (s->kind == S_DECL && s->var->is_array) || (s->kind == S_ASSIGN && s->atomic);
+    return bad ? IR_FOUND : IR_NEXT;
+}
+
+static bool plain_stmt(const Stmt *x)
+{
+    return !ir_stmt_find(x, unplain_stmt, NULL);
+}
+
+/* The accesses to arrays of s (loads and stores), with whether each is a store. */
+typedef struct AccCx {
+    IrVisitor v;
+    Arena *a;
+    Vec acc, store;
+} AccCx;
+
+static Expr *acc_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    AccCx *c = (AccCx *)v;
+    if (e->kind == E_INDEX) {
+        const Expr *l = owner && owner->kind == S_ASSIGN ? (owner->lhs->kind == E_FIELD ? owner->lhs->kids[0] : owner->lhs) : NULL;
+        vec_push(c->a, &c->acc, e);
+        vec_push(c->a, &c->store, (void *)(intptr_t)(e == l));
+    }
+    return e;
+}
+
+static void accesses(Arena *a, Stmt *s, AccCx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->v.expr = acc_expr;
+    c->a = a;
+    ir_visit_stmt(&c->v, s);
+}
+
+/* Whether x (in a row statement, at row i) and y (in the column body, at
+ * (i, j)) never touch the same element: some subscript differs by
+ * a * (j - i) + c, and j - i never takes the value that makes it 0. */
+static bool disjoint_in_row(LowCx *c, const Expr *x, const Expr *y, Var *iv, Var *jv)
+{
+    if (!x->aff || !y->aff || x->nkids != y->nkids)
+        return false;
+    KernelLow *kl = c->kl;
+    for (int d = 0; d < x->nkids; d++) {
+        if (!x->aff[d] || !y->aff[d])
+            continue;
+        Aff *f = aff_add(A(c), y->aff[d], x->aff[d], -1);
+        long long a = aff_coef(f, jv), b = aff_coef(f, iv);
+        bool other = false;
+        for (int t = 0; t < f->nterms; t++)
+            other |= f->terms[t].coef && f->terms[t].var != iv && f->terms[t].var != jv;
+        if (other || !a || b != -a)
+            continue;
+        /* zero iff j - i == -c / a */
+        if (f->c % a)
+            return true;
+        long long z = -f->c / a;
+        if ((kl->lo_i && z < kl->lo_c) || (kl->hi_i && z >= kl->hi_c))
+            return true;
+    }
+    return false;
+}
+
+/* A statement of the row around the column loop: array stores only, each
+ * access disjoint from the column body's accesses of the same array at the
+ * same i when one of them stores (the row loop being parallel covers other
+ * rows), and no scalar the column body reads. */
+static bool row_stmt_ok(LowCx *c, Stmt *x, Stmt *jloop, Var *iv)
+{
+    if (x->kind != S_ASSIGN || x->lhs->kind != E_INDEX || x->atomic != RED_NONE)
+        return false;
+    AccCx ax, ay;
+    accesses(A(c), x, &ax);
+    accesses(A(c), jloop, &ay);
+    for (int i = 0; i < ax.acc.len; i++)
+        for (int j = 0; j < ay.acc.len; j++) {
+            Expr *ex = vec_at(&ax.acc, i), *ey = vec_at(&ay.acc, j);
+            if (ex->var != ey->var || (!vec_at(&ax.store, i) && !vec_at(&ay.store, j)))
+                continue;
+            if (!disjoint_in_row(c, ex, ey, iv, jloop->iv))
+                return false;
+        }
+    return true;
+}
+
+/* The column loop and the statements around it; false: not a tile nest. */
+static bool tile_loops(LowCx *c, Stmt **jbody)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    kl->tile_i = k->loops[0];
+    if (k->pdims == 2) {
+        kl->tile_j = k->loops[1];
+        *jbody = nest_inner_body(vec_at(&k->nests, 0), 2);
+        return true;
+    }
+    Stmt *ib = kl->tile_i->body;
+    Stmt *jl = NULL;
+    for (int i = 0; i < body_len(ib); i++) {
+        Stmt *x = body_at(ib, i);
+        if (x->kind == S_FOR) {
+            if (jl)
+                return false;
+            jl = x;
+        }
+    }
+    if (!jl || !jl->parallel || jl->step != 1 || jl->brk || kl->tile_i->step != 1)
+        return false;
+    kl->tri = true;
+    if (!tri_bound(c, jl->lb, kl->tile_i->iv, &kl->lo_i, &kl->lo_c) ||
+        !tri_bound(c, jl->ub, kl->tile_i->iv, &kl->hi_i, &kl->hi_c))
+        return false;
+    for (int i = 0; i < body_len(ib); i++) {
+        Stmt *x = body_at(ib, i);
+        if (x == jl)
+            continue;
+        if (!row_stmt_ok(c, x, jl, kl->tile_i->iv))
+            return false;
+        vec_push(A(c), &kl->outer, x);
+    }
+    kl->tile_j = jl;
+    *jbody = jl->body;
+    return true;
+}
+
+/* The k body's one statement when it updates an element whose subscripts
+ * do not use k and that nothing else in it reads: the value lives in a
+ * register over the k loop (stored once after it: the same values, rounded
+ * the same way), or NULL. */
+static Stmt *tile_acc(Stmt *kloop)
+{
+    if (body_len(kloop->body) != 1)
+        return NULL;
+    Stmt *x = body_at(kloop->body, 0);
+    if (x->kind != S_ASSIGN || x->op == OP_ASSIGN || x->atomic || x->lhs->kind != E_INDEX)
+        return NULL;
+    Var *v = x->lhs->var;
+    if (v->is_private || type_elem(v->ty)->kind == TY_STRUCT || lower_reads_var(x->lhs, kloop->iv) ||
+        lower_reads_var(x->rhs, v))
+        return NULL;
+    for (int d = 0; d < x->lhs->nkids; d++)
+        if (lower_reads_var(x->lhs->kids[d], v))
+            return NULL;
+    return x;
+}
+
+/* Decides SH_TILED for a map kernel: legal (one nest, a k loop with bounds
+ * free of i, j and of everything the kernel declares, its operands not
+ * written by the kernel) and profitable (an operand staged: GF_TILE threads
+ * of the tile read each value it loads). */
+static bool lower_tiled(LowCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    if (k->kind != K_MAP || k->nests.len != 1 || k->lib || k->folded_into || k->vec4 || k->atomics.len ||
+        k->reg_temps.len || k->red_vars.len || (k->pdims != 1 && k->pdims != 2))
+        return false;
+    Stmt *jb = NULL;
+    if (!tile_loops(c, &jb) || kl->tile_j->brk || kl->tile_i->brk)
+        return false;
+    Stmt *kloop = NULL;
+    for (int i = 0; i < body_len(jb); i++) {
+        Stmt *x = body_at(jb, i);
+        if (x->kind == S_FOR && !kloop) {
+            kloop = x;
+            continue;
+        }
+        if (!plain_stmt(x))
+            return false;
+        vec_push(A(c), kloop ? &kl->post : &kl->pre, x);
+    }
+    if (!kloop || kloop->step != 1 || kloop->brk || reads_any(kloop->lb, &kl->uses.declared) ||
+        reads_any(kloop->ub, &kl->uses.declared))
+        return false;
+    kl->kloop = kloop;
+    kl->acc = tile_acc(kloop);
+    StageCx s = {c, {kl->tile_i->iv, kl->tile_j->iv}, kloop->iv, true};
+    if (!stage_body(&s, kloop->body) || !kl->staged.len)
+        return false;
+    return true;
+}
+
 static Shape shape_of(const Kernel *k)
 {
     if (k->kind == K_SERIAL)
@@ -878,8 +1231,17 @@ static KernelLow *lower_kernel(Unit *u, Kernel *k, const LowerOptions *o)
     kl->via = k->lib ? VIA_LIBRARY : k->folded_into ? VIA_FOLDED : VIA_KERNEL;
     kl->red_atomic = lower_red_atomic(k, o->atomic_reductions);
     kernel_uses(&c, k, &kl->uses);
+    if (kl->shape == SH_FLAT || kl->shape == SH_GRID) {
+        KernelLow probe = *kl;
+        LowCx pc = {u->arena, k, &probe};
+        if (lower_tiled(&pc)) {
+            *kl = probe;
+            kl->shape = SH_TILED;
+        }
+    }
     switch (kl->shape) {
     case SH_SERIAL: kl->geom = GEOM_SINGLE; break;
+    case SH_TILED: kl->geom = GEOM_TILES; break;
     case SH_FLAT: lower_flat(&c); break;
     case SH_GRID: lower_grid(&c); break;
     case SH_ROW: kl->geom = GEOM_ROWS; lower_row(&c); break;
@@ -898,6 +1260,26 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     for (int i = 0; i < r->plan->kernels.len; i++)
         vec_push(u->arena, &l->kernels, lower_kernel(u, vec_at(&r->plan->kernels, i), o));
     return l;
+}
+
+const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
+{
+    LowerOptions o = {0};
+    KernelLow *kl = lower_of(lower_region(u, r, &o), k);
+    if (kl->shape != SH_TILED)
+        return NULL;
+    Buf b = {0};
+    buf_printf(&b, "tiled %dx%d%s, shared:", GF_TILE_SIDE, GF_TILE_SIDE, kl->tri ? " over a triangle" : "");
+    Vec seen = {0};
+    for (int i = 0; i < kl->staged.len; i++) {
+        Var *v = ((Staged *)vec_at(&kl->staged, i))->e->var;
+        if (!in(&seen, v))
+            buf_printf(&b, "%s %s", seen.len ? "," : "", v->name);
+        add_once(u->arena, &seen, v);
+    }
+    const char *t = arena_printf(u->arena, "%s", b.data);
+    buf_free(&b);
+    return t;
 }
 
 KernelLow *lower_of(const RegionLow *l, const Kernel *k)

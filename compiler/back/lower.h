@@ -13,7 +13,8 @@
     X(SH_SERIAL, "serial", "one thread runs the statements in order")                                    \
     X(SH_FLAT, "flat", "1-D grid-stride map or map-reduce, with a float4 form when vec4")               \
     X(SH_GRID, "grid", "2-D/3-D map: x over the innermost loop, each block walks GF_ROWS outer indices") \
-    X(SH_ROW, "row", "a row per warp or block; its inner loops shared by the group")
+    X(SH_ROW, "row", "a row per warp or block; its inner loops shared by the group")                      \
+    X(SH_TILED, "tiled", "2-D output tiles per block; the inner k loop in chunks, operands staged in shared memory")
 
 typedef enum Shape {
 #define GF_SHAPE_ENUM(e, name, what) e,
@@ -35,7 +36,8 @@ typedef enum Geom {
     GEOM_SINGLE,                 /* <<<1, 1>>> */
     GEOM_COVER,                  /* enough blocks of GF_THREADS to cover the elements (maps) */
     GEOM_RESIDENT,               /* as many blocks as stay resident (grid reductions: one partial per block) */
-    GEOM_ROWS                    /* a warp or a block per row (gf_row_geometry) */
+    GEOM_ROWS,                   /* a warp or a block per row (gf_row_geometry) */
+    GEOM_TILES                   /* a GF_TILE x GF_TILE block per output tile (gf_tile_grid) */
 } Geom;
 
 /* What a kernel uses. */
@@ -76,6 +78,16 @@ typedef struct RowLoop {
     bool sync_after;             /* a later statement of the row reads what it stored */
 } RowLoop;
 
+/* SH_TILED: an array read in the k loop at a subscript of k and of one tile
+ * index only (row i or column j), staged per chunk of k in shared memory
+ * gf_s<id>[tile index][k - chunk start]. */
+typedef struct Staged {
+    const Expr *e;               /* the access (every equal access reads the buffer) */
+    int side;                    /* 0: indexed by the row index (i), 1: by the column index (j) */
+    bool along_x;                /* its last subscript moves with the tile index: threadIdx.x walks it when loading */
+    int id;
+} Staged;
+
 typedef struct KernelLow {
     Kernel *k;
     Shape shape;
@@ -96,6 +108,17 @@ typedef struct KernelLow {
     bool row_vec;                /* a 4-wide instantiation (float rows, unit stride from 0) */
     Vec rowvals;                 /* RowVal*: values reused across inner loops */
     Vec row_loops;               /* RowLoop*: the inner loops at row level */
+    /* SH_TILED */
+    Stmt *tile_i, *tile_j;       /* the row loop (k->loops[0]) and the column loop */
+    bool tri;                    /* the column loop is inside a 1-D kernel, its bounds may use i */
+    bool lo_i, hi_i;             /* tri: its lower / upper bound is i + lo_c / i + hi_c (else free of i) */
+    long long lo_c, hi_c;
+    Vec outer;                   /* tri: Stmt*: array stores of the row around the column loop (run once per row) */
+    Vec pre, post;               /* Stmt*: the column body before and after the k loop */
+    Stmt *kloop;                 /* the sequential k loop, strip-mined */
+    Stmt *acc;                   /* its one statement, an update of an element fixed over k
+                                    (cov[i][j] += ...): the element kept in a register */
+    Vec staged;                  /* Staged* */
 } KernelLow;
 
 typedef struct RegionLow {
@@ -119,6 +142,12 @@ const char *lower_atomic_fn(RedOp op, const Type *t);
 RowLoop *lower_row_loop(const KernelLow *kl, const Stmt *loop);
 /* The operator of k's grid reduction into v. */
 RedOp lower_red_of(const Kernel *k, const Var *v);
+
+/* GF_TILE of templates/device.cuh: the tile's side. */
+#define GF_TILE_SIDE 16
+/* --report's and -Rgpufuse's words for a tiled kernel ("tiled 16x16, shared:
+ * data"), or NULL when r's kernel k keeps another shape. */
+const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);
 
 /* Queries shared with the printers. */
 bool lower_has(const Vec *v, const void *x);

@@ -8,7 +8,7 @@
 
 #define GF_THREADS 256 /* templates/device.cuh */
 
-static const char *shape(Arena *a, const Kernel *k, bool atomic_reductions)
+static const char *shape(Arena *a, Region *r, const Kernel *k, bool atomic_reductions)
 {
     if (k->lib)
         return k->lib->epi ? "a matrix product: one cuBLASLt call with its epilogue"
@@ -18,6 +18,10 @@ static const char *shape(Arena *a, const Kernel *k, bool atomic_reductions)
                                               : arena_printf(a, "the epilogue of %s's cuBLASLt call", k->folded_into->name);
     if (k->pdims == 0)
         return "a single thread";
+    const char *tiled = lower_tiled_text(r->unit, r, k);
+    if (tiled)
+        return arena_printf(a, "%s, 2-D, %s, blocks of %dx%d threads", kernel_kind_names[k->kind], tiled, GF_TILE_SIDE,
+                            GF_TILE_SIDE);
     const char *threads = k->kind == K_ROW ? "a warp per row up to 512 columns, else a block of 256 threads"
                                            : arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS);
     return arena_printf(a, "%s, %d-D%s%s, %s", kernel_kind_names[k->kind], k->pdims,
@@ -49,7 +53,7 @@ static void remark_kernels(Region *r, bool atomic_reductions)
         for (int j = 0; j < k->nests.len; j++) {
             Stmt *s = vec_at(&k->nests, j);
             diag_at(DIAG_REMARK, s->loc, "-Rgpufuse", "loop nest of lines %d-%d runs in kernel %s, %s: %s",
-                    s->loc.line, s->end_line, k->name, others(a, k, s), shape(a, k, atomic_reductions));
+                    s->loc.line, s->end_line, k->name, others(a, k, s), shape(a, r, k, atomic_reductions));
         }
     }
 }

@@ -1,7 +1,7 @@
 /* report.c - `--report`: per region, each kernel with the source lines it
  * fused, what was not fused and why, temporaries that were never allocated,
  * and the global-memory traffic against the unfused plan; text or JSON. */
-#include "gfc.h"
+#include "lower.h"
 
 #include <string.h>
 
@@ -20,11 +20,16 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
     }
 }
 
-static const char *shape(Kernel *k)
+static const char *shape(Unit *u, Region *r, Kernel *k)
 {
     static char buf[160];
     if (k->kind == K_SERIAL)
         return "one thread, in order";
+    const char *tiled = lower_tiled_text(u, r, k);
+    if (tiled) {
+        snprintf(buf, sizeof buf, "2-D, %s", tiled);
+        return buf;
+    }
     snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
              k->kind == K_ROW ? ", a warp per row up to 512, else a block" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
              k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
@@ -158,7 +163,7 @@ void report_text(FILE *f, Unit *u)
                 p->nests == 1 ? "" : "s", p->kernels.len, p->kernels.len == 1 ? "" : "s");
         for (int j = 0; j < p->kernels.len; j++) {
             Kernel *k = vec_at(&p->kernels, j);
-            fprintf(f, "  kernel %s [%s, %s]: lines ", k->name, kernel_kind_names[k->kind], shape(k));
+            fprintf(f, "  kernel %s [%s, %s]: lines ", k->name, kernel_kind_names[k->kind], shape(u, r, k));
             kernel_nest_lines(f, k, false);
             fprintf(f, "\n");
             for (int m = 0; m < k->red_vars.len; m++)

@@ -984,6 +984,60 @@ class Builder:
                          f'        {o.at("i")} = s;', '    }']
         return reg
 
+    def k_contract(self, idx):
+        """Contraction nests the CUDA back end tiles (SH_TILED): a 2-D (i, j)
+        map whose body runs a sequential k loop over operands indexed by
+        (i, k) and (k, j) in either layout, with an init and an epilogue; a
+        covariance-like upper triangle (j from i or i + 1) mirrored into the
+        lower one; a lower triangle (j <= i).  Sizes around the tile (16)."""
+        r = self.r
+        reg = self.new_region(idx, 'contract')
+        dim = lambda: r.choice([1, 2, 15, 16, 17, 31, 33, 40, 64, 100])
+        ty = r.choice(['float', 'double', 'int'])
+        c = CNAME[ty]
+        v = r.randrange(3)
+        if v == 0:
+            ni, nj, nk = dim(), dim(), dim()
+            reg.sizes = [('ni', ni), ('nj', nj), ('nk', nk)]
+            ta, tb = r.random() < 0.5, r.random() < 0.5
+            a = self.in_arr(reg, 'a', ty, ['nk', 'ni'] if ta else ['ni', 'nk'])
+            b = self.in_arr(reg, 'b', ty, ['nj', 'nk'] if tb else ['nk', 'nj'])
+            o = self.out_arr(reg, 'o', ty, ['ni', 'nj'])
+            ai = a.at('k', 'i') if ta else a.at('i', 'k')
+            bj = b.at('j', 'k') if tb else b.at('k', 'j')
+            init = o.at('i', 'j') if r.random() < 0.3 else '0'
+            epi = r.choice(['s', 's / (nk + 1)', 's * 2'])
+            if ty != 'int':
+                o.tol = ('rowred', ty, 'nk')
+            reg.body += ['    for (int i = 0; i < ni; i++)', '        for (int j = 0; j < nj; j++) {',
+                         f'            {c} s = {init};', '            for (int k = 0; k < nk; k++)',
+                         f'                s += {ai} * {bj};', f'            {o.at("i", "j")} = {epi};', '        }']
+        elif v == 1:
+            m, n = dim(), dim()
+            reg.sizes = [('m', m), ('n', n)]
+            d = self.in_arr(reg, 'd', ty, ['n', 'm'])
+            o = self.out_arr(reg, 'o', ty, ['m', 'm'])
+            if ty != 'int':
+                o.tol = ('rowred', ty, 'n')
+            off = r.choice(['i', 'i + 1'])
+            reg.body += ['    for (int i = 0; i < m; i++)', f'        for (int j = {off}; j < m; j++) {{',
+                         f'            {o.at("i", "j")} = 0;', '            for (int k = 0; k < n; k++)',
+                         f'                {o.at("i", "j")} += {d.at("k", "i")} * {d.at("k", "j")};',
+                         f'            {o.at("i", "j")} = {o.at("i", "j")} / (n + 1);',
+                         f'            {o.at("j", "i")} = {o.at("i", "j")};', '        }']
+        else:
+            m, n = dim(), dim()
+            reg.sizes = [('m', m), ('n', n)]
+            x = self.in_arr(reg, 'x', ty, ['m', 'n'])
+            o = self.out_arr(reg, 'o', ty, ['m', 'm'])
+            if ty != 'int':
+                o.tol = ('rowred', ty, 'n')
+            reg.body += ['    for (int i = 0; i < m; i++)', '        for (int j = 0; j <= i; j++) {',
+                         f'            {c} s = 0;', '            for (int k = 0; k < n; k++)',
+                         f'                s += {x.at("i", "k")} * {x.at("j", "k")} - {x.at("i", "k")};',
+                         f'            {o.at("i", "j")} = s;', '        }']
+        return reg
+
     def k_reject(self, idx):
         """Regions gpufuse must reject: running sums and recurrences."""
         r = self.r
@@ -1539,9 +1593,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred']
+         'red2d', 'hewise', 'hred', 'contract']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default

@@ -1,0 +1,67 @@
+/* tile_kernels.c - nests the CUDA back end runs as tiled kernels (SH_TILED:
+ * shared-memory tiles of (i, j), the k loop in chunks), run by tile.c on the
+ * GPU against their C bodies: covariance's triangle with a non-literal
+ * divisor, correlation's strict triangle with the diagonal set by the row
+ * (every row: the last has no column, m = 1 none at all),
+ * an integer product with an epilogue, a double product with operands read
+ * across their rows (a[k][i]) and along them (b[j][k]), its accumulator
+ * starting from c[i][j], and an integer lower triangle (j <= i). */
+#include <gpufuse.h>
+
+GPUFUSE void tcov(int m, int n, double float_n, const double data[n][m], double cov[m][m])
+{
+    for (int i = 0; i < m; i++)
+        for (int j = i; j < m; j++) {
+            cov[i][j] = 0.0;
+            for (int k = 0; k < n; k++)
+                cov[i][j] += data[k][i] * data[k][j];
+            cov[i][j] /= (float_n - 1.0);
+            cov[j][i] = cov[i][j];
+        }
+}
+
+GPUFUSE void tcorr(int m, int n, const double data[n][m], double corr[m][m])
+{
+    for (int i = 0; i < m; i++) {
+        corr[i][i] = 1.0;
+        for (int j = i + 1; j < m; j++) {
+            corr[i][j] = 0.0;
+            for (int k = 0; k < n; k++)
+                corr[i][j] += data[k][i] * data[k][j];
+            corr[j][i] = corr[i][j];
+        }
+    }
+}
+
+GPUFUSE void tgemm_int(int ni, int nj, int nk, int q, const int a[ni][nk], const int b[nk][nj], int c[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++) {
+            int s = 0;
+            for (int k = 0; k < nk; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s / q + c[i][j];
+        }
+}
+
+GPUFUSE void tgemm_d(int ni, int nj, int nk, double d, const double a[nk][ni], const double b[nj][nk], double c[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++) {
+            double s = c[i][j];
+            for (int k = 0; k < nk; k++)
+                s += a[k][i] * b[j][k] - 0.5 * a[k][i];
+            c[i][j] = s / d;
+        }
+}
+
+GPUFUSE void tlower(int m, int n, const int x[m][n], int y[m][m])
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j <= i; j++) {
+            int s = 0;
+            for (int k = 0; k < n; k++)
+                s += x[i][k] * x[j][k];
+            y[i][j] = s;
+        }
+}
