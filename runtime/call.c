@@ -57,8 +57,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 3, "rename gf_launch_abi_3 with GF_LAUNCH_ABI");
-const int gf_launch_abi_3 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 4, "rename gf_launch_abi_4 with GF_LAUNCH_ABI");
+const int gf_launch_abi_4 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;

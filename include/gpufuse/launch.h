@@ -18,8 +18,9 @@ extern "C" {
  * ABI gpufuse generated it for; a change here changes the number.
  *   1: gpufuse 0.1.0
  *   2: verify mode (gpufuse/entry.h)
- *   3: gf_prewarm, called by every .gf.cu when the program starts */
-#define GF_LAUNCH_ABI 3
+ *   3: gf_prewarm, called by every .gf.cu when the program starts
+ *   4: gf_prewarm_load: the unit passes its kernel loader (GF_WARM_STAGING) */
+#define GF_LAUNCH_ABI 4
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {
