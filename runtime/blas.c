@@ -144,12 +144,16 @@ typedef struct blas_handle {
     int device;
     cudaStream_t stream;
     cublasHandle_t h;
+    unsigned gen;                /* tl_last: blas_gen when it was taken */
 } blas_handle;
 
 static pthread_mutex_t blas_mu = PTHREAD_MUTEX_INITIALIZER;
 static blas_handle *handles;
 static int nhandles, caphandles;
 static _Thread_local blas_handle tl_last;
+/* Bumped when handles are destroyed before exit (a stream retired): a
+ * thread's tl_last of an older generation is looked up again. */
+static _Atomic unsigned blas_gen;
 static cublasLtHandle_t lt_handles[GF_MAX_DEVICES];
 static pthread_once_t release_once = PTHREAD_ONCE_INIT;
 static void lt_release(void);
@@ -179,7 +183,7 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
     /* on the H200, golden matmul and gemm_epilogue crashed (SIGSEGV) when their
      * first cuBLAS call ran beside the warm-up: the first call waits for it */
     gf_prewarm_wait();
-    if (tl_last.h && tl_last.device == device && tl_last.stream == stream) {
+    if (tl_last.h && tl_last.device == device && tl_last.stream == stream && tl_last.gen == blas_gen) {
         *out = tl_last.h;
         return GF_SUCCESS;
     }
@@ -205,13 +209,34 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
         if (st == GF_SUCCESS && (st = BLAS(cublasSetStream(h, stream))) != GF_SUCCESS)
             cublasDestroy(h);
         if (st == GF_SUCCESS)
-            handles[nhandles++] = (blas_handle){device, stream, h};
+            handles[nhandles++] = (blas_handle){device, stream, h, 0};
     }
-    if (st == GF_SUCCESS)
+    if (st == GF_SUCCESS) {
         tl_last = handles[i];
+        tl_last.gen = blas_gen;
+    }
     pthread_mutex_unlock(&blas_mu);
     *out = tl_last.h;
     return st;
+}
+
+/* The stream is going away (gf_stream_destroy, after synchronising it): the
+ * handles bound to it are destroyed, so none outlives its stream or is
+ * found again by a later stream that gets the same handle value. */
+void gf_blas_retire_stream(void *stream)
+{
+    pthread_mutex_lock(&blas_mu);
+    for (int i = 0; i < nhandles;) {
+        if (handles[i].stream != (cudaStream_t)stream) {
+            i++;
+            continue;
+        }
+        cudaSetDevice(handles[i].device);
+        cublasDestroy(handles[i].h);
+        handles[i] = handles[--nhandles];
+        blas_gen++;
+    }
+    pthread_mutex_unlock(&blas_mu);
 }
 
 static gf_status get_lt_handle(int device, cublasLtHandle_t *out)

@@ -226,6 +226,24 @@ gf_status gf_fft_cache_clear(void)
     return GF_SUCCESS;
 }
 
+/* The stream is going away (gf_stream_destroy, after synchronising it): its
+ * plans are destroyed, so none outlives its stream (cufftDestroy of a plan
+ * bound to a destroyed stream crashed on the H200) or is found again by a
+ * later stream that gets the same handle value. */
+void gf_fft_retire_stream(void *stream)
+{
+    pthread_mutex_lock(&fft_mu);
+    for (int i = 0; i < nplans;) {
+        if (plans[i].stream != (cudaStream_t)stream) {
+            i++;
+            continue;
+        }
+        cufftDestroy(plans[i].h);
+        plans[i] = plans[--nplans];
+    }
+    pthread_mutex_unlock(&fft_mu);
+}
+
 static gf_status exec_gpu(const fft_shape *s, int device, cudaStream_t stream, void *in, void *out,
                           int direction)
 {

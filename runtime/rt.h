@@ -93,6 +93,10 @@ GF_HIDDEN void gf_pool_stats_read(gf_pool *p, gf_pool_stats *st);
 GF_HIDDEN void gf_pool_trim_cached(gf_pool *p);
 /* The stream is going away: its free blocks and live blocks move to `to`. */
 GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
+/* The stream is going away: cuBLAS handles (blas.c) and cuFFT plans (fft.c)
+ * bound to it are destroyed.  The caller has synchronised it. */
+GF_HIDDEN void gf_blas_retire_stream(void *stream);
+GF_HIDDEN void gf_fft_retire_stream(void *stream);
 /* Reads GPUFUSE_POOL / GPUFUSE_POOL_LIMIT into a config (bad values: fail). */
 GF_HIDDEN gf_status gf_pool_config_from_env(gf_pool_config *cfg);
 

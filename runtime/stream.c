@@ -75,11 +75,14 @@ gf_status gf_stream_destroy(gf_stream s)
         return GF_SUCCESS;
     }
     gf_status st = GF_CUDA(cudaStreamSynchronize(s->s));
-    /* blocks it owned go to the default stream, so a later stream that
-     * reuses the handle value does not inherit them */
+    /* blocks it owned go to the default stream, and the library handles and
+     * plans bound to it are destroyed, so that nothing outlives the stream
+     * and a later stream that reuses the handle value inherits nothing */
     gf_pool *p = gf_device_pool_if_any(s->device);
     if (p)
         gf_pool_retire_stream(p, (void *)s->s, NULL);
+    gf_blas_retire_stream((void *)s->s);
+    gf_fft_retire_stream((void *)s->s);
     gf_status st2 = GF_CUDA(cudaStreamDestroy(s->s));
     if (tl_stream == s)
         tl_stream = NULL;

@@ -1582,29 +1582,22 @@ static int cost_id_of(Cost *k, const Var *iv)
     return -1;
 }
 
+/* A variable of a cost bound: a loop index at the middle of its range; an
+ * index of no loop around (cannot happen in a plan) has an unknown middle, 0. */
+static const char *cost_name(void *cx, const Var *v)
+{
+    Cost *k = cx;
+    int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
+    return id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
+                   : arena_printf(A(k->c), "(double)%s", v->cname);
+}
+
 /* An affine bound in doubles, loop indices at the middle of their range. */
 static void cost_aff(Cost *k, Expr *e, Buf *out)
 {
     Aff *f = aff_of(A(k->c), e);
     gfc_assert(f);               /* fuse.c checked every bound */
-    for (int i = 0; i < f->nterms; i++) {
-        Var *v = f->terms[i].var;
-        long long a = f->terms[i].coef;
-        int id = v->kind == V_IV ? cost_id_of(k, v) : -2;
-        /* an index of no loop around (cannot happen in a plan): its middle is unknown, 0 */
-        const char *x = id >= 0 ? arena_printf(A(k->c), "gf_cm%d", id) : id == -1 ? "0.0"
-                                : arena_printf(A(k->c), "(double)%s", v->cname);
-        const char *sign = a < 0 ? (i ? " - " : "-") : i ? " + " : "";
-        long long m = a < 0 ? -a : a;
-        if (m == 1)
-            buf_printf(out, "%s%s", sign, x);
-        else
-            buf_printf(out, "%s%lld * %s", sign, m, x);
-    }
-    if (!f->nterms)
-        buf_printf(out, "%lld", f->c);
-    else if (f->c)
-        buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+    aff_print(f, cost_name, k, out);
 }
 
 /* Declares loop l's trip count and middle index; the caller pops it. */

@@ -34,26 +34,18 @@ static int loop_id(HCost *k, const Var *iv)
     return -1;
 }
 
+/* A variable of a cost bound: a loop index at the middle of its range. */
+static const char *cost_name(void *cx, const Var *v)
+{
+    HCost *k = cx;
+    int id = v->kind == V_IV ? loop_id(k, v) : -2;
+    return id >= 0 ? arena_printf(k->a, "gf_cm%d", id) : id == -1 ? "0.0" : arena_printf(k->a, "(double)%s", v->cname);
+}
+
 /* An affine bound in doubles, loop indices at the middle of their range. */
 static void cost_aff(HCost *k, const Aff *f, Buf *out)
 {
-    for (int i = 0; i < f->nterms; i++) {
-        Var *v = f->terms[i].var;
-        long long c = f->terms[i].coef;
-        int id = v->kind == V_IV ? loop_id(k, v) : -2;
-        const char *x = id >= 0 ? arena_printf(k->a, "gf_cm%d", id) : id == -1 ? "0.0"
-                                : arena_printf(k->a, "(double)%s", v->cname);
-        const char *sign = c < 0 ? (i ? " - " : "-") : i ? " + " : "";
-        long long m = c < 0 ? -c : c;
-        if (m == 1)
-            buf_printf(out, "%s%s", sign, x);
-        else
-            buf_printf(out, "%s%lld * %s", sign, m, x);
-    }
-    if (!f->nterms)
-        buf_printf(out, "%lld", f->c);
-    else if (f->c)
-        buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+    aff_print(f, cost_name, k, out);
 }
 
 /* Declares loop l's trip count and middle index; the caller pops it. */

@@ -126,3 +126,21 @@ long long aff_coef(const Aff *f, const Var *v)
             return f->terms[i].coef;
     return 0;
 }
+
+void aff_print(const Aff *f, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out)
+{
+    for (int i = 0; i < f->nterms; i++) {
+        long long c = f->terms[i].coef;
+        const char *sign = c < 0 ? (i ? " - " : "-") : i ? " + " : "";
+        long long m = c < 0 ? -c : c;
+        const char *x = name(cx, f->terms[i].var);
+        if (m == 1)
+            buf_printf(out, "%s%s", sign, x);
+        else
+            buf_printf(out, "%s%lld * %s", sign, m, x);
+    }
+    if (!f->nterms)
+        buf_printf(out, "%lld", f->c);
+    else if (f->c)
+        buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+}

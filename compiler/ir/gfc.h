@@ -387,6 +387,8 @@ bool aff_uses(const Aff *f, const Var *v);
 /* x + s*y */
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
+/* Prints f as C: "c0 + 2 * x - y + 3", each variable as name(cx, var) says. */
+void aff_print(const Aff *f, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out);
 bool expr_equal(const Expr *a, const Expr *b);
 /* expr_equal with variable va in a standing for vb in b (a loop index renamed). */
 bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb);

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "devcopy.h"
+
 #define PROTO2(ret, name, ...) ret name(__VA_ARGS__); ret gf_##name(__VA_ARGS__)
 PROTO2(long long, sum2_i, int h, int w, const int *g);
 PROTO2(double, norm2_d, int h, int w, const double *a);
@@ -41,18 +43,6 @@ static void check(const char *what, int ok)
 {
     printf("  %-72s %s\n", what, ok ? "ok" : "FAILED");
     failures += !ok;
-}
-
-static void *to_dev(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (gf_malloc(&d, bytes ? bytes : 1) != GF_SUCCESS) {
-        printf("gf_malloc: %s\n", gf_last_error());
-        exit(1);
-    }
-    if (bytes)
-        gf_memcpy(d, h, bytes, GF_HOST_TO_DEVICE);
-    return d;
 }
 
 static void check_2d(int h, int w)

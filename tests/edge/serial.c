@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "devcopy.h"
+
 #define PROTO2(ret, name, ...) ret name(__VA_ARGS__); ret gf_##name(__VA_ARGS__)
 PROTO2(void, durbin, int n, const double *r, double *y, double *z);
 PROTO2(void, gramschmidt, int m, int n, double *A, double *R, double *Q);
@@ -67,25 +69,6 @@ static double urand(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-/* Device copies of host arrays, and back. */
-static void *to_dev(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (gf_malloc(&d, bytes ? bytes : 1) != GF_SUCCESS) {
-        printf("gf_malloc: %s\n", gf_last_error());
-        exit(1);
-    }
-    if (bytes)
-        gf_memcpy(d, h, bytes, GF_HOST_TO_DEVICE);
-    return d;
-}
-
-static void from_dev(void *h, void *d, size_t bytes)
-{
-    gf_memcpy(h, d, bytes, GF_DEVICE_TO_HOST);
-    gf_free(d);
 }
 
 static void poison_d(double *p, long n)

@@ -17,6 +17,8 @@
 #include <gpufuse.h>
 #include <gpufuse/launch.h>
 
+#include "capture.h"
+
 static gf_site site = {"blend", "blend.c", 3, -1};
 
 static void test_init_reports_no_device(void **state)
@@ -167,18 +169,6 @@ static void test_data_regions_are_counted(void **state)
     assert_int_equal(gf_data_exit(a), GF_SUCCESS);
     assert_null(gf_device_ptr(a));
     assert_int_equal(gf_data_exit(a), GF_ERROR_NOT_MAPPED);
-}
-
-static int handler_calls;
-static gf_status handler_status;
-static char handler_msg[512];
-
-static void capture(gf_status s, const char *msg, void *user)
-{
-    (void)user;
-    handler_calls++;
-    handler_status = s;
-    snprintf(handler_msg, sizeof handler_msg, "%s", msg);
 }
 
 static void test_error_handler_hook(void **state)

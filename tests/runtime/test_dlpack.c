@@ -20,6 +20,8 @@
 #include <gpufuse/dlpack.h>
 #include <gpufuse/launch.h>
 
+#include "capture.h"
+
 static uint64_t pool_frees(void)
 {
     gf_pool_stats st;
@@ -308,17 +310,6 @@ static void test_import_refusals(void **state)
 
 /* ---- launchers and the imported extent -------------------------------------- */
 
-static char last_msg[1024];
-static int reports;
-
-static void capture(gf_status s, const char *message, void *user)
-{
-    (void)s;
-    (void)user;
-    reports++;
-    snprintf(last_msg, sizeof last_msg, "%s", message);
-}
-
 static gf_path touch(const float *x, size_t n)
 {
     static gf_site site = {"touch", "touch.c", 7, -1};
@@ -339,19 +330,19 @@ static void test_launcher_checks_extent(void **state)
     void *data;
     assert_int_equal(gf_from_dlpack(&f.t, &data), GF_SUCCESS);
     gf_set_error_handler(capture, NULL);
-    reports = 0;
+    handler_calls = 0;
     assert_int_equal(touch(data, 16), GF_PATH_HOST);
     assert_int_equal(touch((float *)data + 4, 12), GF_PATH_HOST);
-    assert_int_equal(reports, 0);
+    assert_int_equal(handler_calls, 0);
     assert_int_equal(touch(data, 17), GF_PATH_FAILED);
-    assert_int_equal(reports, 1);
-    assert_non_null(strstr(last_msg, "argument 0 touches bytes"));
-    assert_non_null(strstr(last_msg, "outside the imported DLPack tensor"));
-    assert_non_null(strstr(last_msg, "(in touch at touch.c:7)"));
+    assert_int_equal(handler_calls, 1);
+    assert_non_null(strstr(handler_msg, "argument 0 touches bytes"));
+    assert_non_null(strstr(handler_msg, "outside the imported DLPack tensor"));
+    assert_non_null(strstr(handler_msg, "(in touch at touch.c:7)"));
     assert_int_equal(touch(buf + 16, 16), GF_PATH_HOST); /* beyond it: not imported memory */
     assert_int_equal(gf_dlpack_release(&f.t), GF_SUCCESS);
     assert_int_equal(touch(data, 17), GF_PATH_HOST); /* released: no extent any more */
-    assert_int_equal(reports, 1);
+    assert_int_equal(handler_calls, 1);
     gf_set_error_handler(NULL, NULL);
 }
 

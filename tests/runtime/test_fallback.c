@@ -24,6 +24,8 @@
 #include <gpufuse.h>
 #include <gpufuse/launch.h>
 
+#include "capture.h"
+
 static gf_site site = {"scale", "scale.c", 4, -1};
 static char mode[16];
 
@@ -78,18 +80,6 @@ static void test_note_once(void **state)
     assert_string_equal(second, "");
     free(first);
     free(second);
-}
-
-static int handler_calls;
-static gf_status handler_status;
-static char handler_msg[512];
-
-static void capture(gf_status s, const char *msg, void *user)
-{
-    (void)user;
-    handler_calls++;
-    handler_status = s;
-    snprintf(handler_msg, sizeof handler_msg, "%s", msg);
 }
 
 static void test_config_error(void **state)

@@ -167,6 +167,17 @@ static void test_gemm_on_a_stream(void **state)
     one_gemm(GF_OP_N, GF_OP_N, 128, 64, 96, 1.0, 0.5, 0, 1, GF_F16, MEM_HOST, 1e-2);
     assert_int_equal(gf_stream_set(NULL), GF_SUCCESS);
     assert_int_equal(gf_stream_destroy(s), GF_SUCCESS);
+    /* streams made and destroyed in turn (a new one may get the old handle
+     * value): the handle bound to a destroyed stream is gone with it, and
+     * this thread's cached handle is not used again */
+    for (int r = 0; r < 4; r++) {
+        assert_int_equal(gf_stream_create(&s), GF_SUCCESS);
+        assert_int_equal(gf_stream_set(s), GF_SUCCESS);
+        one_gemm(GF_OP_N, GF_OP_T, 33, 20, 17, 1.0, 0.25, 0, 1, GF_F64, MEM_DEVICE, tol_for(GF_F64, 17));
+        assert_int_equal(gf_stream_set(NULL), GF_SUCCESS);
+        assert_int_equal(gf_stream_destroy(s), GF_SUCCESS);
+        one_gemm(GF_OP_N, GF_OP_N, 20, 33, 17, 1.0, 0.0, 0, 1, GF_F32, MEM_DEVICE, tol_for(GF_F32, 17));
+    }
 }
 
 static void test_gemm_data_region(void **state)

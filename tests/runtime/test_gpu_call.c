@@ -16,6 +16,8 @@
 #include <gpufuse.h>
 #include <gpufuse/launch.h>
 
+#include "capture.h"
+
 #include "gpu_kernels.h"
 
 /* What gpufuse would generate for: void scale(float *out, const float *in,
@@ -227,17 +229,6 @@ static void test_scratch_and_profile(void **state)
     gf_profile_enable(0);
     free(out);
     free(in);
-}
-
-static int handler_calls;
-static char handler_msg[512];
-
-static void capture(gf_status s, const char *msg, void *user)
-{
-    (void)s;
-    (void)user;
-    handler_calls++;
-    snprintf(handler_msg, sizeof handler_msg, "%s", msg);
 }
 
 static void test_launch_failure_is_reported(void **state)

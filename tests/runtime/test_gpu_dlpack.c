@@ -20,6 +20,8 @@
 #include <gpufuse.h>
 #include <gpufuse/dlpack.h>
 
+#include "capture.h"
+
 void dl_axpby(int n, float a, const float *restrict x, float b, float *restrict y);
 
 static void test_export_device(void **state)
@@ -108,17 +110,6 @@ static double staged_mb(void)
     return in + out;
 }
 
-static char last_msg[1024];
-static int reports;
-
-static void capture(gf_status s, const char *message, void *user)
-{
-    (void)s;
-    (void)user;
-    reports++;
-    snprintf(last_msg, sizeof last_msg, "%s", message);
-}
-
 static void test_launcher_uses_imported(void **state)
 {
     (void)state;
@@ -149,12 +140,12 @@ static void test_launcher_uses_imported(void **state)
             fail_msg("y[%d] = %g, C body %g", i, hy[i], ref[i]);
     /* one element more than the tensors hold: refused, nothing written */
     gf_set_error_handler(capture, NULL);
-    reports = 0;
+    handler_calls = 0;
     dl_axpby(n + 1, 2.0f, x, 0.25f, y);
     gf_set_error_handler(NULL, NULL);
-    assert_int_equal(reports, 1);
-    assert_non_null(strstr(last_msg, "outside the imported DLPack tensor"));
-    assert_non_null(strstr(last_msg, "dl_axpby"));
+    assert_int_equal(handler_calls, 1);
+    assert_non_null(strstr(handler_msg, "outside the imported DLPack tensor"));
+    assert_non_null(strstr(handler_msg, "dl_axpby"));
     assert_int_equal(cudaMemcpy(hx, y, (size_t)n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
     assert_memory_equal(hx, hy, (size_t)n * 4);
     gf_profile_enable(0);
