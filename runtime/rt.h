@@ -300,6 +300,7 @@ GF_HIDDEN int gf_current_device(void);
 GF_HIDDEN gf_pool *gf_device_pool(int device);   /* NULL in CPU mode */
 GF_HIDDEN gf_pool *gf_device_pool_if_any(int device);
 GF_HIDDEN gf_pool *gf_pinned_pool(void);
+GF_HIDDEN gf_pool *gf_pinned_pool_if_any(void); /* NULL until gf_pinned_pool made it */
 /* 1 when addr is in device memory from a gf pool on any device. */
 GF_HIDDEN int gf_pool_owns_device_ptr(const void *addr);
 /* gf_malloc's pool in CPU mode (host memory; NULL in GPU mode or when it

@@ -76,7 +76,7 @@ static void release_at_exit(void)
         if (p)
             gf_pool_trim_cached(p);
     }
-    gf_pool *pin = gf_pinned_pool();
+    gf_pool *pin = gf_pinned_pool_if_any(); /* no runtime set up at exit for it */
     if (pin)
         gf_pool_trim_cached(pin);
     cudaGetLastError();
