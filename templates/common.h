@@ -39,6 +39,35 @@ GF_UNUSED static inline GF_HD long long gf_floord(long long n, long long d) { re
 #define gf_host_load(p, out) __atomic_load((p), (out), __ATOMIC_RELAXED)
 #define gf_host_cas(p, old, val) __atomic_compare_exchange((p), (old), (val), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 
+/* _Float16 and __bf16 (docs/types.md), when the unit names them: gf_f16
+ * and gf_bf16 hold the 16 bits; C computes _Float16 in float, so the
+ * printers read an operand through gf_h2f and round a stored result with
+ * gf_to_f16 (one rounding from the operand's own type, as C converts).
+ * __bf16 is storage only in C (clang 16: no casts, no arithmetic). */
+#if defined(__CUDACC__) && defined(GF_USES_F16)
+#include <cuda_fp16.h>
+typedef __half gf_f16;
+GF_UNUSED static inline GF_HD float gf_h2f(gf_f16 x) { return __half2float(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(float x) { return __float2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(double x) { return __double2half(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(int x) { return __int2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(unsigned x) { return __uint2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(long long x) { return __ll2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(unsigned long long x) { return __ull2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(long x) { return __ll2half_rn(x); }
+GF_UNUSED static inline GF_HD gf_f16 gf_to_f16(unsigned long x) { return __ull2half_rn(x); }
+#elif defined(GF_USES_F16)
+typedef _Float16 gf_f16;
+#define gf_h2f(x) ((float)(x))
+#define gf_to_f16(x) ((_Float16)(x))
+#endif
+#if defined(__CUDACC__) && defined(GF_USES_BF16)
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 gf_bf16;
+#elif defined(GF_USES_BF16)
+typedef __bf16 gf_bf16;
+#endif
+
 GF_UNUSED static inline void *gf_tmp_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);

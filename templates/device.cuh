@@ -96,6 +96,18 @@ template <typename T> struct gf_minop {
 };
 template <> struct gf_minop<float> { static __device__ float id() { return INFINITY; } __device__ float operator()(float a, float b) const { return fminf(a, b); } };
 template <> struct gf_minop<double> { static __device__ double id() { return INFINITY; } __device__ double operator()(double a, double b) const { return fmin(a, b); } };
+#if defined(GF_USES_F16)
+/* max and min of _Float16: compared in float, as C compares them (exact);
+ * no sum or product (C rounds to half at every step: deps.c refuses it) */
+template <> struct gf_maxop<gf_f16> {
+    static __device__ gf_f16 id() { return __ushort_as_half((unsigned short)0xfc00u); }
+    __device__ gf_f16 operator()(gf_f16 a, gf_f16 b) const { return fmaxf(gf_h2f(a), gf_h2f(b)) == gf_h2f(a) ? a : b; }
+};
+template <> struct gf_minop<gf_f16> {
+    static __device__ gf_f16 id() { return __ushort_as_half((unsigned short)0x7c00u); }
+    __device__ gf_f16 operator()(gf_f16 a, gf_f16 b) const { return fminf(gf_h2f(a), gf_h2f(b)) == gf_h2f(a) ? a : b; }
+};
+#endif
 template <typename T> struct gf_land { static __device__ T id() { return T(1); } __device__ T operator()(T a, T b) const { return a && b; } };
 template <typename T> struct gf_lor { static __device__ T id() { return T(0); } __device__ T operator()(T a, T b) const { return a || b; } };
 template <typename T> struct gf_band { static __device__ T id() { return T(~T(0)); } __device__ T operator()(T a, T b) const { return a & b; } };
@@ -109,6 +121,10 @@ template <typename T> __device__ inline T gf_shfl_xor(T v, int o)
         return (T)__shfl_xor_sync(0xffffffffu, (int)v, o);
     return __shfl_xor_sync(0xffffffffu, v, o);
 }
+
+#if defined(GF_USES_F16)
+template <> __device__ inline gf_f16 gf_shfl_xor<gf_f16>(gf_f16 v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+#endif
 
 template <typename T, typename Op> __device__ inline T gf_warp_reduce(T v, Op op)
 {

@@ -656,7 +656,7 @@ static RedOp compound_red(Op op)
 
 /* Recognises `v op= e`, `v = v op e`, `v = fmaxf(v, e)`, `v = v > e ? v : e`
  * (and mirrored forms) with e not reading v. */
-static RedOp reduction_of(Stmt *s)
+static RedOp reduction_form(Stmt *s)
 {
     if (s->kind != S_ASSIGN || s->lhs->kind != E_VAR)
         return RED_NONE;
@@ -717,6 +717,16 @@ static RedOp reduction_of(Stmt *s)
         return is_max ? RED_MAX : RED_MIN;
     }
     return RED_NONE;
+}
+
+/* A _Float16 accumulator: C rounds to half after every step, which no
+ * reordering reproduces, so only max and min (exact) are reductions. */
+static RedOp reduction_of(Stmt *s)
+{
+    RedOp r = reduction_form(s);
+    if (r && type_is_half(s->lhs->var->ty) && r != RED_MIN && r != RED_MAX)
+        return RED_NONE;
+    return r;
 }
 
 /* ---- atomic updates -----------------------------------------------------------
@@ -794,12 +804,12 @@ static RedOp atomic_of(Model *m, Stmt *s)
     else if (!atomic_type(t, r))
         why_not_atomic(m, v, arena_printf(m->a, "atomic %s on '%s' elements is not supported (int, unsigned, long, "
                                           "long long and their unsigned forms%s)", atomic_op_name(r),
-                                          type_c_name(t), atomic_type(&(Type){.kind = TY_FLOAT}, r) ?
+                                          type_src_name(t), atomic_type(&(Type){.kind = TY_FLOAT}, r) ?
                                           ", float and double" : ""));
     else if ((r == RED_MIN || r == RED_MAX) && (!op->ty || op->ty->kind != t->kind))
         why_not_atomic(m, v, arena_printf(m->a, "the %s is computed in '%s', not in the element type '%s' (use "
-                                          "%s)", atomic_op_name(r), op->ty ? type_c_name(op->ty) : "another type",
-                                          type_c_name(t), t->kind == TY_FLOAT ? "fmaxf/fminf" :
+                                          "%s)", atomic_op_name(r), op->ty ? type_src_name(op->ty) : "another type",
+                                          type_src_name(t), t->kind == TY_FLOAT ? "fmaxf/fminf" :
                                           t->kind == TY_DOUBLE ? "fmax/fmin" : "'?:' on integers"));
     else if (type_is_integer(t) && (r == RED_ADD || r == RED_MUL) && s->rhs->ty && type_is_float(s->rhs->ty))
         why_not_atomic(m, v, arena_printf(m->a, "an integer element updated by a floating-point value rounds the %s, "
@@ -1370,8 +1380,9 @@ static bool check_nests(Model *m, Stmt *s)
         else if (v && !v->is_array && v->kind == V_LOCAL)
             diag_reject(at->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence through '%s' from one iteration to the next (a running value "
-                        "that is not a reduction)%s; no iteration can run in parallel, so '%s' keeps its CPU body",
-                        v->name, cannot, m->r->name);
+                        "that is not a reduction%s)%s; no iteration can run in parallel, so '%s' keeps its CPU body",
+                        v->name, type_is_half(v->ty) ? ": a '_Float16' sum or product rounds to half at every step, "
+                        "which no parallel order reproduces; accumulate in 'float'" : "", cannot, m->r->name);
         else if (v)
             diag_reject(at->loc, "-Wgpufuse-dependence",
                         "loop carries a dependence on '%s' (an iteration uses what an earlier one wrote)%s; "

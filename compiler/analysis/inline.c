@@ -235,8 +235,9 @@ static Expr *subst(IrVisitor *v, Expr *e, Stmt *owner)
     if (e->kind != E_INDEX || e->var != c->p->t)
         return e;
     Expr *f = recompute(c->a, c->p, e->kids);
-    if (e->ty && f->ty && f->ty->kind != e->ty->kind) {
-        /* the element's type, as the store converted it */
+    if (e->ty && f->ty && (f->ty->kind != e->ty->kind || type_is_half(e->ty))) {
+        /* the element's type, as the store converted it (a _Float16 value
+         * computed in float is rounded by the store) */
         Expr *x = arena_alloc(c->a, sizeof *x);
         *x = (Expr){.kind = E_CAST, .ty = e->ty, .loc = e->loc, .nkids = 1};
         x->kids = arena_alloc(c->a, sizeof(Expr *));

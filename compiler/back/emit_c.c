@@ -18,14 +18,68 @@ static int prec_of(const Expr *e)
     }
 }
 
+/* _Float16 as C evaluates it (FLT_EVAL_METHOD 0 for float, _Float16 in
+ * float: gcc 12 and clang 16 on x86-64): a stored value (a variable, an
+ * element, a field, a cast, a ?: between those) is gf_f16 storage; an
+ * operator on it computes in float, so its operands are read through
+ * gf_h2f and its result stays a float until a store or a cast rounds it
+ * (gf_to_f16).  CUDA's __half operators would round after each one. */
+static bool half_storage(const Expr *e)
+{
+    if (!e->ty || e->ty->kind != TY_F16)
+        return false;
+    switch (e->kind) {
+    case E_VAR: case E_INDEX: case E_FIELD: case E_CALL: case E_CAST: return true;
+    case E_COND: return half_storage(e->kids[1]) && half_storage(e->kids[2]);
+    default: return false;
+    }
+}
+
+/* e as an operand of an operator: stored halves read as float. */
 static void emit_sub(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
 {
+    if (half_storage(e)) {
+        buf_puts(b, "gf_h2f(");
+        emit_expr(b, cx, e);
+        buf_puts(b, ")");
+        return;
+    }
     bool paren = prec_of(e) < min_prec;
     if (paren)
         buf_puts(b, "(");
     emit_expr(b, cx, e);
     if (paren)
         buf_puts(b, ")");
+}
+
+void emit_cond(Buf *b, EmitCtx *cx, const Expr *e)
+{
+    emit_sub(b, cx, e, 0);
+}
+
+/* e as an object (++, --, &): never converted. */
+static void emit_lvalue(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
+{
+    bool paren = prec_of(e) < min_prec;
+    buf_puts(b, paren ? "(" : "");
+    emit_expr(b, cx, e);
+    buf_puts(b, paren ? ")" : "");
+}
+
+/* e stored into an object of type `to`: a float-valued half rounded. */
+static void emit_stored(Buf *b, EmitCtx *cx, const Expr *e, const Type *to)
+{
+    if (half_storage(e) && !(to && to->kind == TY_F16)) {   /* converted from half */
+        emit_sub(b, cx, e, 0);
+        return;
+    }
+    if (to && to->kind == TY_F16 && !half_storage(e)) {
+        buf_puts(b, "gf_to_f16(");
+        emit_expr(b, cx, e);
+        buf_puts(b, ")");
+        return;
+    }
+    emit_expr(b, cx, e);
 }
 
 void emit_index(Buf *b, EmitCtx *cx, const Expr *e)
@@ -109,7 +163,7 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         return;
     case E_UNARY: {
         if (e->op == OP_POSTINC || e->op == OP_POSTDEC) {
-            emit_sub(b, cx, e->kids[0], 15);
+            emit_lvalue(b, cx, e->kids[0], 15);
             buf_puts(b, op_spelling(e->op));
             return;
         }
@@ -120,7 +174,10 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         char next = k->kind == E_UNARY ? op_spelling(k->op)[0] : (k->kind == E_INT || k->kind == E_FLOAT) ? k->text[0] : 0;
         if ((sp[0] == '-' || sp[0] == '+') && next == sp[0])
             buf_puts(b, " ");
-        emit_sub(b, cx, k, 14);
+        if (e->op == OP_PREINC || e->op == OP_PREDEC || e->op == OP_ADDR)
+            emit_lvalue(b, cx, k, 14);
+        else
+            emit_sub(b, cx, k, 14);
         return;
     }
     case E_BINARY: {
@@ -141,11 +198,27 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
     case E_COND:
         emit_sub(b, cx, e->kids[0], 4);
         buf_puts(b, " ? ");
+        if (half_storage(e)) {   /* a choice between stored halves: no conversion */
+            emit_expr(b, cx, e->kids[1]);
+            buf_puts(b, " : ");
+            emit_expr(b, cx, e->kids[2]);
+            return;
+        }
         emit_sub(b, cx, e->kids[1], 3);
         buf_puts(b, " : ");
         emit_sub(b, cx, e->kids[2], 3);
         return;
     case E_CAST:
+        if (e->ty->kind == TY_F16) {   /* the cast rounds: storage again */
+            if (half_storage(e->kids[0])) {
+                emit_expr(b, cx, e->kids[0]);
+                return;
+            }
+            buf_puts(b, "gf_to_f16(");
+            emit_expr(b, cx, e->kids[0]);
+            buf_puts(b, ")");
+            return;
+        }
         buf_printf(b, "(%s)", type_c_name(e->ty));
         emit_sub(b, cx, e->kids[0], 14);
         return;
@@ -170,7 +243,7 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         for (int i = 0; i < e->nkids; i++) {
             if (i)
                 buf_puts(b, ", ");
-            emit_expr(b, cx, e->kids[i]);
+            emit_sub(b, cx, e->kids[i], 0);
         }
         buf_puts(b, ")");
         return;
@@ -344,7 +417,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_puts(&c, " && ");
             emit_sub(&c, cx, s->cond, 6);
         } else {
-            emit_expr(&c, cx, s->cond);
+            emit_sub(&c, cx, s->cond, 0);   /* a bare _Float16 condition read as float */
         }
         buf_line(b, "while (%s) {", c.data);
         buf_free(&c);
@@ -356,7 +429,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
     case S_IF: {
         Buf c = {0};
-        emit_expr(&c, cx, s->cond);
+        emit_sub(&c, cx, s->cond, 0);
         buf_line(b, "if (%s) {", c.data);
         buf_free(&c);
         b->indent++;
@@ -400,7 +473,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         }
         if (s->rhs) {
             Buf r = {0};
-            emit_expr(&r, cx, s->rhs);
+            emit_stored(&r, cx, s->rhs, v->ty);
             buf_line(b, "%s %s = %s;", type_c_name(v->ty), v->cname, r.data);
             buf_free(&r);
         } else {
@@ -415,8 +488,14 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         }
         Buf l = {0}, r = {0};
         emit_expr(&l, cx, s->lhs);
-        emit_expr(&r, cx, s->rhs);
-        buf_line(b, "%s %s %s;", l.data, op_spelling(s->op), r.data);
+        if (s->op != OP_ASSIGN && s->lhs->ty && s->lhs->ty->kind == TY_F16) {
+            /* h op= v is h = (_Float16)(h op v), computed in float (or double) */
+            emit_sub(&r, cx, s->rhs, op_prec(op_assign_base(s->op)) + 1);
+            buf_line(b, "%s = gf_to_f16(gf_h2f(%s) %s %s);", l.data, l.data, op_spelling(op_assign_base(s->op)), r.data);
+        } else {
+            emit_stored(&r, cx, s->rhs, s->op == OP_ASSIGN ? s->lhs->ty : NULL);
+            buf_line(b, "%s %s %s;", l.data, op_spelling(s->op), r.data);
+        }
         buf_free(&l);
         buf_free(&r);
         return;
@@ -424,7 +503,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     case S_RETURN:
         if (s->rhs) {
             Buf r = {0};
-            emit_expr(&r, cx, s->rhs);
+            emit_stored(&r, cx, s->rhs, cx->r->ret);
             buf_line(b, "return %s;", r.data);
             buf_free(&r);
         } else {

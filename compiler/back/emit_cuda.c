@@ -717,8 +717,9 @@ static void print_row(Buf *b, CudaCx *c)
             }
             buf_line(b, "#pragma unroll");
             buf_line(b, "for (int gf_v = 0; gf_v < GF_VEC; gf_v++)");
-            buf_line(b, "    %s_c[gf_k * GF_VEC + gf_v] = gf_jb + gf_v * %lld < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_jb + gf_v * %lld]) : 0;",
-                     v->cname, first->step, ub.data, v->cname, row, d.data, first->step);
+            /* (T)0: a class element type (__half) has no common type with int */
+            buf_line(b, "    %s_c[gf_k * GF_VEC + gf_v] = gf_jb + gf_v * %lld < %s ? __ldcs(&%s[(GF_I)%s * (%s) + gf_jb + gf_v * %lld]) : (%s)0;",
+                     v->cname, first->step, ub.data, v->cname, row, d.data, first->step, type_c_name(type_elem(v->ty)));
             buf_free(&d);
         }
         b->indent--;
@@ -1516,7 +1517,7 @@ static void launcher_loop(Buf *b, CudaCx *c, Step *st)
 static void launcher_if(Buf *b, CudaCx *c, Step *st)
 {
     Buf cond = {0};
-    emit_expr(&cond, &c->base, st->stmt->cond);
+    emit_cond(&cond, &c->base, st->stmt->cond);
     buf_line(b, "if (%s) { /* line %d */", cond.data, st->stmt->loc.line);
     buf_free(&cond);
     b->indent++;

@@ -149,6 +149,16 @@ static const char host_helpers[] =
 
 void emit_prelude(Buf *b, Unit *u, bool cuda)
 {
+    bool f16 = false, bf16 = false;
+    for (int i = 0; i < u->regions.len; i++) {
+        f16 |= ((Region *)vec_at(&u->regions, i))->uses_f16;
+        bf16 |= ((Region *)vec_at(&u->regions, i))->uses_bf16;
+    }
+    /* common.h's gf_f16 / gf_bf16 (docs/types.md) */
+    if (f16)
+        buf_puts(b, "#define GF_USES_F16 1\n");
+    if (bf16)
+        buf_puts(b, "#define GF_USES_BF16 1\n");
     buf_printf(b, "%s", gf_tpl_common);
     if (cuda)
         buf_printf(b, "%s", gf_tpl_device);
@@ -564,7 +574,7 @@ void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what)
 {
     Buf c = {0};
     if (l->kind == S_WHILE) {
-        emit_expr(&c, cx, l->cond);
+        emit_cond(&c, cx, l->cond);
         buf_line(b, "while (%s) { /* %s loop, line %d */", c.data, what, l->loc.line);
         buf_free(&c);
         return;
@@ -597,7 +607,7 @@ static void emit_steps(Buf *b, Unit *u, Region *r, Vec *steps, bool openmp)
             break;
         case P_IF: {
             Buf c = {0};
-            emit_expr(&c, &h.base, st->stmt->cond);
+            emit_cond(&c, &h.base, st->stmt->cond);
             buf_line(b, "if (%s) { /* line %d */", c.data, st->stmt->loc.line);
             buf_free(&c);
             b->indent++;

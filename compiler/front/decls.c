@@ -361,6 +361,9 @@ static char *ty_text_q(TyCx *t, CXType ty, const char *inner, unsigned outer_q)
     case CXType_LongDouble:
         t->why = "'long double' has no GPU equivalent";
         return NULL;
+    case CXType_Float16:
+        t->why = "a struct with a '_Float16' field is not supported (arrays of _Float16 are: docs/types.md)";
+        return NULL;
     default: {
         const char *n = builtin_name(c.kind);
         if (n)
@@ -753,6 +756,11 @@ static void check_type(WalkCx *w, CXType t)
     switch (c.kind) {
     case CXType_VariableArray: walk_fail(w, "declares a variable-length array, which CUDA device code cannot have"); return;
     case CXType_LongDouble: walk_fail(w, "uses 'long double', which has no GPU equivalent"); return;
+    case CXType_Float16:
+    case CXType_BFloat16:
+        walk_fail(w, arena_printf(w->d->a, "uses '%s', which gpufuse supports in the marked function's own code only",
+                                  type_spelling(w->d, c)));
+        return;
     case CXType_Complex:
     case CXType_Atomic:
     case CXType_Vector:

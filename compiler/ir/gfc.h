@@ -119,7 +119,10 @@ bool diag_take_reject(Arena *a, Reject *why);
 typedef enum TypeKind {
     TY_VOID, TY_BOOL, TY_CHAR, TY_SCHAR, TY_UCHAR, TY_SHORT, TY_USHORT,
     TY_INT, TY_UINT, TY_LONG, TY_ULONG, TY_LLONG, TY_ULLONG,
-    TY_FLOAT, TY_DOUBLE, TY_PTR, TY_ARRAY, TY_STRUCT
+    TY_FLOAT, TY_DOUBLE,
+    TY_F16,                      /* _Float16: arithmetic in float, rounded at stores and casts */
+    TY_BF16,                     /* __bf16: storage only in C (clang 16: no casts, no arithmetic) */
+    TY_PTR, TY_ARRAY, TY_STRUCT
 } TypeKind;
 
 typedef struct Expr Expr;
@@ -150,7 +153,10 @@ bool type_is_arith(const Type *t);
 Type *type_elem(Type *t);
 /* Number of array dimensions below a pointer/array (float a[n][m] -> 2). */
 int type_rank(const Type *t);
-const char *type_c_name(const Type *t);   /* "float", "unsigned char", "struct P" */
+const char *type_c_name(const Type *t);   /* "float", "unsigned char", "struct P"; gf_f16, gf_bf16 */
+bool type_is_half(const Type *t);         /* _Float16 or __bf16 */
+const char *type_src_name(const Type *t); /* as C spells it: _Float16, __bf16 (dumps, diagnostics) */
+int type_size(const Type *t);             /* bytes of a scalar type (LP64), 0 if not scalar */
 
 typedef enum VarKind { V_PARAM, V_LOCAL, V_IV } VarKind;
 
@@ -349,6 +355,7 @@ typedef struct Region {
     Vec stmts;                   /* Stmt* by id */
     const char *signature;       /* the C prototype, as text */
     bool rejected;
+    bool uses_f16, uses_bf16;    /* names _Float16 / __bf16 (the prelude's gf_f16, gf_bf16) */
     Reject why;                  /* when rejected: the diagnostic that said why */
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
@@ -831,6 +838,8 @@ struct EmitCtx {
 };
 
 void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
+/* A condition (or any operand): a stored _Float16 read as float. */
+void emit_cond(Buf *b, EmitCtx *cx, const Expr *e);
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
 /* A colliding update (Stmt.atomic) made atomic among the device's threads
  * (cx->device) or the OpenMP threads of the host plan. */

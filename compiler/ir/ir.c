@@ -102,7 +102,21 @@ bool type_is_integer(const Type *t)
 
 bool type_is_float(const Type *t)
 {
-    return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE);
+    return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE || t->kind == TY_F16 || t->kind == TY_BF16);
+}
+
+bool type_is_half(const Type *t)
+{
+    return t && (t->kind == TY_F16 || t->kind == TY_BF16);
+}
+
+int type_size(const Type *t)
+{
+    static const int sizes[] = {[TY_BOOL] = 1, [TY_CHAR] = 1, [TY_SCHAR] = 1, [TY_UCHAR] = 1,
+                                [TY_SHORT] = 2, [TY_USHORT] = 2, [TY_INT] = 4, [TY_UINT] = 4,
+                                [TY_LONG] = 8, [TY_ULONG] = 8, [TY_LLONG] = 8, [TY_ULLONG] = 8,
+                                [TY_FLOAT] = 4, [TY_DOUBLE] = 8, [TY_F16] = 2, [TY_BF16] = 2};
+    return t && t->kind > TY_VOID && t->kind <= TY_BF16 ? sizes[t->kind] : 0;
 }
 
 bool type_is_arith(const Type *t)
@@ -134,12 +148,17 @@ const char *type_c_name(const Type *t)
         [TY_UCHAR] = "unsigned char", [TY_SHORT] = "short", [TY_USHORT] = "unsigned short",
         [TY_INT] = "int", [TY_UINT] = "unsigned int", [TY_LONG] = "long", [TY_ULONG] = "unsigned long",
         [TY_LLONG] = "long long", [TY_ULLONG] = "unsigned long long", [TY_FLOAT] = "float",
-        [TY_DOUBLE] = "double"};
+        [TY_DOUBLE] = "double", [TY_F16] = "gf_f16", [TY_BF16] = "gf_bf16"};
     if (t->kind == TY_STRUCT)
         return t->name;
-    if (t->kind > TY_DOUBLE)
+    if (t->kind > TY_BF16)
         return "?";
     return names[t->kind];
+}
+
+const char *type_src_name(const Type *t)
+{
+    return t->kind == TY_F16 ? "_Float16" : t->kind == TY_BF16 ? "__bf16" : type_c_name(t);
 }
 
 /* The same C type, for casts and sizeof (types are not interned). */
@@ -690,7 +709,7 @@ static void dump_expr(FILE *f, const Expr *e)
         fprintf(f, ")");
         break;
     case E_CAST:
-        fprintf(f, "(%s)", type_c_name(e->ty));
+        fprintf(f, "(%s)", type_src_name(e->ty));
         dump_expr(f, e->kids[0]);
         break;
     case E_CALL:
@@ -702,7 +721,7 @@ static void dump_expr(FILE *f, const Expr *e)
         }
         fprintf(f, ")");
         break;
-    case E_SIZEOF: fprintf(f, "sizeof(%s)", type_c_name(e->ty)); break;
+    case E_SIZEOF: fprintf(f, "sizeof(%s)", type_src_name(e->ty)); break;
     }
 }
 
@@ -752,7 +771,7 @@ static void dump_stmt(FILE *f, const Stmt *s, int ind)
         }
         return;
     case S_DECL:
-        fprintf(f, "S%d: decl %s %s", s->id, type_c_name(type_elem(s->var->ty)), s->var->cname);
+        fprintf(f, "S%d: decl %s %s", s->id, type_src_name(type_elem(s->var->ty)), s->var->cname);
         for (int i = 0; s->var->is_array && i < s->var->ndims; i++) {
             fprintf(f, "[");
             dump_expr(f, s->var->dims[i]);
@@ -795,7 +814,7 @@ void ir_dump(FILE *f, Unit *u)
         fprintf(f, "region %s  ; %s:%d\n", r->name, u->path, r->loc.line);
         for (int j = 0; j < r->params.len; j++) {
             Var *v = vec_at(&r->params, j);
-            fprintf(f, "  param %s %s", type_c_name(type_elem(v->ty)), v->cname);
+            fprintf(f, "  param %s %s", type_src_name(type_elem(v->ty)), v->cname);
             for (int d = 0; v->is_array && d < v->ndims; d++) {
                 fprintf(f, "[");
                 if (v->dims[d])

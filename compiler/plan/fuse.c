@@ -862,8 +862,7 @@ static double bytes_of(Vec *vars, Kernel *k)
         if (reg)
             continue;
         Type *t = type_elem(v->ty);
-        int size = t->kind == TY_DOUBLE || t->kind == TY_LONG || t->kind == TY_ULONG || t->kind == TY_LLONG ||
-                   t->kind == TY_ULLONG ? 8 : t->kind <= TY_UCHAR ? 1 : t->kind <= TY_USHORT ? 2 : 4;
+        int size = type_size(t);
         if (t->kind == TY_STRUCT)
             size = 4 * t->nfields;
         /* read-write arrays move twice */

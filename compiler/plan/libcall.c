@@ -804,9 +804,9 @@ static bool eval(Cx *x, Item *it, Expr *e, Poly *out)
     case E_INDEX: return eval_elem(x, it, e, out);
     case E_CAST:
         if (!type_is_arith(e->ty) || (type_is_integer(e->ty) && e->kids[0]->kind == E_INDEX))
-            return fail(x, "line %d converts to %s", line, type_c_name(e->ty));
+            return fail(x, "line %d converts to %s", line, type_src_name(e->ty));
         if (e->kids[0]->kind == E_INDEX && e->ty->kind != elem_kind(e->kids[0]->var))
-            return fail(x, "line %d converts '%s' to %s", line, e->kids[0]->var->name, type_c_name(e->ty));
+            return fail(x, "line %d converts '%s' to %s", line, e->kids[0]->var->name, type_src_name(e->ty));
         return eval(x, it, e->kids[0], out);
     case E_UNARY:
         if (e->op == OP_PLUS)
@@ -1925,7 +1925,7 @@ const char *lib_describe_op(Arena *a, const LibCall *lc, const LibOp *op)
     else if (op->kind == L_SYMM || op->kind == L_TRMM)
         tri = op->upper ? ", A's upper triangle" : ", A's lower triangle";
     const char *what = lc->epi ? "one cuBLASLt call with its epilogue" : arena_printf(a, "cuBLAS %s", lib_kind_name(op->kind));
-    return arena_printf(a, "%s = %s (%s, %s%s)", C, prod, type_c_name(type_elem(op->c->ty)), what, tri);
+    return arena_printf(a, "%s = %s (%s, %s%s)", C, prod, type_src_name(type_elem(op->c->ty)), what, tri);
 }
 
 const char *lib_describe(Arena *a, const LibCall *lc)

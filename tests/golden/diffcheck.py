@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 SIZES = [[37, 19, 5, 23, 11, 7], [8, 13, 3, 6, 4, 2]]
-FLOAT_T = {'float', 'double'}
+FLOAT_T = {'float', 'double', '_Float16'}
 INT_T = {'_Bool', 'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int', 'long',
          'unsigned long', 'long long', 'unsigned long long'}
 
