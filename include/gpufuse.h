@@ -124,18 +124,25 @@ typedef struct gf_device_props {
  * fallback is then used by every launcher, which is not an error for them. */
 gf_status gf_init(void);
 /* The once-only work of a process's first GPU call, done ahead (issue: a
- * first call paid ~60 ms for cuBLAS loading its kernels): gf_prewarm starts
- * a thread that creates the CUDA context of the device GPUFUSE_DEVICE names
- * (0 by default) and runs each cuBLAS routine `what` names once at a small
- * size, on a handle and stream of its own, so that the library's kernels
- * are loaded before the program's first call needs them.  Returns at once;
- * calls with flags already warmed do nothing.  Every .gf.cu calls it when
- * the program starts (a constructor, with the routines its launchers use).
- * GPUFUSE_PREWARM=0 turns it off (a program that forks workers which use
- * the GPU, or one that calls cudaSetDeviceFlags before its first CUDA
- * call, wants that); GPUFUSE_DEVICE=cpu also skips it.  It reads no other
- * configuration and touches no pool, so the runtime's own settings are
- * still read at the first call.  docs/performance.md, "The first call". */
+ * first call paid ~120 ms once): gf_prewarm starts a thread that creates the
+ * CUDA context of the device GPUFUSE_DEVICE names (0 by default), then, by
+ * `what`, allocates the pinned staging ring and starts the staging threads
+ * (GF_WARM_STAGING) and runs each cuBLAS routine named once at a small size,
+ * on a handle and stream of its own, so that the library's kernels are
+ * loaded before the program's first call needs them.  gf_prewarm_load also
+ * runs `load_kernels` on that thread once the context exists: generated
+ * units pass a function of their own that loads their kernels
+ * (cudaFuncGetAttributes on each), which CUDA's lazy loading would
+ * otherwise do at each kernel's first launch.  Both return at once; calls
+ * with work already asked for do nothing.  Every .gf.cu calls
+ * gf_prewarm_load when the program starts (a constructor, with what its
+ * launchers use).  GPUFUSE_PREWARM=0 turns it off (a program that forks
+ * workers which use the GPU, or one that calls cudaSetDeviceFlags before
+ * its first CUDA call, wants that); GPUFUSE_DEVICE=cpu also skips it.  It
+ * reads no other configuration but GPUFUSE_STAGING_CHUNK and
+ * GPUFUSE_STAGING_THREADS, and touches no pool, so the runtime's own
+ * settings are still read at the first call.  docs/performance.md, "The
+ * first call". */
 enum {
     GF_WARM_CONTEXT = 1u << 0,   /* the device's context (always done) */
     GF_WARM_F32 = 1u << 1,       /* the routines below in float */
@@ -147,9 +154,11 @@ enum {
     GF_WARM_SYR2K = 1u << 7,
     GF_WARM_SYMM = 1u << 8,
     GF_WARM_TRMM = 1u << 9,
-    GF_WARM_GEAM = 1u << 10
+    GF_WARM_GEAM = 1u << 10,
+    GF_WARM_STAGING = 1u << 11   /* the staging ring (32 MiB pinned) and threads */
 };
 void gf_prewarm(unsigned what);
+void gf_prewarm_load(unsigned what, void (*load_kernels)(void));
 /* Waits until every warm-up started so far has finished (benchmarks that
  * time a first call without it, and tests). */
 void gf_prewarm_wait(void);

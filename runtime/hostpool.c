@@ -58,8 +58,10 @@ static void create(void)
         be.alloc = pin_alloc;
         be.free = pin_free;
     }
-    pinned = gf_pool_create(&be, &cfg);
+    __atomic_store_n(&pinned, gf_pool_create(&be, &cfg), __ATOMIC_RELEASE);
 }
+
+gf_pool *gf_pinned_pool_if_any(void) { return __atomic_load_n(&pinned, __ATOMIC_ACQUIRE); }
 
 gf_pool *gf_pinned_pool(void)
 {

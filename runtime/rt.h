@@ -6,6 +6,7 @@
 
 #include <gpufuse.h>
 #include <gpufuse/entry.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -402,6 +403,7 @@ GF_HIDDEN int gf_current_device(void);
 GF_HIDDEN gf_pool *gf_device_pool(int device);   /* NULL in CPU mode */
 GF_HIDDEN gf_pool *gf_device_pool_if_any(int device);
 GF_HIDDEN gf_pool *gf_pinned_pool(void);
+GF_HIDDEN gf_pool *gf_pinned_pool_if_any(void); /* NULL until gf_pinned_pool made it */
 /* 1 when addr is in device memory from a gf pool on any device. */
 GF_HIDDEN int gf_pool_owns_device_ptr(const void *addr);
 /* gf_malloc's pool in CPU mode (host memory; NULL in GPU mode or when it
@@ -417,6 +419,28 @@ GF_HIDDEN void *gf_current_cuda_stream(void);
 
 /* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS). */
 GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
+/* Starts the staging threads now (the warm-up; otherwise the first big
+ * gf_parallel_memcpy does); once per process. */
+GF_HIDDEN void gf_threadpool_start(void);
+
+/* ---- lazy.c ------------------------------------------------------------------ */
+
+/* A resource made once by the first thread that needs it, used under its
+ * lock (lazy.c).  Initialise with GF_LAZY_INIT. */
+enum { GF_LAZY_NONE, GF_LAZY_READY, GF_LAZY_FAILED };
+typedef struct gf_lazy {
+    pthread_mutex_t mu;
+    int state; /* GF_LAZY_*, changed under mu */
+} gf_lazy;
+#define GF_LAZY_INIT {PTHREAD_MUTEX_INITIALIZER, GF_LAZY_NONE}
+/* Locks l; makes the resource (make(ctx) != 0: made) if nobody tried yet.
+ * Returns 1 with l locked when the resource is ready, 0 (unlocked) when its
+ * making failed, now or before. */
+GF_HIDDEN int gf_lazy_acquire(gf_lazy *l, int (*make)(void *ctx), void *ctx);
+GF_HIDDEN void gf_lazy_release(gf_lazy *l);
+/* gf_lazy_acquire and release: makes it now if nobody did; 1: it is ready. */
+GF_HIDDEN int gf_lazy_prepare(gf_lazy *l, int (*make)(void *ctx), void *ctx);
+GF_HIDDEN int gf_lazy_state(gf_lazy *l);
 
 /* ---- transfer.c -------------------------------------------------------------- */
 
@@ -431,6 +455,10 @@ GF_HIDDEN gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *str
 /* Registers (once) the exit hook that frees staging rings and returns cached
  * pool segments; call only after CUDA is initialised. */
 GF_HIDDEN void gf_release_at_exit(void);
+/* Allocates `device`'s staging ring now unless it exists or failed (the
+ * warm-up, on its own thread; a copy that needs the ring meanwhile waits for
+ * it).  The calling thread's current device must be `device`. */
+GF_HIDDEN void gf_stage_prepare(int device);
 
 /* ---- data.c ------------------------------------------------------------------ */
 

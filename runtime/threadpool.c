@@ -1,7 +1,10 @@
 /* threadpool.c - a few helper threads that split big host memcpys (the
  * pageable<->pinned half of staging), since one core copies far slower than
  * the PCIe/NVLink-C2C DMA.  GPUFUSE_STAGING_THREADS sets the count (default
- * min(8, online CPUs)); 1 disables the helpers. */
+ * min(8, online CPUs)); 1 disables the helpers.  They start at the first big
+ * copy, or when the program starts (the warm-up, prewarm.c); each waits on
+ * a condition variable between jobs (after a short spin), so idle helpers
+ * cost no CPU.  A forked child has none and copies alone. */
 #include "rt.h"
 
 #include <pthread.h>
@@ -63,8 +66,20 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A child forked after the threads started has none of them: it copies on
+ * its own thread. */
+static void forked_child(void)
+{
+    pthread_mutex_init(&job_mu, NULL);
+    pthread_mutex_init(&mu, NULL);
+    pthread_cond_init(&go, NULL);
+    pthread_cond_init(&done, NULL);
+    nthreads = 1;
+}
+
 static void start(void)
 {
+    pthread_atfork(NULL, NULL, forked_child);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int n = cpus > 0 ? (int)(cpus < 8 ? cpus : 8) : 1;
     const char *env = getenv("GPUFUSE_STAGING_THREADS");
@@ -84,6 +99,8 @@ static void start(void)
     }
     nthreads = n;
 }
+
+void gf_threadpool_start(void) { pthread_once(&once, start); }
 
 void gf_parallel_memcpy(void *dst, const void *src, size_t n)
 {

@@ -4,13 +4,20 @@
  * a big pageable copy runs near pinned bandwidth instead of the driver's
  * pageable path.  Pinned memory and device memory are copied directly.
  *
- * The ring is allocated at the first staged copy of a process (18-22 ms on
- * the H200 for its 32 MiB).  When it cannot be allocated (pinned memory
- * exhausted), copies take the driver's pageable path instead of failing.
- * (Allocating it on a thread of its own while the first copies took the
- * driver's path was tried: a process doing that crashed inside cuFFT under
- * load on the H200, 6 runs of 6, cause not found; so the ring is allocated
- * on the copying thread.) */
+ * The ring (32 MiB of pinned memory, one cudaHostAlloc: 13-18 ms on the
+ * H200) is made once per device by whichever thread needs it first: the
+ * warm-up thread (prewarm.c, gf_stage_prepare) when the program starts, or
+ * the first staged copy.  A gf_lazy (lazy.c) makes it under its lock, so a
+ * copy that comes while the warm-up allocates waits for that ring; there is
+ * never a second ring nor a half-made one.  When it cannot be allocated
+ * (pinned memory exhausted), copies take the driver's pageable path instead
+ * of failing.  (Letting the first copies take the driver's path while
+ * another thread allocated the ring was tried: a process doing that crashed
+ * inside cuFFT under load on the H200, 6 runs of 6, cause not found; today
+ * copies wait for the ring, and cuFFT for the whole warm-up, fft.c.)
+ * The ring is cudaHostAlloc'd directly, not from the pinned pool, so that
+ * making it reads no runtime configuration (GPUFUSE_POOL* are read at the
+ * first call, after main may have set them). */
 #include "rt.h"
 
 #include <string.h>
@@ -23,10 +30,10 @@
 #define SMALL_COPY (64u << 10) /* below this the driver's own path is as good */
 
 typedef struct stager {
-    pthread_mutex_t mu;
-    int ready;   /* buf and ev are usable */
-    int failed;  /* the allocation failed: copies take the driver's path */
+    gf_lazy made;  /* the ring; its lock is held while a copy uses it */
+    int device;
     size_t chunk;
+    char *base;    /* NBUF chunks, one allocation */
     char *buf[NBUF];
     cudaEvent_t ev[NBUF];
 } stager;
@@ -41,33 +48,35 @@ static void init_stagers(void)
     size_t v;
     if (env && gf_parse_size(env, &v) == 0 && v >= (64u << 10))
         chunk_bytes = (v + 4095) / 4096 * 4096;
-    for (int i = 0; i < GF_MAX_DEVICES; i++)
-        pthread_mutex_init(&stagers[i].mu, NULL);
+    for (int i = 0; i < GF_MAX_DEVICES; i++) {
+        stagers[i].made = (gf_lazy)GF_LAZY_INIT;
+        stagers[i].device = i;
+    }
 }
 
-/* At exit the rings go back to the pinned pool and cached segments to the
- * driver, so leak checkers (compute-sanitizer, LSan) see only real leaks.
- * Registered after CUDA initialised, so it runs before CUDA's teardown. */
+/* At exit the rings go back to the driver and cached segments too, so leak
+ * checkers (compute-sanitizer, LSan) see only real leaks.  Registered after
+ * CUDA initialised, so it runs before CUDA's teardown. */
 static void release_at_exit(void)
 {
     for (int d = 0; d < GF_MAX_DEVICES; d++) {
         stager *s = &stagers[d];
-        if (pthread_mutex_trylock(&s->mu) != 0)
+        if (pthread_mutex_trylock(&s->made.mu) != 0)
             continue; /* another thread is still staging: leave it */
-        if (s->ready) {
+        if (s->made.state == GF_LAZY_READY) {
             for (int i = 0; i < NBUF; i++) {
                 cudaEventSynchronize(s->ev[i]);
                 cudaEventDestroy(s->ev[i]);
-                gf_host_free(s->buf[i]);
             }
-            s->ready = 0;
+            cudaFreeHost(s->base);
+            s->made.state = GF_LAZY_NONE;
         }
-        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&s->made.mu);
         gf_pool *p = gf_device_pool_if_any(d);
         if (p)
             gf_pool_trim_cached(p);
     }
-    gf_pool *pin = gf_pinned_pool();
+    gf_pool *pin = gf_pinned_pool_if_any(); /* no runtime set up at exit for it */
     if (pin)
         gf_pool_trim_cached(pin);
     cudaGetLastError();
@@ -82,55 +91,53 @@ void gf_release_at_exit(void)
     pthread_once(&exit_once, register_exit);
 }
 
-/* Allocates a ring's buffers and events; on failure frees what it got. */
-static gf_status fill(size_t chunk, char **buf, cudaEvent_t *ev)
+/* gf_lazy's maker: the ring's buffer and events; on failure frees what it
+ * got (the copies then take the driver's path). */
+static int make_ring(void *arg)
 {
-    for (int i = 0; i < NBUF; i++) {
-        gf_status st = gf_host_malloc((void **)&buf[i], chunk);
-        if (st == GF_SUCCESS)
-            st = GF_CUDA(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
-        if (st != GF_SUCCESS) {
-            for (int j = 0; j <= i; j++) {
-                gf_host_free(buf[j]);
-                if (j < i)
-                    cudaEventDestroy(ev[j]);
-                buf[j] = NULL;
-            }
-            return st;
-        }
+    stager *s = arg;
+    s->chunk = chunk_bytes;
+    int ok = cudaHostAlloc((void **)&s->base, NBUF * s->chunk, cudaHostAllocPortable) == cudaSuccess;
+    int nev = 0;
+    for (; ok && nev < NBUF; nev++) {
+        s->buf[nev] = s->base + (size_t)nev * s->chunk;
+        ok = cudaEventCreateWithFlags(&s->ev[nev], cudaEventDisableTiming) == cudaSuccess;
     }
-    return GF_SUCCESS;
+    if (!ok) {
+        for (int i = 0; i < nev - 1; i++)
+            cudaEventDestroy(s->ev[i]);
+        if (nev)
+            cudaFreeHost(s->base);
+        s->base = NULL;
+    }
+    cudaGetLastError(); /* a failure here is a path choice, not an error */
+    return ok;
+}
+
+void gf_stage_prepare(int device)
+{
+    if (device < 0 || device >= GF_MAX_DEVICES)
+        return;
+    gf_release_at_exit();
+    gf_lazy_prepare(&stagers[device].made, make_ring, &stagers[device]);
 }
 
 /* The calling thread's device's ring, locked; NULL (unlocked) when the copy
- * is to take the driver's pageable path (*st success: the ring could not be
- * allocated) or on failure. */
-static stager *acquire(gf_status *st)
+ * is to take the driver's pageable path (the ring could not be allocated). */
+static stager *acquire(void)
 {
-    pthread_once(&once, init_stagers);
     gf_release_at_exit();
     stager *s = &stagers[gf_current_device()];
-    *st = GF_SUCCESS;
-    pthread_mutex_lock(&s->mu);
-    if (!s->ready && !s->failed) {
-        s->chunk = chunk_bytes;
-        s->ready = fill(s->chunk, s->buf, s->ev) == GF_SUCCESS;
-        s->failed = !s->ready;
-        cudaGetLastError();
-    }
-    if (s->ready)
-        return s;
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
+    return gf_lazy_acquire(&s->made, make_ring, s) ? s : NULL;
 }
 
 gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 {
-    gf_status st;
-    stager *s = acquire(&st);
+    gf_status st = GF_SUCCESS;
+    stager *s = acquire();
     cudaStream_t cs = (cudaStream_t)stream;
     if (!s)
-        return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, cs)) : st;
+        return GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, cs));
     for (size_t off = 0, k = 0; off < n && st == GF_SUCCESS; k++) {
         size_t len = n - off < s->chunk ? n - off : s->chunk;
         int i = (int)(k % NBUF);
@@ -143,17 +150,17 @@ gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
             st = GF_CUDA(cudaEventRecord(s->ev[i], cs));
         off += len;
     }
-    pthread_mutex_unlock(&s->mu);
+    gf_lazy_release(&s->made);
     return st;
 }
 
 gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
 {
-    gf_status st;
-    stager *s = acquire(&st);
+    gf_status st = GF_SUCCESS;
+    stager *s = acquire();
     cudaStream_t cs = (cudaStream_t)stream;
     if (!s)
-        return st == GF_SUCCESS ? GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, cs)) : st;
+        return GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, cs));
     size_t nchunks = (n + s->chunk - 1) / s->chunk;
     /* keep NBUF chunks in flight; drain each into dst as it lands */
     for (size_t k = 0; k < nchunks && k < NBUF && st == GF_SUCCESS; k++) {
@@ -181,7 +188,7 @@ gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
                 st = GF_CUDA(cudaEventRecord(s->ev[i], cs));
         }
     }
-    pthread_mutex_unlock(&s->mu);
+    gf_lazy_release(&s->made);
     return st;
 }
 

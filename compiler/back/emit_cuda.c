@@ -1989,7 +1989,9 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
 {
     if (!r->plan->cost_model)
         return;
-    buf_line(b, "{ /* the cost model: can the GPU win this call? (docs/performance.md) */");
+    /* without a GPU the call takes the CPU fallback whatever this says: the
+     * host plan's own choice (emit_host_choice) decides there */
+    buf_line(b, "if (gf_have_device()) { /* the cost model: can the GPU win this call? (docs/performance.md) */");
     b->indent++;
     buf_line(b, "double gf_launches = 0, gf_syncs = 0, gf_par = 0, gf_ser = 0;");
     Cost k = {.c = c, .b = b};

@@ -6,6 +6,7 @@
  * Otherwise it only calls the launcher. */
 #include "gfc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A struct element is compared field by field, at most this many scalars;
@@ -298,13 +299,73 @@ static const char *warm_flag(LibKind k)
     return "GF_WARM_CONTEXT";
 }
 
+/* The kernel instance launched at `launch` (the "<<<" of a launch in b):
+ * "name<args>" when the launch names its template arguments, NULL when it
+ * has them deduced (gf_store<<<...>>>(p, v)) or is no launch of a name. */
+static const char *launched_instance(Arena *a, const char *text, const char *launch)
+{
+    const char *end = launch, *p = launch;
+    if (p > text && p[-1] == '>') {
+        int depth = 0;
+        do {
+            p--;
+            depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
+        } while (p > text && depth > 0);
+        if (depth)
+            return NULL;
+    } else {
+        return NULL;
+    }
+    const char *id = p;
+    while (id > text && (id[-1] == '_' || (id[-1] >= 'a' && id[-1] <= 'z') || (id[-1] >= 'A' && id[-1] <= 'Z') ||
+                         (id[-1] >= '0' && id[-1] <= '9')))
+        id--;
+    return id < p ? arena_printf(a, "%.*s", (int)(end - id), id) : NULL;
+}
+
+/* Every kernel instance the unit's launchers launch, in order of first
+ * appearance, read back from the printed launches (each shape prints its
+ * own; this sees them all). */
+static void launched_kernels(Buf *b, Unit *u, StrVec *out)
+{
+    for (const char *l = b->data ? strstr(b->data, "<<<") : NULL; l; l = strstr(l + 3, "<<<")) {
+        const char *k = launched_instance(u->arena, b->data, l);
+        int seen = !k;
+        for (int i = 0; !seen && i < out->n; i++)
+            seen = !strcmp(out->v[i], k);
+        if (!seen)
+            strvec_push(out, k);
+    }
+}
+
+/* The unit's kernel loader: the warm-up thread calls it once the context
+ * exists, so that CUDA's lazy loading has loaded these kernels before the
+ * first launch (cudaFuncGetAttributes loads the kernel it is asked about).
+ * It is compiled here, not in the runtime, because the unit's CUDA runtime
+ * (static by default) holds its kernels' registrations. */
+static void emit_kernel_loader(Buf *b, StrVec *ks)
+{
+    buf_puts(b, "\n/* Loads this unit's kernels (every instance its launchers launch with\n"
+                " * named template arguments) on the warm-up thread: CUDA loads a kernel at\n"
+                " * its first use, cudaFuncGetAttributes included. */\n"
+                "static void gf_load_kernels(void)\n{\n    static const void *const gf_k[] = {\n");
+    for (int i = 0; i < ks->n; i++)
+        buf_printf(b, "        (const void *)&%s,\n", ks->v[i]);
+    buf_puts(b, "    };\n    cudaFuncAttributes gf_a;\n"
+                "    for (unsigned gf_i = 0; gf_i < sizeof gf_k / sizeof *gf_k; gf_i++)\n"
+                "        cudaFuncGetAttributes(&gf_a, gf_k[gf_i]);\n"
+                "    cudaGetLastError(); /* the warm-up's errors are nobody's */\n}\n");
+}
+
 void emit_prewarm(Buf *b, Unit *u)
 {
-    const char *flags[12];
-    int n = 0;
+    const char *flags[13];
+    int n = 0, staged = 0;
     flags[n++] = "GF_WARM_CONTEXT";
     for (int i = 0; i < u->regions.len; i++) {
         Region *r = vec_at(&u->regions, i);
+        for (int p = 0; p < r->params.len; p++)
+            staged |= ((Var *)vec_at(&r->params, p))->is_array;
         for (int j = 0; j < r->plan->kernels.len; j++) {
             Kernel *k = vec_at(&r->plan->kernels, j);
             for (int o = 0; k->lib && o < k->lib->ops.len; o++) {
@@ -315,18 +376,26 @@ void emit_prewarm(Buf *b, Unit *u)
                     int seen = 0;
                     for (int y = 0; y < n; y++)
                         seen |= !strcmp(flags[y], f[x]);
-                    if (!seen && n < (int)(sizeof flags / sizeof *flags))
+                    if (!seen && n < (int)(sizeof flags / sizeof *flags) - 1)
                         flags[n++] = f[x];
                 }
             }
         }
     }
-    buf_puts(b, "\n/* When the program starts, a thread of the runtime creates the CUDA context");
-    buf_puts(b, n > 1 ? "\n * and loads the cuBLAS routines these launchers call, while the program goes\n"
-                        " * on (gf_prewarm; GPUFUSE_PREWARM=0 turns it off). */\n"
-                      : "\n * while the program goes on (gf_prewarm; GPUFUSE_PREWARM=0 turns it off). */\n");
-    buf_puts(b, "__attribute__((constructor)) static void gf_prewarm_unit(void)\n{\n    gf_prewarm(");
+    int blas = n > 1;
+    if (staged)
+        flags[n++] = "GF_WARM_STAGING";
+    StrVec ks = {0};
+    launched_kernels(b, u, &ks);
+    if (ks.n)
+        emit_kernel_loader(b, &ks);
+    buf_printf(b, "\n/* When the program starts, a thread of the runtime, while the program goes on\n"
+                  " * (gf_prewarm_load; GPUFUSE_PREWARM=0 turns it off), creates the CUDA context%s%s%s. */\n",
+               ks.n ? ",\n * loads the kernels above" : "", staged ? ",\n * allocates the staging ring for host arrays" : "",
+               blas ? ",\n * loads the cuBLAS routines these launchers call" : "");
+    buf_puts(b, "__attribute__((constructor)) static void gf_prewarm_unit(void)\n{\n    gf_prewarm_load(");
     for (int y = 0; y < n; y++)
         buf_printf(b, "%s%s", y ? " | " : "", flags[y]);
-    buf_puts(b, ");\n}\n");
+    buf_printf(b, ", %s);\n}\n", ks.n ? "gf_load_kernels" : "NULL");
+    free(ks.v);
 }

@@ -19,7 +19,9 @@ extern "C" {
  *   1: gpufuse 0.1.0
  *   2: verify mode (gpufuse/entry.h)
  *   3: gf_prewarm, called by every .gf.cu when the program starts
- *   4: CUDA graphs of repeated calls (gf_graph_begin, gf_graph_on, gf_graph_kernel) */
+ *   4: CUDA graphs of repeated calls (gf_graph_begin, gf_graph_on,
+ *      gf_graph_kernel); gf_prewarm_load: the unit passes its kernel loader
+ *      (GF_WARM_STAGING) */
 #define GF_LAUNCH_ABI 4
 
 /* One per marked function, static in the generated file. */

@@ -35,7 +35,8 @@ GPUFUSE void lu(int n, double A[n][n])
 // CU-NEXT: for (int k = 0; k < j; k++) {
 // the cost model: trip counts at the middle of the ranges around them
 // CU-LABEL: extern "C" void lu(
-// CU: { /* the cost model: can the GPU win this call? (docs/performance.md) */
+// the GPU's cost model only where there is a GPU (the CPU fallback has its own choice)
+// CU: if (gf_have_device()) { /* the cost model: can the GPU win this call? (docs/performance.md) */
 // CU: const double gf_ct0 = gf_trips(0, (double)n, 1); /* trips of line 9 */
 // CU: const double gf_ct1 = gf_trips(0, gf_cm0, 1); /* trips of line 10 */
 // CU: const double gf_ct2 = gf_trips(0, gf_cm1, 1); /* trips of line 11 */
@@ -50,3 +51,14 @@ GPUFUSE void lu(int n, double A[n][n])
 // CU: lu_k0<int><<<1, 1, 0, gf_s>>>(i, n, gf_d_A);
 // CU-NOT: for (
 // CU: { /* lu_k1: serial_loop.c lines 15-17 */
+// the warm-up loads every kernel instance the launcher launches, and the staging ring
+// CU-LABEL: static void gf_load_kernels(void)
+// CU: (const void *)&lu_k0<int>,
+// CU-NEXT: (const void *)&lu_k0<long long>,
+// CU-NEXT: (const void *)&lu_k1<int>,
+// CU-NEXT: (const void *)&lu_k1<long long>,
+// CU-NEXT: };
+// CU: cudaFuncGetAttributes(&gf_a, gf_k[gf_i]);
+// CU: __attribute__((constructor)) static void gf_prewarm_unit(void)
+// CU-NEXT: {
+// CU-NEXT: gf_prewarm_load(GF_WARM_CONTEXT | GF_WARM_STAGING, gf_load_kernels);

@@ -1,13 +1,23 @@
 /* test_prewarm.c - gf_prewarm (runtime/prewarm.c): the warm-up thread that
- * every .gf.cu starts when the program starts.  Runs anywhere; on a GPU
- * the races it guards against are real:
+ * every .gf.cu starts when the program starts.  This binary holds one such
+ * unit (prewarm_unit.c: its constructor asks for the context, its kernels'
+ * loading and the staging ring), so every process below starts with the
+ * warm-up running.  Runs anywhere; on a GPU the races it guards against are
+ * real:
  *   - a process that returns from main while the thread is inside CUDA or
- *     cuBLAS exits cleanly (the exit hook waits for it), 12 times over;
+ *     cuBLAS, loading the unit's kernels or allocating the staging ring,
+ *     exits cleanly (the exit hook waits for it), 12 times over;
+ *   - a first call on big host arrays (staged through the ring) right when
+ *     the program starts, racing the ring's allocation and the kernels'
+ *     loading, gives the right answer (fresh processes, 6 times; and with
+ *     GPUFUSE_PREWARM=0);
  *   - a child forked while the thread runs does not wait for a thread it
  *     does not have (gf_prewarm_wait in the child returns);
  *   - a GEMM's result is right when the first call races the warm-up,
  *     and after it (the CPU fallback's without a GPU);
- *   - GPUFUSE_PREWARM=0 and GPUFUSE_DEVICE=cpu start nothing. */
+ *   - GPUFUSE_PREWARM=0 and GPUFUSE_DEVICE=cpu start nothing.
+ * The ring's own locking (one ring, never half made) is tested with a fake
+ * maker in test_lazy.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +33,8 @@
 #include <gpufuse.h>
 
 static const char *self;
+
+void gf_pw_axpy(int n, double a, const double *x, double *y); /* prewarm_unit.c's launcher */
 
 #define ALL (GF_WARM_F32 | GF_WARM_F64 | GF_WARM_GEMM | GF_WARM_GEMV | GF_WARM_GER | GF_WARM_SYRK | \
              GF_WARM_SYR2K | GF_WARM_SYMM | GF_WARM_TRMM | GF_WARM_GEAM)
@@ -51,6 +63,34 @@ static void test_exit_during_warmup(void **state)
         assert_int_equal(run_self("exit-now", NULL), 0);
     assert_int_equal(run_self("exit-now", "GPUFUSE_PREWARM=0"), 0);
     assert_int_equal(run_self("exit-now", "GPUFUSE_DEVICE=cpu"), 0);
+}
+
+/* gf_pw_axpy on 6M doubles (48 MB each way: several chunks of the ring) at
+ * once, while the warm-up allocates the ring; every element checked. */
+static int first_call_race(void)
+{
+    enum { N = 6 << 20 };
+    double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    if (!x || !y)
+        return 2;
+    for (int i = 0; i < N; i++)
+        x[i] = (double)(i % 1000), y[i] = (double)(i % 7);
+    gf_pw_axpy(N, 3.0, x, y);
+    int bad = 0;
+    for (int i = 0; i < N && !bad; i++)
+        bad = y[i] != 3.0 * (double)(i % 1000) + (double)(i % 7);
+    free(x);
+    free(y);
+    return bad;
+}
+
+static void test_first_call_races_ring(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(run_self("first-call", NULL), 0);
+    assert_int_equal(run_self("first-call", "GPUFUSE_PREWARM=0"), 0);
+    assert_int_equal(run_self("first-call", "GPUFUSE_STAGING_CHUNK=64K"), 0);
 }
 
 static void test_fork_while_warming(void **state)
@@ -91,6 +131,8 @@ int main(int argc, char **argv)
         gf_prewarm(ALL); /* and return while it runs */
         return 0;
     }
+    if (argc > 1 && !strcmp(argv[1], "first-call"))
+        return first_call_race();
     if (argc > 1 && !strcmp(argv[1], "fork")) {
         gf_prewarm(ALL);
         pid_t p = fork();
@@ -109,6 +151,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results),
         cmocka_unit_test(test_exit_during_warmup),
+        cmocka_unit_test(test_first_call_races_ring),
         cmocka_unit_test(test_fork_while_warming),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

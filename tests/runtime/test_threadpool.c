@@ -2,6 +2,9 @@
  * staging, split over helper threads) copies every byte, for sizes around
  * the split's page rounding and every helper count from 1 to 9: each size
  * n = q * threads * 4096 + r (r < threads) once lost its last r bytes.
+ * A child forked after the helpers started (gf_threadpool_start: the
+ * warm-up starts them when the program starts) has none of them: its big
+ * copies must still finish, on its own thread.
  * CUDA-free: runs everywhere. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -53,6 +58,25 @@ static void test_sizes(void **state)
                 check(q * t * 4096 + r);
 }
 
+static void test_fork_after_start(void **state)
+{
+    (void)state;
+    gf_threadpool_start();
+    check(17 * MiB + 3); /* the helpers are running */
+    pid_t p = fork();
+    if (p == 0) {
+        alarm(20); /* waiting for helpers it does not have would hang */
+        memset(dst, 0xee, 32 * MiB);
+        gf_parallel_memcpy(dst, src, 32 * MiB);
+        _exit(memcmp(dst, src, 32 * MiB) ? 1 : 0);
+    }
+    int st = 0;
+    assert_true(p > 0 && waitpid(p, &st, 0) == p);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    check(9 * MiB + 1); /* and the parent's helpers still work */
+}
+
 int main(void)
 {
     src = malloc(most + 64);
@@ -61,7 +85,7 @@ int main(void)
         return 1;
     for (size_t i = 0; i < most + 64; i++)
         src[i] = (unsigned char)(i * 131 + (i >> 12));
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes), cmocka_unit_test(test_fork_after_start)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(src);
     free(dst);
