@@ -26,6 +26,7 @@ void unit_free(Unit *u)
         deps_free(vec_at(&u->regions, i));
     for (int i = 0; i < u->rejected.len; i++)
         deps_free(vec_at(&u->rejected, i));
+    free(u->launched.v);
     arena_free(u->arena);
 }
 

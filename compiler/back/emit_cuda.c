@@ -42,6 +42,22 @@ static Arena *A(CudaCx *c)
 
 static const char *rowval_override(CudaCx *c, const Expr *e);
 
+/* Records that the unit launches kernel instance `kern` ("@I@", the index
+ * type, stands for both: int and long long). */
+static void unit_launches(Unit *u, const char *kern)
+{
+    const char *at = strstr(kern, "@I@");
+    if (at) {
+        for (int t = 0; t < 2; t++)
+            unit_launches(u, arena_printf(u->arena, "%.*s%s%s", (int)(at - kern), kern, t ? "long long" : "int", at + 3));
+        return;
+    }
+    for (int i = 0; i < u->launched.n; i++)
+        if (!strcmp(u->launched.v[i], kern))
+            return;
+    strvec_push(&u->launched, kern);
+}
+
 /* One launch statement's call of kernel `kern` (k->name `name`): a plain
  * launch, or in a launcher that may replay a CUDA graph, gf_launch
  * (templates/device.cuh), which hands it to the runtime while it records or
@@ -50,6 +66,7 @@ static const char *kcall(CudaCx *c, const char *name, const char *kern, const ch
                          const char *args)
 {
     args = args ? args : "";
+    unit_launches(c->u, kern);
     if (c->graph)
         return arena_printf(A(c), "gf_launch(gf_c, \"%s\", %s, %s, %s, 0, gf_s%s%s)", name, kern, grid, block,
                             *args ? ", " : "", args);

@@ -299,45 +299,6 @@ static const char *warm_flag(LibKind k)
     return "GF_WARM_CONTEXT";
 }
 
-/* The kernel instance launched at `launch` (the "<<<" of a launch in b):
- * "name<args>" when the launch names its template arguments, NULL when it
- * has them deduced (gf_store<<<...>>>(p, v)) or is no launch of a name. */
-static const char *launched_instance(Arena *a, const char *text, const char *launch)
-{
-    const char *end = launch, *p = launch;
-    if (p > text && p[-1] == '>') {
-        int depth = 0;
-        do {
-            p--;
-            depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
-        } while (p > text && depth > 0);
-        if (depth)
-            return NULL;
-    } else {
-        return NULL;
-    }
-    const char *id = p;
-    while (id > text && (id[-1] == '_' || (id[-1] >= 'a' && id[-1] <= 'z') || (id[-1] >= 'A' && id[-1] <= 'Z') ||
-                         (id[-1] >= '0' && id[-1] <= '9')))
-        id--;
-    return id < p ? arena_printf(a, "%.*s", (int)(end - id), id) : NULL;
-}
-
-/* Every kernel instance the unit's launchers launch, in order of first
- * appearance, read back from the printed launches (each shape prints its
- * own; this sees them all). */
-static void launched_kernels(Buf *b, Unit *u, StrVec *out)
-{
-    for (const char *l = b->data ? strstr(b->data, "<<<") : NULL; l; l = strstr(l + 3, "<<<")) {
-        const char *k = launched_instance(u->arena, b->data, l);
-        int seen = !k;
-        for (int i = 0; !seen && i < out->n; i++)
-            seen = !strcmp(out->v[i], k);
-        if (!seen)
-            strvec_push(out, k);
-    }
-}
-
 /* The unit's kernel loader: the warm-up thread calls it once the context
  * exists, so that CUDA's lazy loading has loaded these kernels before the
  * first launch (cudaFuncGetAttributes loads the kernel it is asked about).
@@ -385,8 +346,7 @@ void emit_prewarm(Buf *b, Unit *u)
     int blas = n > 1;
     if (staged)
         flags[n++] = "GF_WARM_STAGING";
-    StrVec ks = {0};
-    launched_kernels(b, u, &ks);
+    StrVec ks = u->launched;
     if (ks.n)
         emit_kernel_loader(b, &ks);
     buf_printf(b, "\n/* When the program starts, a thread of the runtime, while the program goes on\n"
@@ -397,5 +357,4 @@ void emit_prewarm(Buf *b, Unit *u)
     for (int y = 0; y < n; y++)
         buf_printf(b, "%s%s", y ? " | " : "", flags[y]);
     buf_printf(b, ", %s);\n}\n", ks.n ? "gf_load_kernels" : "NULL");
-    free(ks.v);
 }

@@ -387,6 +387,9 @@ struct Unit {
     Vec decls;                   /* Decl*: types, constants and helpers for generated code,
                                     each after those it names (decls.c) */
     struct DeclState *decl_state;  /* decls.c, while the unit is parsed */
+    StrVec launched;             /* kernel instances the CUDA launchers launch by name, in order
+                                    of first launch (emit_cuda.c records them as it prints a
+                                    launch; the warm-up's loader lists them, emit_verify.c) */
 };
 
 /* ---- affine.c: affine forms over loop indices and integer parameters ------ */
