@@ -9,18 +9,22 @@
 # "extra" (wall time minus its transfers minus its GPU time; the goal of
 # issue 15 is at most 5 ms) by mode: "none" is a first call right after
 # the context, "work" one after 50 ms of the program's own CPU work.
+# FIRST_CALL_QUICK=1: only the modes none, work and blas and the table.
 b=${1:?usage: run.sh BUILD [N]}
 n=${2:-2000}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+modes="none work wait init props pinned devmem blas map"
+[ "${FIRST_CALL_QUICK:-0}" = 1 ] && modes="none work blas"
 for rep in 1 2 3; do
-    for mode in none work wait init props pinned devmem blas map; do
+    for mode in $modes; do
         "$b/bench/first_call" "$mode" "$n" | tee -a "$log"
     done
     for mode in none work blas; do
         GPUFUSE_PREWARM=0 "$b/bench/first_call" "$mode" "$n" | tee -a "$log"
     done
 done
+[ "${FIRST_CALL_QUICK:-0}" = 1 ] || {
 GPUFUSE_PROFILE=1 "$b/bench/first_call" none "$n"
 for mode in none blas map; do
     echo "== apitime: mode $mode"
@@ -31,6 +35,7 @@ for rep in 1 2 3; do
         "$b/bench/libprobe" "$mode" "$n"
     done
 done
+}
 echo "== first call of fc_gesummv (n $n): ms, median of 3 processes"
 python3 - "$log" <<'PY'
 import json, statistics, sys
