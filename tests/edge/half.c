@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "devcopy.h"
+
 #define PROTO2(ret, name, ...) ret name(__VA_ARGS__); ret gf_##name(__VA_ARGS__)
 PROTO2(void, h_fma, int n, const _Float16 *x, const _Float16 *w, const _Float16 *z, _Float16 *y);
 PROTO2(void, h_max, int n, const _Float16 *x, _Float16 *out);
@@ -33,18 +35,6 @@ static void check(const char *what, int ok)
 {
     printf("  %-72s %s\n", what, ok ? "ok" : "FAILED");
     failures += !ok;
-}
-
-static void *to_dev(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (gf_malloc(&d, bytes ? bytes : 1) != GF_SUCCESS) {
-        printf("gf_malloc: %s\n", gf_last_error());
-        exit(1);
-    }
-    if (bytes)
-        gf_memcpy(d, h, bytes, GF_HOST_TO_DEVICE);
-    return d;
 }
 
 static _Float16 *halves(size_t n, double lo, double hi)
