@@ -689,12 +689,30 @@ void gf_pool_trim_cached(gf_pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Forgets that b was used on `stream` (which has no work left). */
+static void forget_use(block *b, void *stream)
+{
+    for (int i = 0; i < b->nused; i++) {
+        void **at = i < 4 ? &b->used[i] : &b->used_more[i - 4];
+        if (*at != stream)
+            continue;
+        int last = b->nused - 1;
+        *at = last < 4 ? b->used[last] : b->used_more[last - 4];
+        b->nused--;
+        return;
+    }
+}
+
 void gf_pool_retire_stream(gf_pool *p, void *stream, void *to)
 {
     pthread_mutex_lock(&p->mu);
     drain_events(p);
     for (size_t i = 0; i < p->nseg; i++) {
         for (block *b = p->segs[i]->first; b; b = b->next) {
+            /* a live block used on the stream records no event there at
+             * its free: the stream is gone (cudaEventRecord on a destroyed
+             * stream crashed rt_gpu_fft on the H200) and has no work left */
+            forget_use(b, stream);
             if (b->stream != stream)
                 continue;
             if (b->in_tree) {

@@ -91,7 +91,8 @@ GF_HIDDEN size_t gf_pool_block_size(gf_pool *p, const void *ptr);
 GF_HIDDEN void gf_pool_stats_read(gf_pool *p, gf_pool_stats *st);
 /* Releases every wholly free segment (pending frees are waited for first). */
 GF_HIDDEN void gf_pool_trim_cached(gf_pool *p);
-/* The stream is going away: its free blocks and live blocks move to `to`. */
+/* The stream is going away (synchronised): its free blocks and live blocks
+ * move to `to`, and blocks used on it (gf_pool_record_stream) forget it. */
 GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
 /* The stream is going away: cuBLAS handles (blas.c) and cuFFT plans (fft.c)
  * bound to it are destroyed.  The caller has synchronised it. */

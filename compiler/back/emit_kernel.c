@@ -57,7 +57,7 @@ static void emit_geometry(Buf *b, Region *r)
 
 /* The kernel's launch: skipped when the grid or block is empty (nothing to
  * do, as the C body's loops do nothing); sizes beyond what a dim3 holds are
- * clamped, so that CUDA refuses them ("invalid configuration argument")
+ * clamped, so that CUDA refuses them ("invalid argument" in CUDA 13)
  * instead of running a wrapped grid. */
 static void emit_kernel_launch(Buf *b, Region *r)
 {

@@ -307,6 +307,23 @@ static void test_retire_stream(void **state)
     gf_pool_free(f->p, c);
 }
 
+/* A block used on a stream that is then retired (gf_stream_destroy) records
+ * no event on it at its free: the stream no longer exists. */
+static void test_retire_used_stream(void **state)
+{
+    fixture *f = *state;
+    void *a = alloc_ok(f, 4096, S1);
+    assert_int_equal(gf_pool_record_stream(f->p, a, S2), GF_SUCCESS);
+    gf_pool_retire_stream(f->p, S2, NULL);
+    assert_int_equal(gf_pool_free(f->p, a), GF_SUCCESS);
+    for (mock_event *e = f->m.events; e; e = e->next)
+        assert_false(e->recorded && e->stream == S2);
+    /* with no other stream's work pending, the block is reused at once */
+    void *b = alloc_ok(f, 4096, S1);
+    assert_ptr_equal(b, a);
+    gf_pool_free(f->p, b);
+}
+
 static void test_bypass(void **state)
 {
     fixture *f = *state;
@@ -439,6 +456,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stats_and_trim, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retire_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_retire_used_stream, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bypass, setup_bypass, teardown),
         cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
         cmocka_unit_test(test_parse_size),
