@@ -2,6 +2,7 @@
  * the min/max/floord that isl's extent expressions use, host memory for
  * temporaries, and the argument-overlap test.  Embedded into the output by
  * gpufuse; compilable on its own as C11 and CUDA C++. */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,216 @@ typedef _Float16 gf_f16;
 typedef __nv_bfloat16 gf_bf16;
 #elif defined(GF_USES_BF16)
 typedef __bf16 gf_bf16;
+#endif
+
+/* float _Complex and double _Complex (docs/types.md), when the unit names
+ * them: gf_c32 and gf_c64.  In C they are the C types; in CUDA C++ they
+ * are classes with C's layout (two floats, 8-byte aligned; two doubles,
+ * 16) and C's arithmetic as gcc and clang compute it on x86-64 at default
+ * flags: + - and a real factor componentwise; complex * naive, with
+ * libgcc's __mulsc3/__muldc3 recovery of infinities when both parts come
+ * out NaN; every / through libgcc 12's __divsc3 (in double, no scaling)
+ * or __divdc3 (Smith's method with its scalings).  Products are rounded
+ * one by one (__fmul_rn: no contraction into fma), as the host computes. */
+#if defined(__CUDACC__) && defined(GF_USES_COMPLEX)
+#if defined(__CUDA_ARCH__)
+#define GF_CX_MULF(a, b) __fmul_rn((a), (b))
+#define GF_CX_MULD(a, b) __dmul_rn((a), (b))
+#define GF_CX_DIVD(a, b) __ddiv_rn((a), (b))
+#else
+#define GF_CX_MULF(a, b) ((a) * (b))
+#define GF_CX_MULD(a, b) ((a) * (b))
+#define GF_CX_DIVD(a, b) ((a) / (b))
+#endif
+#define GF_CX_REALS(X) X(bool) X(char) X(signed char) X(unsigned char) X(short) X(unsigned short) X(int) \
+    X(unsigned) X(long) X(unsigned long) X(long long) X(unsigned long long) X(float) X(double)
+struct gf_c64;
+struct __align__(8) gf_c32 {
+    float x, y;
+    gf_c32() = default;
+    GF_HD gf_c32(float re, float im) : x(re), y(im) {}
+#define GF_CX_FROM(T) GF_HD gf_c32(T r) : x((float)r), y(0.0f) {}
+    GF_CX_REALS(GF_CX_FROM)
+#undef GF_CX_FROM
+    GF_HD explicit gf_c32(const gf_c64 &z);
+    GF_HD explicit operator float() const { return x; }
+    GF_HD explicit operator double() const { return x; }
+};
+struct __align__(16) gf_c64 {
+    double x, y;
+    gf_c64() = default;
+    GF_HD gf_c64(double re, double im) : x(re), y(im) {}
+#define GF_CX_FROM(T) GF_HD gf_c64(T r) : x((double)r), y(0.0) {}
+    GF_CX_REALS(GF_CX_FROM)
+#undef GF_CX_FROM
+    GF_HD explicit gf_c64(const gf_c32 &z) : x(z.x), y(z.y) {}
+    GF_HD explicit operator float() const { return (float)x; }
+    GF_HD explicit operator double() const { return x; }
+};
+GF_HD inline gf_c32::gf_c32(const gf_c64 &z) : x((float)z.x), y((float)z.y) {}
+
+/* Annex G's recovery of a product that came out NaN + i NaN (libgcc). */
+template <typename R> GF_HD inline bool gf_cx_mul_fix(R &a, R &b, R &c, R &d, R ac, R bd, R ad, R bc)
+{
+    bool re = false;
+    if (isinf(a) || isinf(b)) {
+        a = copysign(isinf(a) ? (R)1 : (R)0, a), b = copysign(isinf(b) ? (R)1 : (R)0, b);
+        c = isnan(c) ? copysign((R)0, c) : c, d = isnan(d) ? copysign((R)0, d) : d;
+        re = true;
+    }
+    if (isinf(c) || isinf(d)) {
+        c = copysign(isinf(c) ? (R)1 : (R)0, c), d = copysign(isinf(d) ? (R)1 : (R)0, d);
+        a = isnan(a) ? copysign((R)0, a) : a, b = isnan(b) ? copysign((R)0, b) : b;
+        re = true;
+    }
+    if (!re && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+        a = isnan(a) ? copysign((R)0, a) : a, b = isnan(b) ? copysign((R)0, b) : b;
+        c = isnan(c) ? copysign((R)0, c) : c, d = isnan(d) ? copysign((R)0, d) : d;
+        re = true;
+    }
+    return re;
+}
+GF_HD inline gf_c32 operator*(gf_c32 l, gf_c32 r)
+{
+    float a = l.x, b = l.y, c = r.x, d = r.y;
+    float ac = GF_CX_MULF(a, c), bd = GF_CX_MULF(b, d), ad = GF_CX_MULF(a, d), bc = GF_CX_MULF(b, c);
+    gf_c32 z(ac - bd, ad + bc);
+    if (isnan(z.x) && isnan(z.y) && gf_cx_mul_fix(a, b, c, d, ac, bd, ad, bc))
+        z = gf_c32(INFINITY * (GF_CX_MULF(a, c) - GF_CX_MULF(b, d)), INFINITY * (GF_CX_MULF(a, d) + GF_CX_MULF(b, c)));
+    return z;
+}
+GF_HD inline gf_c64 operator*(gf_c64 l, gf_c64 r)
+{
+    double a = l.x, b = l.y, c = r.x, d = r.y;
+    double ac = GF_CX_MULD(a, c), bd = GF_CX_MULD(b, d), ad = GF_CX_MULD(a, d), bc = GF_CX_MULD(b, c);
+    gf_c64 z(ac - bd, ad + bc);
+    if (isnan(z.x) && isnan(z.y) && gf_cx_mul_fix(a, b, c, d, ac, bd, ad, bc))
+        z = gf_c64(INFINITY * (GF_CX_MULD(a, c) - GF_CX_MULD(b, d)), INFINITY * (GF_CX_MULD(a, d) + GF_CX_MULD(b, c)));
+    return z;
+}
+/* Annex G's recovery of a quotient that came out NaN + i NaN (libgcc). */
+template <typename R> GF_HD inline bool gf_cx_div_fix(R a, R b, R c, R d, R &x, R &y)
+{
+    if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
+        x = copysign((R)INFINITY, c) * a, y = copysign((R)INFINITY, c) * b;
+    } else if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
+        a = copysign(isinf(a) ? (R)1 : (R)0, a), b = copysign(isinf(b) ? (R)1 : (R)0, b);
+        x = (R)INFINITY * (a * c + b * d), y = (R)INFINITY * (b * c - a * d);
+    } else if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
+        c = copysign(isinf(c) ? (R)1 : (R)0, c), d = copysign(isinf(d) ? (R)1 : (R)0, d);
+        x = (R)0 * (a * c + b * d), y = (R)0 * (b * c - a * d);
+    } else {
+        return false;
+    }
+    return true;
+}
+/* __divsc3: the plain formula in double, rounded once to float */
+GF_HD inline gf_c32 gf_cdivf(float a, float b, float c, float d)
+{
+    double aa = a, bb = b, cc = c, dd = d;
+    double den = GF_CX_MULD(cc, cc) + GF_CX_MULD(dd, dd);
+    float x = (float)GF_CX_DIVD(GF_CX_MULD(aa, cc) + GF_CX_MULD(bb, dd), den);
+    float y = (float)GF_CX_DIVD(GF_CX_MULD(bb, cc) - GF_CX_MULD(aa, dd), den);
+    if (isnan(x) && isnan(y))
+        gf_cx_div_fix(a, b, c, d, x, y);
+    return gf_c32(x, y);
+}
+/* __divdc3: Smith's method, scaled near the ends of double's range */
+GF_HD inline gf_c64 gf_cdiv(double a, double b, double c, double d)
+{
+    const double big = DBL_MAX / 2, lo = DBL_MIN, lo2 = DBL_EPSILON, scal = 1 / DBL_EPSILON, max2 = big * lo2;
+    double x, y;
+    bool swap = fabs(c) < fabs(d);
+    double p = swap ? d : c, q = swap ? c : d;   /* |p| >= |q| */
+    if (fabs(p) >= big)
+        a /= 2, b /= 2, p /= 2, q /= 2;
+    if (fabs(p) < lo2 || (fabs(a) < lo && fabs(b) < max2 && fabs(p) < max2) ||
+        (fabs(b) < lo && fabs(a) < max2 && fabs(p) < max2))
+        a *= scal, b *= scal, p *= scal, q *= scal;
+    double ratio = GF_CX_DIVD(q, p), den = GF_CX_MULD(q, ratio) + p;
+    bool tiny = !(fabs(ratio) > lo);
+    if (!swap && !tiny)
+        x = GF_CX_DIVD(GF_CX_MULD(b, ratio) + a, den), y = GF_CX_DIVD(b - GF_CX_MULD(a, ratio), den);
+    else if (!swap)
+        x = GF_CX_DIVD(a + GF_CX_MULD(q, GF_CX_DIVD(b, p)), den), y = GF_CX_DIVD(b - GF_CX_MULD(q, GF_CX_DIVD(a, p)), den);
+    else if (!tiny)
+        x = GF_CX_DIVD(GF_CX_MULD(a, ratio) + b, den), y = GF_CX_DIVD(GF_CX_MULD(b, ratio) - a, den);
+    else
+        x = GF_CX_DIVD(GF_CX_MULD(q, GF_CX_DIVD(a, p)) + b, den), y = GF_CX_DIVD(GF_CX_MULD(q, GF_CX_DIVD(b, p)) - a, den);
+    if (isnan(x) && isnan(y))   /* from the scaled operands, as libgcc */
+        gf_cx_div_fix(a, b, swap ? q : p, swap ? p : q, x, y);
+    return gf_c64(x, y);
+}
+#define GF_CX_OPS(C, R, DIV)                                                                          \
+    GF_HD inline C operator+(C a, C b) { return C(a.x + b.x, a.y + b.y); }                            \
+    GF_HD inline C operator-(C a, C b) { return C(a.x - b.x, a.y - b.y); }                            \
+    GF_HD inline C operator+(C a, R b) { return C(a.x + b, a.y); }                                    \
+    GF_HD inline C operator+(R a, C b) { return C(a + b.x, b.y); }                                    \
+    GF_HD inline C operator-(C a, R b) { return C(a.x - b, a.y); }                                    \
+    GF_HD inline C operator-(R a, C b) { return C(a - b.x, -b.y); }                                   \
+    GF_HD inline C operator*(C a, R b) { return C(a.x * b, a.y * b); }                                \
+    GF_HD inline C operator*(R a, C b) { return C(a * b.x, a * b.y); }                                \
+    GF_HD inline C operator/(C a, C b) { return DIV(a.x, a.y, b.x, b.y); }                            \
+    GF_HD inline C operator/(C a, R b) { return C(a.x / b, a.y / b); }                                \
+    GF_HD inline C operator/(R a, C b) { return DIV(a, (R)0, b.x, b.y); }                             \
+    GF_HD inline C operator-(C a) { return C(-a.x, -a.y); }                                           \
+    GF_HD inline C operator+(C a) { return a; }                                                       \
+    GF_HD inline bool operator==(C a, C b) { return a.x == b.x && a.y == b.y; }                       \
+    GF_HD inline bool operator!=(C a, C b) { return !(a == b); }                                      \
+    GF_HD inline bool operator==(C a, R b) { return a.x == b && a.y == 0; }                           \
+    GF_HD inline bool operator!=(C a, R b) { return !(a == b); }                                      \
+    GF_HD inline bool operator==(R a, C b) { return b == a; }                                         \
+    GF_HD inline bool operator!=(R a, C b) { return !(b == a); }                                      \
+    GF_HD inline C &operator+=(C &a, C b) { return a = a + b; }                                       \
+    GF_HD inline C &operator-=(C &a, C b) { return a = a - b; }                                       \
+    GF_HD inline C &operator*=(C &a, C b) { return a = a * b; }                                       \
+    GF_HD inline C &operator/=(C &a, C b) { return a = a / b; }                                       \
+    GF_HD inline C &operator+=(C &a, R b) { return a = a + b; }                                       \
+    GF_HD inline C &operator-=(C &a, R b) { return a = a - b; }                                       \
+    GF_HD inline C &operator*=(C &a, R b) { return a = a * b; }                                       \
+    GF_HD inline C &operator/=(C &a, R b) { return a = a / b; }
+GF_CX_OPS(gf_c32, float, gf_cdivf)
+GF_CX_OPS(gf_c64, double, gf_cdiv)
+#undef GF_CX_OPS
+/* <complex.h>'s functions that kernels may call (cabs is hypot and carg
+ * atan2, as glibc computes them; cexp is exp(x) (cos y, sin y), within a
+ * few ulps of glibc's and without its special cases for infinities) */
+GF_HD inline float crealf(gf_c32 z) { return z.x; }
+GF_HD inline float cimagf(gf_c32 z) { return z.y; }
+GF_HD inline gf_c32 conjf(gf_c32 z) { return gf_c32(z.x, -z.y); }
+GF_HD inline float cabsf(gf_c32 z) { return hypotf(z.x, z.y); }
+GF_HD inline float cargf(gf_c32 z) { return atan2f(z.y, z.x); }
+GF_HD inline gf_c32 cexpf(gf_c32 z)
+{
+    float e = expf(z.x);
+    return z.y == 0 ? gf_c32(e, z.y) : gf_c32(e * cosf(z.y), e * sinf(z.y));
+}
+GF_HD inline double creal(gf_c64 z) { return z.x; }
+GF_HD inline double cimag(gf_c64 z) { return z.y; }
+GF_HD inline gf_c64 conj(gf_c64 z) { return gf_c64(z.x, -z.y); }
+GF_HD inline double cabs(gf_c64 z) { return hypot(z.x, z.y); }
+GF_HD inline double carg(gf_c64 z) { return atan2(z.y, z.x); }
+GF_HD inline gf_c64 cexp(gf_c64 z)
+{
+    double e = exp(z.x);
+    return z.y == 0 ? gf_c64(e, z.y) : gf_c64(e * cos(z.y), e * sin(z.y));
+}
+GF_HD inline gf_c32 gf_imagf(float v) { return gf_c32(0.0f, v); }
+GF_HD inline gf_c64 gf_imag(double v) { return gf_c64(0.0, v); }
+GF_HD inline gf_c32 gf_cmplxf(float x, float y) { return gf_c32(x, y); }
+GF_HD inline gf_c64 gf_cmplx(double x, double y) { return gf_c64(x, y); }
+#elif defined(GF_USES_COMPLEX)
+typedef float _Complex gf_c32;
+typedef double _Complex gf_c64;
+#define gf_imagf(v) __builtin_complex(0.0f, (float)(v))
+#define gf_imag(v) __builtin_complex(0.0, (double)(v))
+#define gf_cmplxf(x, y) __builtin_complex((float)(x), (float)(y))
+#define gf_cmplx(x, y) __builtin_complex((double)(x), (double)(y))
+/* <complex.h>'s declarations, without its macro I */
+float crealf(float _Complex), cimagf(float _Complex), cabsf(float _Complex), cargf(float _Complex);
+float _Complex conjf(float _Complex), cexpf(float _Complex);
+double creal(double _Complex), cimag(double _Complex), cabs(double _Complex), carg(double _Complex);
+double _Complex conj(double _Complex), cexp(double _Complex);
 #endif
 
 GF_UNUSED static inline void *gf_tmp_alloc(size_t bytes)

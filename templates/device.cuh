@@ -168,6 +168,23 @@ template <typename T> __device__ inline T gf_shfl_xor(T v, int o)
 #if defined(GF_USES_F16)
 template <> __device__ inline gf_f16 gf_shfl_xor<gf_f16>(gf_f16 v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
 #endif
+#if defined(GF_USES_COMPLEX)
+/* complex: the two parts travel apart, so a complex sum's tree is the two
+ * real sums' trees, in the same order as a float sum's (docs/types.md) */
+template <> __device__ inline gf_c32 gf_shfl_xor<gf_c32>(gf_c32 v, int o)
+{
+    return gf_c32(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+template <> __device__ inline gf_c64 gf_shfl_xor<gf_c64>(gf_c64 v, int o)
+{
+    return gf_c64(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+/* the streaming loads and stores of the kernels, as one 8- or 16-byte access */
+__device__ inline gf_c32 __ldcs(const gf_c32 *p) { float2 v = __ldcs((const float2 *)p); return gf_c32(v.x, v.y); }
+__device__ inline gf_c64 __ldcs(const gf_c64 *p) { double2 v = __ldcs((const double2 *)p); return gf_c64(v.x, v.y); }
+__device__ inline void __stcs(gf_c32 *p, gf_c32 v) { __stcs((float2 *)p, make_float2(v.x, v.y)); }
+__device__ inline void __stcs(gf_c64 *p, gf_c64 v) { __stcs((double2 *)p, make_double2(v.x, v.y)); }
+#endif
 
 template <typename T, typename Op> __device__ inline T gf_warp_reduce(T v, Op op)
 {

@@ -158,8 +158,9 @@ static const char host_helpers[] =
 
 void emit_prelude(Buf *b, Unit *u, bool cuda)
 {
-    bool f16 = false, bf16 = false;
+    bool f16 = false, bf16 = false, cx = false;
     for (int i = 0; i < u->regions.len; i++) {
+        cx |= ((Region *)vec_at(&u->regions, i))->uses_complex;
         f16 |= ((Region *)vec_at(&u->regions, i))->uses_f16;
         bf16 |= ((Region *)vec_at(&u->regions, i))->uses_bf16;
     }
@@ -168,6 +169,8 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
         buf_puts(b, "#define GF_USES_F16 1\n");
     if (bf16)
         buf_puts(b, "#define GF_USES_BF16 1\n");
+    if (cx)
+        buf_puts(b, "#define GF_USES_COMPLEX 1\n");
     buf_printf(b, "%s", gf_tpl_common);
     if (cuda)
         buf_printf(b, "%s", gf_tpl_device);

@@ -246,6 +246,9 @@ static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
     f->ty = conv_type(fc->p, clang_getCursorType(c), fc->at, NULL, 0, NULL);
     if (!type_is_arith(f->ty))
         reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is not of an arithmetic type", name);
+    if (type_is_complex(f->ty))
+        reject(fc->p, fc->at, "-Wgpufuse-type", "field '%s' of a struct is complex, which gpufuse supports in arrays "
+               "and scalars only (docs/types.md)", name);
     vec_push(fc->p->a, &fc->fields, f);
     memcpy(fc->p->fail, outer, sizeof outer);
     return CXVisit_Continue;
@@ -286,14 +289,20 @@ static Type *conv_type(P *p, CXType t, CXCursor at, Expr **dims, int ndims, int 
         reject(p, at, "-Wgpufuse-type", "'long double' has no GPU equivalent; use 'double'");
     case CXType_Complex: {
         CXType el = clang_getCanonicalType(clang_getElementType(ct));
+        if (el.kind == CXType_Float || el.kind == CXType_Double) {
+            ty = new_type(p, el.kind == CXType_Float ? TY_CF : TY_CD);
+            if (p->r)
+                p->r->uses_complex = true;
+            break;
+        }
         CXString s = clang_getTypeSpelling(t), n = clang_getCursorSpelling(at);
         const char *ts = cx_str(p->a, s), *name = cx_str(p->a, n);
         const char *who = name[0] ? arena_printf(p->a, "'%s' uses the type '%s': ", name, ts) : "";
         if (el.kind == CXType_LongDouble)
             reject(p, at, "-Wgpufuse-type", "%s'long double _Complex' has no GPU equivalent; use 'double _Complex' "
                    "outside marked functions", who);
-        reject(p, at, "-Wgpufuse-type", "%scomplex types are not supported in marked functions yet (docs/types.md); "
-               "keep complex arithmetic outside, or pass the real and imaginary parts as two arrays", who);
+        reject(p, at, "-Wgpufuse-type", "%sonly 'float _Complex' and 'double _Complex' are supported in marked "
+               "functions (docs/types.md); an integer or half complex type is not", who);
     }
     case CXType_Pointer:
         ty = new_type(p, TY_PTR);
@@ -462,6 +471,37 @@ static bool is_math_func(const char *name)
     return false;
 }
 
+/* <complex.h>'s functions a kernel may call (float and double forms):
+ * templates/common.h defines each for CUDA as C computes it (docs/types.md). */
+static const char *const complex_funcs[] = {"creal", "cimag", "conj", "cabs", "cexp", "carg", NULL};
+
+static bool is_complex_func(const char *name)
+{
+    for (int i = 0; complex_funcs[i]; i++) {
+        size_t n = strlen(complex_funcs[i]);
+        if (!strncmp(name, complex_funcs[i], n) && (name[n] == '\0' || (name[n] == 'f' && name[n + 1] == '\0')))
+            return true;
+    }
+    return false;
+}
+
+/* The rest of <complex.h> (and its long double forms): refused by name. */
+static bool is_complex_refused(const char *name)
+{
+    static const char *const others[] = {"csqrt", "cpow", "clog", "csin", "ccos", "ctan", "casin", "cacos", "catan",
+                                         "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh", "cproj", NULL};
+    size_t n = strlen(name);
+    for (int i = 0; others[i]; i++) {
+        size_t m = strlen(others[i]);
+        if (!strncmp(name, others[i], m) && (n == m || (n == m + 1 && (name[m] == 'f' || name[m] == 'l'))))
+            return true;
+    }
+    for (int i = 0; complex_funcs[i]; i++)
+        if (n == strlen(complex_funcs[i]) + 1 && !strncmp(name, complex_funcs[i], n - 1) && name[n - 1] == 'l')
+            return true;
+    return false;
+}
+
 /* The classification macros of math.h expand to clang builtins; device
  * code and the host C file call them by their standard names. */
 static const char *builtin_name(const char *name)
@@ -492,6 +532,12 @@ static Expr *conv_builtin(P *p, CXCursor c, const char *name, Kids ks, Type *ty)
 {
     if (!strcmp(name, "__builtin_expect") && ks.n == 3)
         return conv_expr(p, ks.c[1]);
+    if (!strcmp(name, "__builtin_complex") && ks.n == 3 && type_is_complex(ty)) {   /* CMPLXF(x, y) */
+        Expr *e = new_call(p, c, ty->kind == TY_CF ? "gf_cmplxf" : "gf_cmplx", ty, 2);
+        e->kids[0] = conv_expr(p, ks.c[1]);
+        e->kids[1] = conv_expr(p, ks.c[2]);
+        return e;
+    }
     if (strcmp(name, "__builtin_isinf_sign") || ks.n != 2)
         return NULL;
     Expr *x = conv_expr(p, ks.c[1]);
@@ -738,6 +784,35 @@ static Expr *conv_index(P *p, CXCursor c)
     return e;
 }
 
+/* A complex value converted to a real type: C keeps the real part; gpufuse
+ * converts to float and double only (the CUDA gf_c32 has no integer or
+ * _Bool conversion: write crealf(z) first). */
+static void complex_check_real(P *p, CXCursor at, const Type *to)
+{
+    if (to->kind != TY_FLOAT && to->kind != TY_DOUBLE)
+        reject(p, at, "-Wgpufuse-type", "a complex value converted to '%s' is not supported; convert its real part "
+               "(crealf/creal) instead", type_src_name(to));
+}
+
+/* An implicit conversion clang made (its ImplicitCastExpr): kept in the IR as
+ * a cast when it changes to or from a complex type, so that the CUDA
+ * printers, whose gf_c32/gf_c64 are classes, see every conversion C makes. */
+static Expr *complex_conv(P *p, CXCursor at, Type *to, Expr *e)
+{
+    if (!to || !e->ty || to->kind == e->ty->kind || (!type_is_complex(to) && !type_is_complex(e->ty)))
+        return e;
+    if (!type_is_complex(to))
+        complex_check_real(p, at, to);
+    if (type_is_half(e->ty))
+        reject(p, at, "-Wgpufuse-type", "a '%s' value converted to a complex type is not supported; convert it to "
+               "'float' first", type_src_name(e->ty));
+    Expr *x = new_expr(p, E_CAST, at);
+    x->ty = to;
+    set_kids(p, x, 1);
+    x->kids[0] = e;
+    return x;
+}
+
 static Expr *conv_expr_(P *p, CXCursor c);
 
 static Expr *conv_expr(P *p, CXCursor c)
@@ -761,7 +836,14 @@ static Expr *conv_expr_(P *p, CXCursor c)
     case CXCursor_ParenExpr:
         if (ks.n != 1)
             reject(p, c, "-Wgpufuse-syntax", "unsupported expression");
-        return conv_expr(p, ks.c[0]);
+        return complex_conv(p, c, ty, conv_expr(p, ks.c[0]));
+    case CXCursor_ImaginaryLiteral: {   /* 1.0iF (_Complex_I, I): the complex (0, v) */
+        if (ks.n != 1 || !type_is_complex(ty))
+            reject(p, c, "-Wgpufuse-syntax", "cannot read this imaginary constant");
+        e = new_call(p, c, ty->kind == TY_CF ? "gf_imagf" : "gf_imag", ty, 1);
+        e->kids[0] = complex_conv(p, c, new_type(p, ty->kind == TY_CF ? TY_FLOAT : TY_DOUBLE), conv_expr(p, ks.c[0]));
+        return e;
+    }
     case CXCursor_IntegerLiteral:
     case CXCursor_CharacterLiteral:
     case CXCursor_FloatingLiteral:
@@ -925,6 +1007,8 @@ static Expr *conv_expr_(P *p, CXCursor c)
             reject(p, c, "-Wgpufuse-pointer", "casts to non-arithmetic types are not supported");
         set_kids(p, e, 1);
         e->kids[0] = conv_expr(p, ks.c[ks.n - 1]);
+        if (type_is_complex(e->kids[0]->ty) && !type_is_complex(ty))
+            complex_check_real(p, c, ty);
         return e;
     }
     case CXCursor_UnaryExpr:     /* sizeof / _Alignof: constant */
@@ -940,7 +1024,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
             return e;
         name = builtin_name(name);
         Func *h = NULL;
-        if (!is_math_func(name)) {
+        if (is_complex_refused(name))
+            reject(p, c, "-Wgpufuse-call", "'%s' is not among the complex functions gpufuse compiles for the GPU "
+                   "(docs/types.md: creal, cimag, conj, cabs, cexp, carg and their float forms)", name);
+        if (!is_math_func(name) && !is_complex_func(name)) {
             h = decls_helper(p->u, callee);
             if (!h) {
                 static const char *const io[] = {"printf", "fprintf", "puts", "putchar", "scanf", "fopen",
@@ -1947,6 +2034,12 @@ static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
     } else {
         reject(p, c, "-Wgpufuse-syntax", "unsupported assignment target");
     }
+    if (op != OP_ASSIGN && (type_is_complex(lhs->ty) || type_is_complex(rhs->ty)) &&
+        (!type_is_complex(lhs->ty) || type_size(rhs->ty) > type_size(lhs->ty) ||
+         (lhs->ty->kind == TY_CF && rhs->ty->kind == TY_DOUBLE)))
+        reject(p, c, "-Wgpufuse-type", "'%s' between '%s' and '%s' is computed in a wider type than its target; write "
+               "the assignment out with a cast ('z = (float _Complex)(z op e)')", op_spelling(op),
+               type_src_name(lhs->ty), type_src_name(rhs->ty));
     Stmt *s = new_stmt(p, S_ASSIGN, c);
     s->lhs = lhs;
     s->op = op;

@@ -122,6 +122,7 @@ typedef enum TypeKind {
     TY_FLOAT, TY_DOUBLE,
     TY_F16,                      /* _Float16: arithmetic in float, rounded at stores and casts */
     TY_BF16,                     /* __bf16: storage only in C (clang 16: no casts, no arithmetic) */
+    TY_CF, TY_CD,                /* float _Complex, double _Complex (docs/types.md): gf_c32, gf_c64 */
     TY_PTR, TY_ARRAY, TY_STRUCT
 } TypeKind;
 
@@ -155,6 +156,7 @@ Type *type_elem(Type *t);
 int type_rank(const Type *t);
 const char *type_c_name(const Type *t);   /* "float", "unsigned char", "struct P"; gf_f16, gf_bf16 */
 bool type_is_half(const Type *t);         /* _Float16 or __bf16 */
+bool type_is_complex(const Type *t);      /* float _Complex or double _Complex */
 const char *type_src_name(const Type *t); /* as C spells it: _Float16, __bf16 (dumps, diagnostics) */
 int type_size(const Type *t);             /* bytes of a scalar type (LP64), 0 if not scalar */
 
@@ -368,6 +370,7 @@ typedef struct Region {
     const char *signature;       /* the C prototype, as text */
     bool rejected;
     bool uses_f16, uses_bf16;    /* names _Float16 / __bf16 (the prelude's gf_f16, gf_bf16) */
+    bool uses_complex;           /* names a complex type (the prelude's gf_c32, gf_c64) */
     Reject why;                  /* when rejected: the diagnostic that said why */
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;

@@ -110,18 +110,24 @@ bool type_is_half(const Type *t)
     return t && (t->kind == TY_F16 || t->kind == TY_BF16);
 }
 
+bool type_is_complex(const Type *t)
+{
+    return t && (t->kind == TY_CF || t->kind == TY_CD);
+}
+
 int type_size(const Type *t)
 {
     static const int sizes[] = {[TY_BOOL] = 1, [TY_CHAR] = 1, [TY_SCHAR] = 1, [TY_UCHAR] = 1,
                                 [TY_SHORT] = 2, [TY_USHORT] = 2, [TY_INT] = 4, [TY_UINT] = 4,
                                 [TY_LONG] = 8, [TY_ULONG] = 8, [TY_LLONG] = 8, [TY_ULLONG] = 8,
-                                [TY_FLOAT] = 4, [TY_DOUBLE] = 8, [TY_F16] = 2, [TY_BF16] = 2};
-    return t && t->kind > TY_VOID && t->kind <= TY_BF16 ? sizes[t->kind] : 0;
+                                [TY_FLOAT] = 4, [TY_DOUBLE] = 8, [TY_F16] = 2, [TY_BF16] = 2,
+                                [TY_CF] = 8, [TY_CD] = 16};
+    return t && t->kind > TY_VOID && t->kind <= TY_CD ? sizes[t->kind] : 0;
 }
 
 bool type_is_arith(const Type *t)
 {
-    return type_is_integer(t) || type_is_float(t);
+    return type_is_integer(t) || type_is_float(t) || type_is_complex(t);
 }
 
 Type *type_elem(Type *t)
@@ -148,17 +154,19 @@ const char *type_c_name(const Type *t)
         [TY_UCHAR] = "unsigned char", [TY_SHORT] = "short", [TY_USHORT] = "unsigned short",
         [TY_INT] = "int", [TY_UINT] = "unsigned int", [TY_LONG] = "long", [TY_ULONG] = "unsigned long",
         [TY_LLONG] = "long long", [TY_ULLONG] = "unsigned long long", [TY_FLOAT] = "float",
-        [TY_DOUBLE] = "double", [TY_F16] = "gf_f16", [TY_BF16] = "gf_bf16"};
+        [TY_DOUBLE] = "double", [TY_F16] = "gf_f16", [TY_BF16] = "gf_bf16",
+        [TY_CF] = "gf_c32", [TY_CD] = "gf_c64"};
     if (t->kind == TY_STRUCT)
         return t->name;
-    if (t->kind > TY_BF16)
+    if (t->kind > TY_CD)
         return "?";
     return names[t->kind];
 }
 
 const char *type_src_name(const Type *t)
 {
-    return t->kind == TY_F16 ? "_Float16" : t->kind == TY_BF16 ? "__bf16" : type_c_name(t);
+    return t->kind == TY_F16 ? "_Float16" : t->kind == TY_BF16 ? "__bf16" : t->kind == TY_CF ? "float _Complex" :
+           t->kind == TY_CD ? "double _Complex" : type_c_name(t);
 }
 
 /* The same C type, for casts and sizeof (types are not interned). */

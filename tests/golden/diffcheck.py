@@ -37,6 +37,7 @@ import tempfile
 
 SIZES = [[37, 19, 5, 23, 11, 7], [8, 13, 3, 6, 4, 2]]
 FLOAT_T = {'float', 'double', '_Float16'}
+CPLX_T = {'float _Complex': 'float', 'double _Complex': 'double'}   # filled and compared part by part
 INT_T = {'_Bool', 'char', 'signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned int', 'long',
          'unsigned long', 'long long', 'unsigned long long'}
 
@@ -107,7 +108,7 @@ def driver(path, src, regions, h, sizes):
                 v = h['param'][p['name']]
             elif p['ty'] == '_Bool':
                 v = '1'
-            elif p['ty'] in FLOAT_T:
+            elif p['ty'] in FLOAT_T or p['ty'] in CPLX_T:
                 v = repr(0.75 + 0.25 * fk)
                 fk += 1
             else:
@@ -138,10 +139,11 @@ def driver(path, src, regions, h, sizes):
                 conv = '(%s)' % ty if ty in FLOAT_T else '(%s)(long long)floor' % ty
                 main.append('        for (size_t q = 0; q < cnt_%s; q++) ((%s *)A_%s)[q] = %s(%r + (%r) * urand());'
                             % (n, ty, n, conv, float(lo), float(hi) - float(lo)))
-            else:   # structs of arithmetic fields: filled and compared as floats
-                main.append('        for (size_t q = 0; q < cnt_%s * sizeof(%s) / sizeof(float); q++) '
-                            '((float *)A_%s)[q] = (float)(%r + (%r) * urand());'
-                            % (n, ty, n, float(lo), float(hi) - float(lo)))
+            else:   # structs of arithmetic fields and complex: filled and compared as floats (doubles)
+                et = CPLX_T.get(ty, 'float')
+                main.append('        for (size_t q = 0; q < cnt_%s * sizeof(%s) / sizeof(%s); q++) '
+                            '((%s *)A_%s)[q] = (%s)(%r + (%r) * urand());'
+                            % (n, ty, et, et, n, et, float(lo), float(hi) - float(lo)))
             main.append('        memcpy(B_%s, A_%s, bytes_%s);' % (n, n, n))
         args_a = ', '.join(('(void *)A_%s' % p['name']) if p['dims'] is not None else p['name'] for p in r['params'])
         args_b = args_a.replace('A_', 'B_')
@@ -151,7 +153,11 @@ def driver(path, src, regions, h, sizes):
         else:
             main.append('        %s ra = %s(%s);' % (rt, name, args_a))
             main.append('        %s rb = gf_%s(%s);' % (rt, name, args_b))
-            if rt in FLOAT_T:
+            if rt in CPLX_T:
+                main.append('        if (!close_enough(__real__ ra, __real__ rb) || !close_enough(__imag__ ra, __imag__ rb)) '
+                            '{ fails++; printf("%s: return %%.9g%%+.9gi != %%.9g%%+.9gi\\n", (double)__real__ ra, '
+                            '(double)__imag__ ra, (double)__real__ rb, (double)__imag__ rb); }' % name)
+            elif rt in FLOAT_T:
                 main.append('        if (!close_enough(ra, rb)) { fails++; printf("%s: return %%.9g != %%.9g\\n", '
                             '(double)ra, (double)rb); }' % name)
             else:
@@ -166,8 +172,8 @@ def driver(path, src, regions, h, sizes):
                             '{ fails++; printf("%s: %s[%%zu] %%lld != %%lld\\n", q, (long long)((%s *)A_%s)[q], '
                             '(long long)((%s *)B_%s)[q]); break; }' % (n, ty, n, ty, n, name, n, ty, n, ty, n))
             else:
-                et = ty if ty in FLOAT_T else 'float'
-                cnt = 'cnt_%s' % n if ty in FLOAT_T else 'cnt_%s * sizeof(%s) / sizeof(float)' % (n, ty)
+                et = ty if ty in FLOAT_T else CPLX_T.get(ty, 'float')
+                cnt = 'cnt_%s' % n if ty in FLOAT_T else 'cnt_%s * sizeof(%s) / sizeof(%s)' % (n, ty, et)
                 main.append('        for (size_t q = 0; q < %s; q++) if (!close_enough(((%s *)A_%s)[q], '
                             '((%s *)B_%s)[q])) { fails++; printf("%s: %s[%%zu] %%.9g != %%.9g\\n", q, '
                             '(double)((%s *)A_%s)[q], (double)((%s *)B_%s)[q]); break; }'
