@@ -101,6 +101,7 @@ struct __align__(8) gf_c32 {
     GF_HD explicit gf_c32(const gf_c64 &z);
     GF_HD explicit operator float() const { return x; }
     GF_HD explicit operator double() const { return x; }
+    GF_HD explicit operator bool() const { return x != 0 || y != 0; }   /* C's test of a complex */
 };
 struct __align__(16) gf_c64 {
     double x, y;
@@ -112,6 +113,7 @@ struct __align__(16) gf_c64 {
     GF_HD explicit gf_c64(const gf_c32 &z) : x(z.x), y(z.y) {}
     GF_HD explicit operator float() const { return (float)x; }
     GF_HD explicit operator double() const { return x; }
+    GF_HD explicit operator bool() const { return x != 0 || y != 0; }
 };
 GF_HD inline gf_c32::gf_c32(const gf_c64 &z) : x((float)z.x), y((float)z.y) {}
 
@@ -261,6 +263,12 @@ GF_HD inline gf_c64 cexp(gf_c64 z)
     double e = exp(z.x);
     return z.y == 0 ? gf_c64(e, z.y) : gf_c64(e * cos(z.y), e * sin(z.y));
 }
+#if defined(_OPENMP)   /* the CPU plan's sums and products of complex (C++: a class needs its own) */
+#pragma omp declare reduction(+ : gf_c32 : omp_out += omp_in) initializer(omp_priv = gf_c32(0.0f, 0.0f))
+#pragma omp declare reduction(* : gf_c32 : omp_out *= omp_in) initializer(omp_priv = gf_c32(1.0f, 0.0f))
+#pragma omp declare reduction(+ : gf_c64 : omp_out += omp_in) initializer(omp_priv = gf_c64(0.0, 0.0))
+#pragma omp declare reduction(* : gf_c64 : omp_out *= omp_in) initializer(omp_priv = gf_c64(1.0, 0.0))
+#endif
 GF_HD inline gf_c32 gf_imagf(float v) { return gf_c32(0.0f, v); }
 GF_HD inline gf_c64 gf_imag(double v) { return gf_c64(0.0, v); }
 GF_HD inline gf_c32 gf_cmplxf(float x, float y) { return gf_c32(x, y); }

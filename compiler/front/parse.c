@@ -784,12 +784,12 @@ static Expr *conv_index(P *p, CXCursor c)
     return e;
 }
 
-/* A complex value converted to a real type: C keeps the real part; gpufuse
- * converts to float and double only (the CUDA gf_c32 has no integer or
- * _Bool conversion: write crealf(z) first). */
+/* A complex value converted to a real type: C keeps the real part (to
+ * _Bool: whether either part is nonzero); gpufuse converts to float, double
+ * and _Bool only (an integer conversion of clang's goes through float). */
 static void complex_check_real(P *p, CXCursor at, const Type *to)
 {
-    if (to->kind != TY_FLOAT && to->kind != TY_DOUBLE)
+    if (to->kind != TY_FLOAT && to->kind != TY_DOUBLE && to->kind != TY_BOOL)
         reject(p, at, "-Wgpufuse-type", "a complex value converted to '%s' is not supported; convert its real part "
                "(crealf/creal) instead", type_src_name(to));
 }

@@ -49,3 +49,40 @@ GPUFUSE void c_rowsum(int n, int m, const double _Complex a[restrict n][m], doub
         out[i] = s;
     }
 }
+
+// CHECK-LABEL: region c_fma
+// CHECK: param float _Complex a[] in restrict
+// CHECK: for i in [0, n) step 1 ; line 11, parallel
+// CHECK: S0: d[i] = ((a[i] * b[i]) + c[i])
+// CHECK-LABEL: region c_mixed
+// CHECK: S0: decl float _Complex t = (((conjf(a[i]) * s) - x[i]) + (2.0f * gf_imagf(1.0f)))
+// CHECK: S2: m[i] = (((cabsf(t) + (crealf(b[i]) * cimagf(a[i]))) - cargf(a[i])) + (t == a[i]))
+// CHECK-LABEL: region z_ops
+// CHECK: param double _Complex w
+// CHECK: S0: decl double _Complex e = (cexp((a[i] * 0.25)) + ((double _Complex)f[i] * w))
+// CHECK: S1: b[i] = (((e / a[i]) + conj(e)) + gf_cmplx(1.0, r[i]))
+// CHECK: S2: r[i] = (((creal(e) + cimag(b[i])) + cabs((double _Complex)f[i])) + (double)a[i])
+// CHECK-LABEL: region c_sum
+// CHECK: S1: s += (a[i] * b[i]) ; reduction + on s
+// CHECK-LABEL: region c_rowsum
+// CHECK: S1: s += (a[i][j] * (double _Complex)gf_imagf(1.0f)) ; reduction + on s
+// CU: #define GF_USES_COMPLEX 1
+// CU: struct __align__(8) gf_c32 {
+// CU: c_fma_k0(int n, gf_c32 *__restrict__ d, const gf_c32 *__restrict__ a
+// CU: d[i] = a[i] * b[i] + c[i];
+// CU: gf_c32 s = gf_add<gf_c32>::id();
+// CU: s = gf_block_reduce(s, gf_add<gf_c32>());
+// HOST: typedef float _Complex gf_c32;
+// HOST: #pragma omp parallel for reduction(+:s)
+// REPORT: kernel c_fma_k0 [map, 1-D]
+// REPORT: global traffic per element: 32 B unfused (a pass per statement) -> 32 B fused (0% saved)
+// REPORT: kernel c_sum_k0 [reduce, 1-D, deterministic reduction]
+
+// a complex tested as a condition: whether either part is nonzero
+GPUFUSE void c_test(int n, const float _Complex *restrict a, int *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] ? (int)a[i] : -1;
+}
+// CHECK-LABEL: region c_test
+// CHECK: S0: b[i] = (a[i] ? (int)(float)a[i] : (-1))
