@@ -39,7 +39,9 @@ import re
 import sys
 
 CNAME = {'float': 'float', 'double': 'double', 'int': 'int', 'uchar': 'unsigned char', 'P': 'P', 'Q': 'Q',
-         'half': '_Float16'}
+         'half': '_Float16', 'cfloat': 'float _Complex', 'cdouble': 'double _Complex'}
+# complex element types: filled and compared as arrays of their two parts
+CPARTS = {'cfloat': 'float', 'cdouble': 'double'}
 FSUF = {'float': 'f', 'double': ''}
 # typedef'd structs of floats (the two spellings of issue 13): filled and
 # compared as arrays of their float fields
@@ -282,7 +284,7 @@ class Builder:
 
     def in_arr(self, reg, name, ty, dims, style=None):
         r = self.r
-        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u', 'half': 'f'}[ty]
+        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u', 'half': 'f', 'cfloat': 'f', 'cdouble': 'f'}[ty]
         a = Arr(name, ty, dims, const=r.random() < 0.8, fill=fill,
                 style=style or self.pick_style(dims), restrict=r.random() < 0.7)
         if ty in ('float', 'double', 'half') and r.random() < 0.3:
@@ -292,7 +294,7 @@ class Builder:
 
     def out_arr(self, reg, name, ty, dims, style=None):
         r = self.r
-        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u', 'half': 'f'}[ty]
+        fill = {'float': 'f', 'double': 'f', 'int': 'i', 'uchar': 'u', 'half': 'f', 'cfloat': 'f', 'cdouble': 'f'}[ty]
         a = Arr(name, ty, dims, fill=fill, style=style or self.pick_style(dims),
                 restrict=r.random() < 0.7)
         reg.params.append(a)
@@ -436,6 +438,120 @@ class Builder:
                      '    }', '    out[0] = m;', '    out[1] = s;']
         # out[1] is a float sum rounded to half: the sum's tolerance, then half's
         out.tol = ('f', 2e-3)
+        return reg
+
+    # ---- complex (docs/types.md) -------------------------------------------------
+    def cexpr(self, leaves, ty, depth):
+        """A complex expression in ty ('cfloat' or 'cdouble') over complex and
+        real leaves; returns (text, bound on its modulus).  Every division
+        is by a value of modulus >= 1."""
+        r = self.r
+        f = 'f' if ty == 'cfloat' else ''
+        rt = CPARTS[ty]
+        cl = [lf for lf in leaves if lf.ty == ty]
+        rl = [lf for lf in leaves if lf.ty in ('float', 'double')]
+        if depth <= 0 or r.random() < 0.2:
+            c = r.random()
+            if c < 0.12 or not cl:
+                a, b = r.uniform(-2, 2), r.uniform(-2, 2)
+                return f'({fnum(a, rt)} + {fnum(b, rt)} * _Complex_I)', abs(a) + abs(b)
+            lf = r.choice(cl)
+            return lf.text, lf.bound
+        c = r.randrange(12)
+        a, ba = self.cexpr(leaves, ty, depth - 1)
+        if c < 3:
+            b, bb = self.cexpr(leaves, ty, depth - 1)
+            if ba * bb > 200:
+                return f'({a}) * {fnum(0.1, rt)}', ba * 0.1
+            return f'({a}) * ({b})', ba * bb
+        if c < 5:
+            b, bb = self.cexpr(leaves, ty, depth - 1)
+            return f'({a} {r.choice("+-")} {b})', ba + bb
+        if c == 5:
+            return f'conj{f}({a})', ba
+        if c == 6:
+            return f'-({a})', ba
+        if c == 7 and rl:   # mixed real and complex
+            lf = r.choice(rl)
+            x = lf.text if lf.ty == rt else f'({rt}){lf.text}'
+            op = r.choice(['*', '+', '-'])
+            return (f'{x} * ({a})', ba * lf.bound) if op == '*' else (f'({x} {op} {a})', ba + lf.bound)
+        if c == 8:
+            b, bb = self.cexpr(leaves, ty, depth - 1)
+            return f'({a}) / ({fnum(1, rt)} + cabs{f}({b}) + _Complex_I)', ba
+        if c == 9:
+            return f'cexp{f}(_Complex_I * cimag{f}({a}) + {fnum(0.1, rt)} * creal{f}({a}) / ({fnum(1, rt)} + cabs{f}({a})))', 1.2
+        if c == 10:
+            return f'({a}) * _Complex_I', ba
+        b, bb = self.cexpr(leaves, ty, depth - 1)
+        return f'({b}) / ({fnum(2, rt)} + {fnum(0.5, rt)} * _Complex_I)', bb
+
+    def k_cewise(self, idx):
+        """Complex element-wise maps: products, sums, conj, mixed real and
+        complex, quotients by values away from 0, cexp of bounded arguments;
+        stored as complex or as a real (creal, cimag, cabs)."""
+        r = self.r
+        reg = self.new_region(idx, 'cewise')
+        reg.needs.add('complex')
+        n = self.size(big=True)
+        reg.sizes = [('n', n)]
+        ty = r.choice(['cfloat', 'cfloat', 'cdouble'])
+        rt = CPARTS[ty]
+        f = 'f' if ty == 'cfloat' else ''
+        ins = [self.in_arr(reg, f'x{k}', ty, ['n']) for k in range(r.randrange(1, 4))]
+        if r.random() < 0.5:
+            ins.append(self.in_arr(reg, 'xr', rt, ['n']))
+        leaves = self.leaves_for(ins, ['i'])
+        outs = [self.out_arr(reg, f'y{k}', r.choice([ty, ty, rt]), ['n']) for k in range(r.randrange(1, 3))]
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        lv = list(leaves)
+        if r.random() < 0.4:
+            e, b = self.cexpr(lv, ty, 2)
+            reg.body.append(f'        {CNAME[ty]} t = {e};')
+            lv.append(Leaf('t', ty, b, raw=False))
+        for o in outs:
+            e, b = self.cexpr(lv, ty, 3)
+            if o.ty == rt:
+                e = f'{r.choice(["creal", "cimag", "cabs"])}{f}({e})'
+            reg.body.append(f'        {o.at("i")} = {e};')
+        reg.body.append('    }')
+        return reg
+
+    def k_cred(self, idx):
+        """Complex sums (returned, or stored in an element), of products,
+        conj and mixed terms; a row of sums in 2-D."""
+        r = self.r
+        reg = self.new_region(idx, 'cred')
+        reg.needs.add('complex')
+        ty = r.choice(['cfloat', 'cdouble'])
+        f = 'f' if ty == 'cfloat' else ''
+        acc = r.choice([ty, 'cdouble'])
+        tol = ('red', CPARTS[acc])
+        if r.random() < 0.3:   # per-row sums
+            n, m = self.size(small=True), self.size()
+            reg.sizes = [('n', n), ('m', m)]
+            x = self.in_arr(reg, 'x0', ty, ['n', 'm'])
+            out = self.out_arr(reg, 'out', acc, ['n'])
+            term, _ = self.cexpr(self.leaves_for([x], ['i', 'j']), ty, 2)
+            reg.body += ['    for (int i = 0; i < n; i++) {', f'        {CNAME[acc]} s = 0;',
+                         '        for (int j = 0; j < m; j++)', f'            s += {term};',
+                         f'        {out.at("i")} = s;', '    }']
+            self.add_absum(reg, ['for (int i = 0; i < n; i++)', 'for (int j = 0; j < m; j++)'], f'cabs{f}({term})')
+            out.tol = tol
+            return reg
+        n = self.size()
+        reg.sizes = [('n', n)]
+        ins = [self.in_arr(reg, f'x{k}', ty, ['n']) for k in range(r.randrange(1, 3))]
+        term, _ = self.cexpr(self.leaves_for(ins, ['i']), ty, 2)
+        reg.body += [f'    {CNAME[acc]} s = 0;', '    for (int i = 0; i < n; i++)', f'        s += {term};']
+        self.add_absum(reg, ['for (int i = 0; i < n; i++)'], f'cabs{f}({term})')
+        if r.random() < 0.5:
+            reg.ret, reg.ret_tol = CNAME[acc], tol
+            reg.body.append('    return s;')
+        else:
+            res = Arr('res', acc, ['1'], style='ptr', restrict=True, tol=tol, fill='f')
+            reg.params.append(res)
+            reg.body.append('    res[0] = s;')
         return reg
 
     def temp_decl(self, reg, name, ty, count_expr, dims=None):
@@ -1593,9 +1709,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred', 'contract']
+         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -1605,6 +1721,8 @@ OFF_BY_DEFAULT = set()   # scalarpre, redelem, noparams joined the mix when G5-G
 # tests/random/meson.build), so the default mix's seeds keep the programs
 # docs/testing.md cites
 OFF_BY_DEFAULT |= {'hewise', 'hred'}
+# so do the complex kinds (random_complex, random_complex_cuda)
+OFF_BY_DEFAULT |= {'cewise', 'cred'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
@@ -1755,6 +1873,9 @@ def emit_runner(reg, seed, idx):
                  f'*got_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c}));')
         if a.ty in STRUCTS:
             L.append(f'    fill_f((float *)ref_{a.name}, cnt_{a.name} * {len(STRUCTS[a.ty])}, {a.lo!r}, {a.hi!r});')
+        elif a.ty in CPARTS:
+            f = 'fill_f' if a.ty == 'cfloat' else 'fill_d'
+            L.append(f'    {f}(({CPARTS[a.ty]} *)ref_{a.name}, cnt_{a.name} * 2, {a.lo!r}, {a.hi!r});')
         elif a.fill == 'f':
             f = {'float': 'fill_f', 'half': 'fill_h'}.get(a.ty, 'fill_d')
             L.append(f'    {f}(ref_{a.name}, cnt_{a.name}, {a.lo!r}, {a.hi!r});')
@@ -1800,6 +1921,12 @@ def emit_runner(reg, seed, idx):
     L.append('    gen_compared++;')
 
     def cmp_scalar(what, ref, got, ty, tol):
+        if ty in ('float _Complex', 'double _Complex'):
+            t, floor = spec_tol(ty.split()[0], tol)
+            return (f'    if (!close_enough(__real__ {ref}, __real__ {got}, {t}, {floor}) || '
+                    f'!close_enough(__imag__ {ref}, __imag__ {got}, {t}, {floor})) '
+                    f'bad |= bad_value("{nm}", "{what}", -1, __real__ {ref} + __imag__ {ref}, '
+                    f'__real__ {got} + __imag__ {got});')
         if ty in ('int', 'unsigned char'):
             return f'    if ({ref} != {got}) bad |= bad_value("{nm}", "{what}", -1, {ref}, {got});'
         t, floor = spec_tol(ty, tol)
@@ -1812,6 +1939,11 @@ def emit_runner(reg, seed, idx):
             t, floor = spec_tol('float', a.tol)
             L.append(f'    bad |= cmp_f("{nm}", "{a.name}", (const float *)ref_{a.name}, (const float *)got_{a.name}, '
                      f'cnt_{a.name} * {len(STRUCTS[a.ty])}, {t}, {floor});')
+        elif a.ty in CPARTS:
+            t, floor = spec_tol(CPARTS[a.ty], a.tol)
+            f = 'cmp_f' if a.ty == 'cfloat' else 'cmp_d'
+            L.append(f'    bad |= {f}("{nm}", "{a.name}", (const {CPARTS[a.ty]} *)ref_{a.name}, '
+                     f'(const {CPARTS[a.ty]} *)got_{a.name}, cnt_{a.name} * 2, {t}, {floor});')
         elif a.ty in ('float', 'double', 'half'):
             t, floor = spec_tol(a.ty, a.tol)
             f = {'float': 'cmp_f', 'half': 'cmp_h'}.get(a.ty, 'cmp_d')
@@ -1876,6 +2008,8 @@ def generate(seed, k, kinds=None, names=None, utf8=None):
         defs += STRUCT_DEFS
     if any('enum' in reg.needs for reg in regions):
         defs += ENUM_DEF
+    if any('complex' in reg.needs for reg in regions):
+        defs += '#include <complex.h>\n#undef I   /* regions may name a variable I: _Complex_I instead */\n'
     tag = (' --kinds ' + ','.join(kinds)) if kinds else ''
     if names_p > 0:
         tag += f' (GF_GEN_NAMES={names_p:g}{" GF_GEN_UTF8=1" if utf8 else ""})'
