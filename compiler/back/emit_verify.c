@@ -61,6 +61,12 @@ static bool flatten(Buf *b, Arena *a, const char *st, const Type *t, const char 
 static int emit_fields(Buf *b, Arena *a, Var *v)
 {
     Type *et = type_elem(v->ty);
+    if (type_is_complex(et)) {   /* the two parts, as floating values */
+        const char *pt = et->kind == TY_CF ? "float" : "double";
+        buf_line(b, "static const gf_vfield gf_vf_%s[] = {{\".real\", 0, sizeof(%s), GF_VK_FLOAT}, {\".imag\", "
+                 "sizeof(%s), sizeof(%s), GF_VK_FLOAT}};", v->cname, pt, pt, pt);
+        return 2;
+    }
     if (et->kind != TY_STRUCT) {
         buf_line(b, "static const gf_vfield gf_vf_%s[] = {{\"\", 0, sizeof(%s), %s}};", v->cname, type_c_name(et),
                  vkind(et));
@@ -236,9 +242,15 @@ void emit_verify_entry(Buf *b, Region *r, const char *name, const char *launcher
     buf_line(b, "gf_entry_ran(gf_e);");
     buf_line(b, "%sgf_seq_%s(%s);", is_void ? "" : arena_printf(a, "%s gf_ref = ", ret), r->cname,
              seq.data ? seq.data : "");
-    if (!is_void)
-        buf_line(b, "gf_entry_return(gf_e, %s, sizeof(%s), %s, &gf_got, &gf_ref);", vkind(r->ret), ret,
-                 reduced_into(r, r->body, NULL) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT");
+    const char *rtol = reduced_into(r, r->body, NULL) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT";
+    if (type_is_complex(r->ret)) {   /* the real part, then the imaginary part */
+        const char *pt = r->ret->kind == TY_CF ? "float" : "double";
+        buf_line(b, "gf_entry_return(gf_e, GF_VK_FLOAT, sizeof(%s), %s, &gf_got, &gf_ref);", pt, rtol);
+        buf_line(b, "gf_entry_return(gf_e, GF_VK_FLOAT, sizeof(%s), %s, (const %s *)&gf_got + 1, (const %s *)&gf_ref "
+                 "+ 1);", pt, rtol, pt, pt);
+    } else if (!is_void) {
+        buf_line(b, "gf_entry_return(gf_e, %s, sizeof(%s), %s, &gf_got, &gf_ref);", vkind(r->ret), ret, rtol);
+    }
     buf_line(b, "gf_entry_end(gf_e);");
     if (!is_void)
         buf_line(b, "return gf_got;");
