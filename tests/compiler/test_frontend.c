@@ -113,6 +113,49 @@ static void reductions(void **state)
     unit_free(u);
 }
 
+/* float _Complex / double _Complex: the types and their sizes, clang's
+ * implicit conversions to and from complex kept as casts, I as gf_imagf,
+ * a complex sum and product recognised as reductions (docs/types.md). */
+static void complex_types(void **state)
+{
+    (void)state;
+    Unit *u = parse_text("cx.c", "#include <gpufuse.h>\n#include <complex.h>\n"
+                                 "GPUFUSE double _Complex f(int n, const float _Complex *restrict a, double *restrict r)\n{\n"
+                                 "    double _Complex s = 0, p = 1;\n"
+                                 "    for (int i = 0; i < n; i++) {\n"
+                                 "        s += a[i] * I;\n"
+                                 "        p *= a[i];\n"
+                                 "        r[i] = a[i];\n"
+                                 "    }\n"
+                                 "    return s + p;\n}\n");
+    Region *r = analyse(u);
+    assert_non_null(r);
+    assert_true(r->uses_complex);
+    assert_int_equal(r->ret->kind, TY_CD);
+    assert_int_equal(type_size(r->ret), 16);
+    Var *a = vec_at(&r->params, 1);
+    assert_int_equal(type_elem(a->ty)->kind, TY_CF);
+    assert_int_equal(type_size(type_elem(a->ty)), 8);
+    assert_true(type_is_arith(type_elem(a->ty)) && !type_is_float(type_elem(a->ty)));
+    Stmt *l = nth_loop(r, 0);
+    assert_true(l->parallel && l->reduction);
+    Stmt *s0 = vec_at(&l->body->list, 0), *s1 = vec_at(&l->body->list, 1), *s2 = vec_at(&l->body->list, 2);
+    assert_int_equal(s0->red, RED_ADD);
+    assert_int_equal(s1->red, RED_MUL);
+    /* s += (double _Complex)(a[i] * gf_imagf(1.0f)) */
+    assert_int_equal(s0->rhs->kind, E_CAST);
+    assert_int_equal(s0->rhs->ty->kind, TY_CD);
+    Expr *m = s0->rhs->kids[0];
+    assert_int_equal(m->kind, E_BINARY);
+    assert_int_equal(m->kids[1]->kind, E_CALL);
+    assert_string_equal(m->kids[1]->text, "gf_imagf");
+    /* r[i] = (float)a[i]: the real part (clang's float -> double stays implicit) */
+    assert_int_equal(s2->rhs->kind, E_CAST);
+    assert_int_equal(s2->rhs->ty->kind, TY_FLOAT);
+    assert_int_equal(s2->rhs->kids[0]->ty->kind, TY_CF);
+    unit_free(u);
+}
+
 static void not_a_reduction(void **state)
 {
     (void)state;
@@ -555,6 +598,7 @@ int main(void)
         cmocka_unit_test(syntax_error),
         cmocka_unit_test(parallel_and_sequential),
         cmocka_unit_test(reductions),
+        cmocka_unit_test(complex_types),
         cmocka_unit_test(not_a_reduction),
         cmocka_unit_test(fusable_nests),
         cmocka_unit_test(extents),
