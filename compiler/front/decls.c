@@ -758,10 +758,10 @@ static void check_type(WalkCx *w, CXType t)
     case CXType_LongDouble: walk_fail(w, "uses 'long double', which has no GPU equivalent"); return;
     case CXType_Float16:
     case CXType_BFloat16:
+    case CXType_Complex:         /* gf_c32 / gf_c64 exist in the marked function's code only */
         walk_fail(w, arena_printf(w->d->a, "uses '%s', which gpufuse supports in the marked function's own code only",
                                   type_spelling(w->d, c)));
         return;
-    case CXType_Complex:
     case CXType_Atomic:
     case CXType_Vector:
     case CXType_ExtVector:

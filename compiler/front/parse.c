@@ -962,6 +962,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
         if (gfc_op(p->ops, c, &op) && op == GFC_OP_EXTENSION)
             return conv_expr(p, ks.c[0]);
         op = op_of(p, c);
+        if (!op && ks.n == 1 && !type_is_complex(ty) && type_is_complex(conv_type(p, clang_getCursorType(ks.c[0]), c,
+                                                                                   NULL, 0, NULL)))
+            reject(p, c, "-Wgpufuse-syntax", "'__real__' and '__imag__' are not supported in a fused region; use "
+                   "crealf/cimagf (creal/cimag)");
         if (!op)
             reject(p, c, "-Wgpufuse-syntax", "this operator is not supported in a fused region");
         if (op == OP_PREINC || op == OP_PREDEC || op == OP_POSTINC || op == OP_POSTDEC)

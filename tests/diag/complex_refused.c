@@ -61,3 +61,20 @@ GPUFUSE void cfield(int n, struct cf *restrict p) // expected-warning {{field 'z
     for (int i = 0; i < n; i++)
         p[i].f = crealf(p[i].z);
 }
+
+static float _Complex twice(float _Complex z)
+{
+    return z + z;
+}
+
+GPUFUSE void c_helper(int n, const float _Complex *restrict a, float _Complex *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = twice(a[i]); // expected-warning {{helper 'twice' uses '_Complex float', which gpufuse supports in the marked function's own code only}} [-Wgpufuse-call]
+}
+
+GPUFUSE void c_gnu_parts(int n, const float _Complex *restrict a, float *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = __real__ a[i]; // expected-warning {{'__real__' and '__imag__' are not supported in a fused region; use crealf/cimagf (creal/cimag)}} [-Wgpufuse-syntax]
+}
