@@ -84,5 +84,16 @@ GPUFUSE void c_test(int n, const float _Complex *restrict a, int *restrict b)
     for (int i = 0; i < n; i++)
         b[i] = a[i] ? (int)a[i] : -1;
 }
+// a complex product: Annex G products, reassociated like a float product
+GPUFUSE void c_prod(int n, const double _Complex *restrict a, double _Complex *restrict out)
+{
+    double _Complex p = 1;
+    for (int i = 0; i < n; i++)
+        p *= a[i] + 0.5;
+    out[0] = p;
+}
 // CHECK-LABEL: region c_test
 // CHECK: S0: b[i] = (a[i] ? (int)(float)a[i] : (-1))
+// CHECK-LABEL: region c_prod
+// CHECK: S1: p *= (a[i] + 0.5) ; reduction * on p
+// CU: p = gf_block_reduce(p, gf_mul<gf_c64>());
