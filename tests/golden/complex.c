@@ -77,6 +77,7 @@ GPUFUSE void c_rowsum(int n, int m, const double _Complex a[restrict n][m], doub
 // REPORT: kernel c_fma_k0 [map, 1-D]
 // REPORT: global traffic per element: 32 B unfused (a pass per statement) -> 32 B fused (0% saved)
 // REPORT: kernel c_sum_k0 [reduce, 1-D, deterministic reduction]
+// REPORT: kernel c_sum2d_k0 [reduce, 2-D, deterministic reduction]
 
 // a complex tested as a condition: whether either part is nonzero
 GPUFUSE void c_test(int n, const float _Complex *restrict a, int *restrict b)
@@ -92,8 +93,28 @@ GPUFUSE void c_prod(int n, const double _Complex *restrict a, double _Complex *r
         p *= a[i] + 0.5;
     out[0] = p;
 }
+// column sums (a map over j, i sequential inside) and a 2-D sum of conj
+GPUFUSE void c_colsum(int n, int m, const double _Complex a[restrict n][m], double _Complex *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            y[j] += a[i][j];
+}
+
+GPUFUSE void c_sum2d(int n, int m, const float _Complex a[restrict n][m], float _Complex *restrict s)
+{
+    float _Complex t = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            t += conjf(a[i][j]);
+    s[0] = t;
+}
 // CHECK-LABEL: region c_test
 // CHECK: S0: b[i] = (a[i] ? (int)(float)a[i] : (-1))
 // CHECK-LABEL: region c_prod
 // CHECK: S1: p *= (a[i] + 0.5) ; reduction * on p
+// CHECK-LABEL: region c_colsum
+// CHECK: S0: y[j] += a[i][j]
+// CHECK-LABEL: region c_sum2d
+// CHECK: S1: t += conjf(a[i][j]) ; reduction + on t
 // CU: p = gf_block_reduce(p, gf_mul<gf_c64>());
