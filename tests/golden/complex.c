@@ -79,8 +79,9 @@ GPUFUSE void c_rowsum(int n, int m, const double _Complex a[restrict n][m], doub
 // REPORT: kernel c_sum_k0 [reduce, 1-D, deterministic reduction]
 // REPORT: kernel c_sum2d_k0 [reduce, 2-D, deterministic reduction]
 
-// a complex tested as a condition: whether either part is nonzero
-GPUFUSE void c_test(int n, const float _Complex *restrict a, int *restrict b)
+// a complex tested as a condition: whether either part is nonzero (spelled
+// with <complex.h>'s macro complex)
+GPUFUSE void c_test(int n, const complex float *restrict a, int *restrict b)
 {
     for (int i = 0; i < n; i++)
         b[i] = a[i] ? (int)a[i] : -1;
@@ -110,6 +111,7 @@ GPUFUSE void c_sum2d(int n, int m, const float _Complex a[restrict n][m], float 
     s[0] = t;
 }
 // CHECK-LABEL: region c_test
+// CHECK: param float _Complex a[] in restrict
 // CHECK: S0: b[i] = (a[i] ? (int)(float)a[i] : (-1))
 // CHECK-LABEL: region c_prod
 // CHECK: S1: p *= (a[i] + 0.5) ; reduction * on p
