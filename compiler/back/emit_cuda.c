@@ -331,7 +331,13 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
-/* The 1-D grid-stride map or map-reduce kernel; `vec` = the 4-wide form. */
+/* The 16-byte vector type an element type travels in (the vec4 form). */
+static const char *vec_type(const Type *t)
+{
+    return t->kind == TY_FLOAT || t->kind == TY_CF ? "float4" : t->kind == TY_INT ? "int4" : "uint4";
+}
+
+/* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
 static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
     Kernel *k = c->k;
@@ -347,12 +353,14 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     buf_line(b, "const GF_I gf_tid = (GF_I)blockIdx.x * blockDim.x + threadIdx.x;");
     const char *t0[] = {"gf_t"};
     if (vec) {
-        /* 16-byte loads and stores of 4 consecutive elements; the launcher
-         * checked the alignment of every array at the first index */
+        /* 16-byte loads and stores of w consecutive elements (4 floats or
+         * ints, 2 float _Complex); the launcher checked the alignment of
+         * every array at the first index */
+        const int w = k->vecw;
         Stmt *l = k->loops[0];
         Buf lb = {0};
         emit_expr(&lb, &c->base, l->lb);
-        buf_line(b, "const GF_I gf_n4 = gf_n0 / 4;");
+        buf_line(b, "const GF_I gf_n4 = gf_n0 / %d;", w);
         buf_line(b, "for (GF_I gf_q = gf_tid; gf_q < gf_n4; gf_q += gf_stride) {");
         b->indent++;
         for (int i = 0; i < u->arrays.len; i++) {
@@ -360,17 +368,16 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
             if (lower_reg_temp(k, v))
                 continue;
             const char *et = type_c_name(type_elem(v->ty));
-            const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
-                             type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
-            buf_line(b, "%s %s_v[4];", et, v->cname);
+            const char *vt = vec_type(type_elem(v->ty));
+            buf_line(b, "%s%s %s_v[%d];", w == 4 ? "" : "__align__(16) ", et, v->cname, w);
             if (in(&c->kl->vec_loads, v))
                 buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
                          in(&u->stored, v) ? "*" : "__ldcs", vt, v->cname, lb.data);
         }
         buf_line(b, "#pragma unroll");
-        buf_line(b, "for (int gf_k = 0; gf_k < 4; gf_k++) {");
+        buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", w);
         b->indent++;
-        buf_line(b, "const GF_I gf_t = gf_q * 4 + gf_k;");
+        buf_line(b, "const GF_I gf_t = gf_q * %d + gf_k;", w);
         emit_ivs(b, c, k, t0);
         buf_line(b, "(void)%s;", k->loops[0]->iv->cname);
         c->vec = 1;
@@ -382,13 +389,12 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
             Var *v = vec_at(&u->arrays, i);
             if (!in(&u->stored, v) || lower_reg_temp(k, v))
                 continue;
-            const char *vt = type_elem(v->ty)->kind == TY_FLOAT ? "float4" :
-                             type_elem(v->ty)->kind == TY_INT ? "int4" : "uint4";
+            const char *vt = vec_type(type_elem(v->ty));
             buf_line(b, "__stcs((%s *)(%s + (%s)) + gf_q, *(%s *)%s_v);", vt, v->cname, lb.data, vt, v->cname);
         }
         b->indent--;
         buf_line(b, "}");
-        buf_line(b, "for (GF_I gf_t = gf_n4 * 4 + gf_tid; gf_t < gf_n0; gf_t += gf_stride) { /* the tail */");
+        buf_line(b, "for (GF_I gf_t = gf_n4 * %d + gf_tid; gf_t < gf_n0; gf_t += gf_stride) { /* the tail */", w);
         buf_free(&lb);
     } else {
         buf_line(b, "for (GF_I gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
@@ -1145,8 +1151,8 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         Buf al = {0};
         for (int i = 0; i < kl->align16.len; i++)
             buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
-        buf_line(b, "const bool gf_vec = gf_n0 >= 4%s;", al.data ? al.data : "");
-        buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);");
+        buf_line(b, "const bool gf_vec = gf_n0 >= %d%s;", k->vecw, al.data ? al.data : "");
+        buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
         if (cover) {
             /* a map: a thread per float4 */
             buf_printf(launch, "if (gf_vec) %s;\n", kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),

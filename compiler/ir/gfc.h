@@ -692,6 +692,7 @@ typedef struct Kernel {
     Vec reg_temps;               /* Var* temporaries kept in registers */
     Vec atomics;                 /* Var*: arrays it updates atomically */
     bool vec4;                   /* 1-D, unit-stride float: float4 path */
+    int vecw;                    /* with vec4: elements per 16-byte access (4; 2 for float _Complex) */
     Vec dev_in;                  /* Var*: scalar results it reads from device memory */
     Vec results;                 /* K_SERIAL: Var* scalars it assigns that are used outside
                                     it: left in device memory (gf_out_<name>), like

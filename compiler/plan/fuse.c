@@ -182,8 +182,16 @@ static bool unit_stride(const Expr *e, const void *iv)
     if (a->c != 0 || a->nterms != 1 || a->terms[0].var != iv || a->terms[0].coef != 1)
         return true;
     Type *t = e->ty;
-    return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT);
+    return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_CF);
 }
+
+/* An element of another size than *size (the vector form loads 16 bytes of
+ * every array at once: the same number of elements of each). */
+static bool other_size(const Expr *e, const void *size)
+{
+    return e->kind == E_INDEX && type_size(e->ty) != *(const int *)size;
+}
+
 
 static IrFind is_loop(const Stmt *s, const void *arg)
 {
@@ -920,8 +928,17 @@ static void mark_vec4(Kernel *k)
         if (!ir_stmt_any(nest->body, is_index, NULL))
             return;
     }
-    /* every array of the kernel is accessed at [i] only, 4-byte elements */
+    /* every array of the kernel is accessed at [i] only, all 4-byte or all
+     * 8-byte (float _Complex) elements */
+    int size = 4;
+    for (int i = 0; i < k->nests.len && size == 4; i++)
+        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
+            size = 8;
+    for (int i = 0; i < k->nests.len; i++)
+        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
+            return;
     k->vec4 = true;
+    k->vecw = 16 / size;
 }
 
 /* ---- where scalar results live ----------------------------------------------------------------

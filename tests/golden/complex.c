@@ -68,15 +68,23 @@ GPUFUSE void c_rowsum(int n, int m, const double _Complex a[restrict n][m], doub
 // CHECK: S1: s += (a[i][j] * (double _Complex)gf_imagf(1.0f)) ; reduction + on s
 // CU: #define GF_USES_COMPLEX 1
 // CU: struct __align__(8) gf_c32 {
+// CU: c_fma_k0_v4(int n, gf_c32 *__restrict__ d
+// CU: const GF_I gf_n4 = gf_n0 / 2;
+// CU: __align__(16) gf_c32 a_v[2];
+// CU: *(float4 *)a_v = __ldcs((const float4 *)(a + (0)) + gf_q);
+// CU: d_v[gf_k] = a_v[gf_k] * b_v[gf_k] + c_v[gf_k];
+// CU: __stcs((float4 *)(d + (0)) + gf_q, *(float4 *)d_v);
 // CU: c_fma_k0(int n, gf_c32 *__restrict__ d, const gf_c32 *__restrict__ a
 // CU: d[i] = a[i] * b[i] + c[i];
+// CU: const bool gf_vec = gf_n0 >= 2 && gf_aligned16(
 // CU: gf_c32 s = gf_add<gf_c32>::id();
 // CU: s = gf_block_reduce(s, gf_add<gf_c32>());
 // HOST: typedef float _Complex gf_c32;
 // HOST: #pragma omp parallel for reduction(+:s)
-// REPORT: kernel c_fma_k0 [map, 1-D]
+// REPORT: kernel c_fma_k0 [map, 1-D, 128-bit vectors]
 // REPORT: global traffic per element: 32 B unfused (a pass per statement) -> 32 B fused (0% saved)
-// REPORT: kernel c_sum_k0 [reduce, 1-D, deterministic reduction]
+// REPORT: kernel c_mixed_k0 [map, 1-D]:
+// REPORT: kernel c_sum_k0 [reduce, 1-D, 128-bit vectors, deterministic reduction]
 // REPORT: kernel c_sum2d_k0 [reduce, 2-D, deterministic reduction]
 
 // a complex tested as a condition: whether either part is nonzero (spelled
