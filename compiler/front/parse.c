@@ -813,6 +813,19 @@ static Expr *complex_conv(P *p, CXCursor at, Type *to, Expr *e)
     return x;
 }
 
+/* An integer operand of an arithmetic operator whose other operand is
+ * complex: clang 16 converts it to the complex type (and divides through
+ * __divsc3), C11 6.3.1.8 and gcc to the corresponding real type (a
+ * componentwise division): gpufuse follows C, so clang's implicit cast
+ * (kc is clang's ImplicitCastExpr) becomes a cast to the real type. */
+static Expr *int_operand_real(P *p, CXCursor kc, Expr *k)
+{
+    if (clang_getCursorKind(kc) == CXCursor_UnexposedExpr && k->kind == E_CAST && type_is_complex(k->ty) &&
+        type_is_integer(k->kids[0]->ty))
+        k->ty = new_type(p, k->ty->kind == TY_CF ? TY_FLOAT : TY_DOUBLE);
+    return k;
+}
+
 static Expr *conv_expr_(P *p, CXCursor c);
 
 static Expr *conv_expr(P *p, CXCursor c)
@@ -949,8 +962,8 @@ static Expr *conv_expr_(P *p, CXCursor c)
         e->ty = ty;
         e->op = op;
         set_kids(p, e, 2);
-        e->kids[0] = conv_expr(p, ks.c[0]);
-        e->kids[1] = conv_expr(p, ks.c[1]);
+        e->kids[0] = int_operand_real(p, ks.c[0], conv_expr(p, ks.c[0]));
+        e->kids[1] = int_operand_real(p, ks.c[1], conv_expr(p, ks.c[1]));
         return e;
     }
     case CXCursor_CompoundAssignOperator:
@@ -2479,7 +2492,7 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         Op op = op_of(p, c);
         if (!op_is_assign(op))
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this assignment");
-        return make_assign(p, c, ks.c[0], op, conv_expr(p, ks.c[1]));
+        return make_assign(p, c, ks.c[0], op, int_operand_real(p, ks.c[1], conv_expr(p, ks.c[1])));
     }
     case CXCursor_UnaryOperator: {
         Op op = ks.n == 1 ? op_of(p, c) : OP_NONE;

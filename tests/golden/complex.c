@@ -118,6 +118,16 @@ GPUFUSE void c_sum2d(int n, int m, const float _Complex a[restrict n][m], float 
             t += conjf(a[i][j]);
     s[0] = t;
 }
+// integer operands of complex operators convert to the real type (C11
+// 6.3.1.8, gcc): z / k divides componentwise (clang 16 would call __divsc3)
+GPUFUSE void c_intops(int n, int k, float _Complex *restrict z, float _Complex *restrict w)
+{
+    for (int i = 0; i < n; i++) {
+        z[i] = z[i] / k + 2 * w[i] - (w[i] == 3);
+        w[i] /= k;
+        w[i] += (float _Complex)k / z[i];
+    }
+}
 // CHECK-LABEL: region c_test
 // CHECK: param float _Complex a[] in restrict
 // CHECK: S0: b[i] = (a[i] ? (int)(float)a[i] : (-1))
@@ -127,4 +137,8 @@ GPUFUSE void c_sum2d(int n, int m, const float _Complex a[restrict n][m], float 
 // CHECK: S0: y[j] += a[i][j]
 // CHECK-LABEL: region c_sum2d
 // CHECK: S1: t += conjf(a[i][j]) ; reduction + on t
+// CHECK-LABEL: region c_intops
+// CHECK: S0: z[i] = (((z[i] / (float)k) + ((float)2 * w[i])) - (float)(w[i] == (float)3))
+// CHECK: S1: w[i] /= (float)k
+// CHECK: S2: w[i] += ((float _Complex)k / z[i])
 // CU: p = gf_block_reduce(p, gf_mul<gf_c64>());
