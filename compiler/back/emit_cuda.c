@@ -2018,27 +2018,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    int nargs = 0;
-    for (int i = 0; i < r->params.len; i++)
-        if (((Var *)vec_at(&r->params, i))->is_array)
-            nargs++;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
-    buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    buf_line(b, "GF_UNUSED long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
-    int idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        char *lo = arena_printf(A(c), "gf_lo_%s", v->cname), *hi = arena_printf(A(c), "gf_hi_%s", v->cname);
-        emit_extent(b, r, v, lo, hi);
-        /* a pure output that is written everywhere it is staged needs no copy-in;
-         * anything less is copied in so unwritten elements keep their values */
-        const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
-        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
-        buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
-        buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
-    }
+    emit_call_args(b, r, true);
     emit_reservations(b, c, r);
     emit_cost_model(b, c, r);
     emit_host_choice(b, r);
@@ -2062,15 +2042,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "cudaStream_t gf_s = gf_call_stream(gf_c);");
     buf_line(b, "const int gf_sms = gf_call_sm_count(gf_c);");
     buf_line(b, "(void)gf_sms;");
-    idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        Type *et = type_elem(v->ty);
-        buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", v->written ? "" : "const ", type_c_name(et),
-                 v->cname, v->written ? "" : "const ", type_c_name(et), idx++);
-    }
+    emit_device_ptrs(b, r, true);
     /* one device slot per scalar result, for the whole call */
     Vec outs = {0};
     device_scalars(c, r, &outs);

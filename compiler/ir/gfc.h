@@ -918,6 +918,9 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
+const char *emit_arg_mode(const Var *v);
+void emit_call_args(Buf *b, Region *r, bool big);
+void emit_device_ptrs(Buf *b, Region *r, bool by_written);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
 /* host_cost.c: the host plan against the C body, per call.  emit_host_cost
  * prints gf_host_wins_<f>(scalar parameters); host_cost_call is its call
