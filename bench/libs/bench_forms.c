@@ -269,42 +269,47 @@ static void g_ger2(const form *f, int dbl, void *const *p)
 
 #define LL(x) ((long long)(x))
 
-static int make_forms(form *v)
+/* The forms with every size divided by s (1: the benchmark's sizes;
+ * tests/libcall/bench_forms_check.c runs them small on the CPU). */
+int bench_forms_make(form *v, int s);
+int bench_forms_make(form *v, int s)
 {
     int n = 0;
     const double a = ALPHA, b = BETA;
+    const int n20 = 2000 / s, n23 = 2300 / s, n26 = 2600 / s, n40 = 4000 / s;
+    const int m16 = 1600 / s, m18 = 1800 / s, m22 = 2200 / s, m24 = 2400 / s;
     /* gemm: C A B */
-    v[n++] = (form){"gemm", "gemm(N,N)", {2000, 2300, 2600}, 3, {LL(2000) * 2300, LL(2000) * 2600, LL(2600) * 2300},
-                    {1, 0, 0}, {a * 2600 + b}, 2600, 2.0 * 2000 * 2300 * 2600, g_gemm, d_gemm};
+    v[n++] = (form){"gemm", "gemm(N,N)", {n20, n23, n26}, 3, {LL(n20) * n23, LL(n20) * n26, LL(n26) * n23},
+                    {1, 0, 0}, {a * n26 + b}, n26, 2.0 * n20 * n23 * n26, g_gemm, d_gemm};
     /* 2mm: T A B C D */
-    v[n++] = (form){"2mm", "gemm(N,N) x2", {1600, 1800, 2200, 2400}, 5,
-                    {LL(1600) * 1800, LL(1600) * 2200, LL(2200) * 1800, LL(1800) * 2400, LL(1600) * 2400},
-                    {1, 0, 0, 0, 1}, {a * 2200, 0, 0, 0, a * 2200 * 1800 + b}, 2200 + 1800,
-                    2.0 * 1600 * 1800 * 2200 + 2.0 * 1600 * 2400 * 1800, g_2mm, d_2mm};
+    v[n++] = (form){"2mm", "gemm(N,N) x2", {m16, m18, m22, m24}, 5,
+                    {LL(m16) * m18, LL(m16) * m22, LL(m22) * m18, LL(m18) * m24, LL(m16) * m24},
+                    {1, 0, 0, 0, 1}, {a * m22, 0, 0, 0, a * m22 * m18 + b}, m22 + m18,
+                    2.0 * m16 * m18 * m22 + 2.0 * m16 * m24 * m18, g_2mm, d_2mm};
     /* syrk: C A */
-    v[n++] = (form){"syrk", "syrk(upper,T)", {2000, 2600}, 2, {LL(2000) * 2000, LL(2000) * 2600}, {1, 0},
-                    {a * 2600 + b}, 2600, 1.0 * 2000 * 2001 * 2600, g_syrk, d_syrk};
+    v[n++] = (form){"syrk", "syrk(upper,T)", {n20, n26}, 2, {LL(n20) * n20, LL(n20) * n26}, {1, 0},
+                    {a * n26 + b}, n26, 1.0 * n20 * (n20 + 1) * n26, g_syrk, d_syrk};
     /* syr2k: C A B */
-    v[n++] = (form){"syr2k", "syr2k(upper,T)", {2000, 2600}, 3, {LL(2000) * 2000, LL(2000) * 2600, LL(2000) * 2600},
-                    {1, 0, 0}, {2 * a * 2600 + b}, 2 * 2600, 2.0 * 2000 * 2001 * 2600, g_syr2k, d_syr2k};
+    v[n++] = (form){"syr2k", "syr2k(upper,T)", {n20, n26}, 3, {LL(n20) * n20, LL(n20) * n26, LL(n20) * n26},
+                    {1, 0, 0}, {2 * a * n26 + b}, 2 * n26, 2.0 * n20 * (n20 + 1) * n26, g_syr2k, d_syr2k};
     /* symm: C A B */
-    v[n++] = (form){"symm", "symm(right,upper)", {2000, 2600}, 3, {LL(2000) * 2600, LL(2000) * 2000, LL(2000) * 2600},
-                    {1, 0, 0}, {a * 2000 + b}, 2000, 2.0 * 2000 * 2000 * 2600, g_symm, d_symm};
+    v[n++] = (form){"symm", "symm(right,upper)", {n20, n26}, 3, {LL(n20) * n26, LL(n20) * n20, LL(n20) * n26},
+                    {1, 0, 0}, {a * n20 + b}, n20, 2.0 * n20 * n20 * n26, g_symm, d_symm};
     /* trmm: A B */
-    v[n++] = (form){"trmm", "trmm(right,upper,T,unit), in place", {2000, 2600}, 2, {LL(2000) * 2000, LL(2000) * 2600},
-                    {0, 1}, {0, a * 2000}, 2000, 1.0 * 2000 * 2000 * 2600, g_trmm, d_trmm};
+    v[n++] = (form){"trmm", "trmm(right,upper,T,unit), in place", {n20, n26}, 2, {LL(n20) * n20, LL(n20) * n26},
+                    {0, 1}, {0, a * n20}, n20, 1.0 * n20 * n20 * n26, g_trmm, d_trmm};
     /* atax: A x y t */
-    v[n++] = (form){"atax", "gemv(T), gemv(N)", {4000, 4000}, 4, {LL(4000) * 4000, 4000, 4000, 4000}, {0, 0, 1, 1},
-                    {0, 0, 4000.0 * 4000, 4000}, 8000, 4.0 * 4000 * 4000, g_atax, d_atax};
+    v[n++] = (form){"atax", "gemv(T), gemv(N)", {n40, n40}, 4, {LL(n40) * n40, n40, n40, n40}, {0, 0, 1, 1},
+                    {0, 0, (double)n40 * n40, n40}, 2 * n40, 4.0 * n40 * n40, g_atax, d_atax};
     /* mvt: x1 x2 y1 y2 A */
-    v[n++] = (form){"mvt", "gemv(T), gemv(N)", {4000}, 5, {4000, 4000, 4000, 4000, LL(4000) * 4000},
-                    {1, 1, 0, 0, 0}, {4001, 4001}, 4000, 4.0 * 4000 * 4000, g_mvt, d_mvt};
+    v[n++] = (form){"mvt", "gemv(T), gemv(N)", {n40}, 5, {n40, n40, n40, n40, LL(n40) * n40},
+                    {1, 1, 0, 0, 0}, {n40 + 1, n40 + 1}, n40, 4.0 * n40 * n40, g_mvt, d_mvt};
     /* gesummv: A B t x y */
-    v[n++] = (form){"gesummv", "gemv(T) x2, axpy", {4000}, 5, {LL(4000) * 4000, LL(4000) * 4000, 4000, 4000, 4000},
-                    {0, 0, 1, 0, 1}, {0, 0, 4000, 0, (a + b) * 4000}, 4000, 4.0 * 4000 * 4000, g_gesummv, d_gesummv};
+    v[n++] = (form){"gesummv", "gemv(T) x2, axpy", {n40}, 5, {LL(n40) * n40, LL(n40) * n40, n40, n40, n40},
+                    {0, 0, 1, 0, 1}, {0, 0, n40, 0, (a + b) * n40}, n40, 4.0 * n40 * n40, g_gesummv, d_gesummv};
     /* gemver's rank-2 update: A u1 v1 u2 v2 */
-    v[n++] = (form){"ger2", "ger x2", {4000}, 5, {LL(4000) * 4000, 4000, 4000, 4000, 4000}, {1, 0, 0, 0, 0},
-                    {3}, 2, 4.0 * 4000 * 4000, g_ger2, d_ger2};
+    v[n++] = (form){"ger2", "ger x2", {n40}, 5, {LL(n40) * n40, n40, n40, n40, n40}, {1, 0, 0, 0, 0},
+                    {3}, 2, 4.0 * n40 * n40, g_ger2, d_ger2};
     return n;
 }
 
@@ -498,7 +503,7 @@ int main(int argc, char **argv)
         return 1;
     }
     form v[16];
-    int n = make_forms(v), failed = 0;
+    int n = bench_forms_make(v, 1), failed = 0;
     for (int i = 0; i < n; i++)
         for (int dbl = 1; dbl >= 0; dbl--)
             if (wanted(v[i].name) && (!only_type || only_type == 2 - !dbl))
