@@ -271,10 +271,23 @@ static bool emit_unswapped(Buf *b, EmitCtx *cx, const Stmt *s)
     return true;
 }
 
+/* Whether s is one of the parallel loops the plan's kernel opens itself. */
+static bool kernel_loop(const HostCx *h, const Stmt *s)
+{
+    for (int d = 0; h->k && d < h->k->pdims; d++)
+        if (h->k->loops[d] == s)
+            return true;
+    return false;
+}
+
 static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     HostCx *h = (HostCx *)cx;
-    if (!h->fused && s->kind == S_FOR && s->interchanged)
+    /* A pair swapped for the GPU below the plan's parallel loops (gemm's
+     * `for k for j` as `for j for k` in a row kernel: B read by columns) runs
+     * in the C body's order: each element gets the same operations in the
+     * same order either way (the loop over the sum stays in order). */
+    if (s->kind == S_FOR && s->interchanged && !kernel_loop(h, s))
         return emit_unswapped(b, cx, s);
     if (s->kind == S_RETURN) {
         free_vlas(b, h->r, h->fused);
