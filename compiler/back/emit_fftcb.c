@@ -298,16 +298,23 @@ void fftcb_emit_info(Buf *b, EmitCtx *cx, Arena *a, Region *r, Step *st, const c
             Buf ub = {0}, dim = {0};
             emit_cond(&ub, cx, loops[j]->ub);
             emit_cond(&dim, cx, z->dims[j]);
-            buf_printf(&cond, "%s(long long)(%s) == %s(long long)(%s)", cond.len ? " && " : "", dim.data,
-                       j == d - 1 ? "2 * " : "", ub.data);
+            /* the same text on both sides is true: left out (no self-comparison for the C++ compiler) */
+            const char *want = j == d - 1 ? arena_printf(a, "2 * %s", ub.data) : ub.data;
+            const char *cmp = arena_printf(a, "(long long)(%s) == %s(long long)(%s)", dim.data,
+                                           j == d - 1 ? "2 * " : "", ub.data);
+            if (strcmp(dim.data, want) && !strstr(cond.data ? cond.data : "", cmp))
+                buf_printf(&cond, "%s%s", cond.len ? " && " : "", cmp);
             buf_printf(&prod[side], "%s(long long)(%s)", j ? " * " : "", ub.data);
             buf_free(&ub);
             buf_free(&dim);
         }
     }
-    if (st->fft_load && st->fft_store)
-        buf_printf(&cond, " && %s == %s", prod[0].data, prod[1].data);
-    buf_printf(cover, "(%s) ? %s : -1LL", cond.data, prod[st->fft_load ? 0 : 1].data);
+    if (st->fft_load && st->fft_store && strcmp(prod[0].data, prod[1].data))
+        buf_printf(&cond, "%s%s == %s", cond.len ? " && " : "", prod[0].data, prod[1].data);
+    if (cond.len)
+        buf_printf(cover, "(%s) ? %s : -1LL", cond.data, prod[st->fft_load ? 0 : 1].data);
+    else
+        buf_puts(cover, prod[st->fft_load ? 0 : 1].data);
     buf_free(&prod[0]);
     buf_free(&prod[1]);
     buf_free(&cond);

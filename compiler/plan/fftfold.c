@@ -81,7 +81,9 @@ static void check_expr(Fold *f, Stmt *body, Expr *e)
         if (e->var == f->z) {
             if (fft_own_part(f->a, f->z, f->loops, f->d, e) < 0)
                 fail(f, arena_printf(f->a, "the nest reads or writes '%s' at another element than the one cuFFT "
-                                           "loads or stores", f->z->name));
+                                           "loads or stores (an iteration may only touch its own complex "
+                                           "element, %s[...][2 * i] and [2 * i + 1])",
+                                     f->z->name, f->z->name));
         } else if (e->var->is_private) {
             fail(f, "the nest uses an array private to each iteration");
         } else if (type_is_half(type_elem(e->var->ty)) || !type_is_arith(type_elem(e->var->ty))) {
