@@ -663,15 +663,12 @@ static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_si
     return GF_SUCCESS;
 }
 
-/* GPUFUSE_FFT_CALLBACKS=0 turns callbacks off (read once). */
+/* GPUFUSE_FFT_CALLBACKS=0 turns callbacks off (read at each call, which
+ * costs nothing beside an FFT, so a program may compare both ways). */
 static int callbacks_on(void)
 {
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("GPUFUSE_FFT_CALLBACKS");
-        on = !(e && !strcmp(e, "0"));
-    }
-    return on;
+    const char *e = getenv("GPUFUSE_FFT_CALLBACKS");
+    return !(e && !strcmp(e, "0"));
 }
 
 /* Under fft_mu: plans and runs the FFT with callbacks; GF_ERROR_NOT_SUPPORTED
