@@ -21,7 +21,8 @@ typedef struct Fold {
     Arena *a;
     Region *r;
     Var *z;                      /* the transform's array the nest shares */
-    Var *in;                     /* the transform's input */
+    Var *in, *out;               /* the transform's input and output */
+    Stmt *load_nest;             /* checking a store kernel: the nest already in the load callback */
     Stmt **loops;
     int d;
     bool load;                   /* checking for the load callback */
@@ -113,6 +114,40 @@ static void check_expr(Fold *f, Stmt *body, Expr *e)
         check_expr(f, body, e->kids[i]);
 }
 
+static bool var_is(const Expr *e, const void *v) { return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v; }
+
+/* Whether s reads v (its right side, the subscripts of its left side, or
+ * the element a compound assignment updates). */
+static bool reads(const Stmt *s, const Var *v)
+{
+    if (s->rhs && ir_expr_any(s->rhs, var_is, v))
+        return true;
+    if (s->kind != S_ASSIGN)
+        return false;
+    if (s->op != OP_ASSIGN && var_is(s->lhs, v))
+        return true;
+    for (int i = 0; s->lhs->kind == E_INDEX && i < s->lhs->nkids; i++)
+        if (ir_expr_any(s->lhs->kids[i], var_is, v))
+            return true;
+    return false;
+}
+
+/* What cuFFT runs concurrently with a callback: a load callback may run
+ * while other blocks already write the output (out-of-place); a store
+ * callback while the input is still read, and while the load callback of
+ * the same transform still reads its arrays. */
+static void check_races(Fold *f, Stmt *s)
+{
+    if (f->load && f->out != f->z && reads(s, f->out))
+        fail(f, arena_printf(f->a, "the nest reads '%s', which the transform writes meanwhile", f->out->name));
+    if (!f->load && f->in != f->z && reads(s, f->in))
+        fail(f, arena_printf(f->a, "the nest reads '%s', the input of the out-of-place transform", f->in->name));
+    if (!f->load && f->load_nest && s->kind == S_ASSIGN && s->lhs->kind == E_INDEX &&
+        ir_stmt_any(f->load_nest, var_is, s->lhs->var))
+        fail(f, arena_printf(f->a, "the nest writes '%s', which the load callback of the same transform reads",
+                             s->lhs->var->name));
+}
+
 /* The straight-line body: assignments and scalar declarations. */
 static void check_body(Fold *f, Stmt *body)
 {
@@ -134,6 +169,7 @@ static void check_body(Fold *f, Stmt *body)
         }
         check_expr(f, body, s->lhs);
         check_expr(f, body, s->rhs);
+        check_races(f, s);
         bool own = s->lhs->kind == E_INDEX && s->lhs->var == f->z;
         if (f->load && !own)
             fail(f, arena_printf(f->a, "the nest writes '%s', not only the transform's input", s->lhs->var->name));
@@ -168,8 +204,6 @@ static Stmt *nest_loops(Fold *f, Stmt *nest, Stmt **loops)
     }
     return fail(f, "not a loop nest"), NULL;
 }
-
-static bool var_is(const Expr *e, const void *v) { return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v; }
 
 static bool step_uses(const Step *st, const Var *v)
 {
@@ -233,7 +267,8 @@ static const char *try_fold(Arena *a, Region *r, Plan *p, int i, int j, bool loa
     const char *why = kernel_why(a, st);
     if (why)
         return why;
-    Fold f = {a, r, z, fft->stmt->rhs->kids[5]->var, fft->fft_loops[!load], 0, load, NULL};
+    Fold f = {a, r, z, fft->stmt->rhs->kids[5]->var, fft->stmt->rhs->kids[6]->var,
+              fft->fft_load ? vec_at(&fft->fft_load->nests, 0) : NULL, fft->fft_loops[!load], 0, load, NULL};
     Stmt *body = nest_loops(&f, vec_at(&st->kernel->nests, 0), f.loops);
     if (body)
         check_body(&f, body);

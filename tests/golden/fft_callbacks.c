@@ -88,3 +88,42 @@ GPUFUSE void scaled(int n, float s, float z[2 * n], float q[n])
 // CU-NEXT: "}\n"
 // CU-NEXT: ;
 // CU-NEXT: static const gf_fft_cb gf_fftcb_scaled_43 = {gf_fftcb_scaled_43_src, NULL, "gf_fftcb_scaled_43_store"};
+
+// races with what cuFFT runs meanwhile: not folded
+GPUFUSE void race_out(int n, float q[2 * n], const float w[n])
+{
+    float z[2 * n];
+    for (int i = 0; i < n; i++) {
+        z[2 * i] = q[2 * i] * w[i];
+        z[2 * i + 1] = q[2 * i + 1] * w[i];
+    }
+    gf_fft_c2c_n(1, n, 0, 0, 1, z, q, GF_FFT_FORWARD, GF_C32);
+}
+
+GPUFUSE void race_load(int n, const float a[2 * n], float x[2 * n], float p[n])
+{
+    float z[2 * n];
+    for (int i = 0; i < n; i++) {
+        z[2 * i] = x[2 * i];
+        z[2 * i + 1] = x[2 * i + 1];
+    }
+    gf_fft_c2c_n(1, n, 0, 0, 1, z, z, GF_FFT_FORWARD, GF_C32);
+    for (int i = 0; i < n; i++) {
+        x[2 * i] = z[2 * i];
+        p[i] = z[2 * i + 1] + a[2 * i];
+    }
+}
+
+GPUFUSE void race_in(int n, const float a[2 * n], float z[2 * n], float p[n])
+{
+    gf_fft_c2c_n(1, n, 0, 0, 1, a, z, GF_FFT_FORWARD, GF_C32);
+    for (int i = 0; i < n; i++)
+        p[i] = z[2 * i] + a[2 * i];
+}
+// REPORT-LABEL: region race_out
+// REPORT: not folded into the FFT at line 100: the nest reads 'q', which the transform writes meanwhile
+// REPORT-LABEL: region race_load
+// REPORT: line 106: kernel race_load_k0 (lines 106-109) folded into the load callback of the FFT at line 110
+// REPORT: not folded into the FFT at line 110: the nest writes 'x', which the load callback of the same transform reads
+// REPORT-LABEL: region race_in
+// REPORT: not folded into the FFT at line 119: the nest reads 'a', the input of the out-of-place transform
