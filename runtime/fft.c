@@ -116,6 +116,7 @@ typedef struct fft_plan {
     const gf_fft_cb *cb;         /* callbacks planned in (NULL: a plain plan) */
     size_t info_size;
     void *info;                  /* device copy of the callbacks' caller info */
+    void *info_host;             /* what was last copied there (NULL: nothing yet) */
     cufftHandle h;
     uint64_t last_use;
 } fft_plan;
@@ -132,6 +133,7 @@ static void plan_destroy(fft_plan *p)
     cufftDestroy(p->h);
     if (p->info)
         cudaFree(p->info);
+    free(p->info_host);
 }
 
 static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_size, void **info);
@@ -215,7 +217,7 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, c
         return st;
     }
     *p = (fft_plan){device, stream, s->rank, {s->dims[0], s->dims[1], s->dims[2]}, s->batch, type, cb, info_size,
-                    info, h, ++clock_};
+                    info, NULL, h, ++clock_};
     nplans++;
     *out = p;
     return GF_SUCCESS;
@@ -691,9 +693,18 @@ static gf_status exec_cb(const fft_shape *s, cudaStream_t stream, const gf_fft_c
         e->failed = 1;
         return GF_ERROR_NOT_SUPPORTED;
     }
-    if (cudaMemcpyAsync(p->info, info, info_size, cudaMemcpyHostToDevice, stream) != cudaSuccess) {
-        cudaGetLastError();
-        return cb_fail("%s", "copying the caller info failed");
+    /* the plan only ever runs on its stream: the block still holds the last
+     * caller info copied there, in stream order */
+    if (!p->info_host || memcmp(p->info_host, info, info_size)) {
+        if (!p->info_host && !(p->info_host = malloc(info_size ? info_size : 1)))
+            return cb_fail("%s", "out of host memory");
+        if (cudaMemcpyAsync(p->info, info, info_size, cudaMemcpyHostToDevice, stream) != cudaSuccess) {
+            cudaGetLastError();
+            free(p->info_host);
+            p->info_host = NULL;
+            return cb_fail("%s", "copying the caller info failed");
+        }
+        memcpy(p->info_host, info, info_size);
     }
     return p->type == CUFFT_Z2Z ? FFT(cufftExecZ2Z(p->h, in, out, direction))
                                 : FFT(cufftExecC2C(p->h, in, out, direction));
