@@ -5,7 +5,8 @@
  * on 2^24 complex64 in device memory (gf_malloc), with the callbacks and
  * with GPUFUSE_FFT_CALLBACKS=0 (the separate kernels and plain FFTs),
  * normwise relative difference at most 1e-5; at 2^12 both against the C
- * bodies.  gf_fft_callback_stats must count the callback executions (and
+ * bodies, and a double-precision scale kept in place (the store callback
+ * stores the scaled spectrum) at 2^12 against its C body.  gf_fft_callback_stats must count the callback executions (and
  * none with the variable set).  Prints the median time per call (CUDA
  * events on the current stream, 20 calls after 3 of warm-up) as
  *   fft_power_ms <callbacks> <separate>
@@ -22,6 +23,8 @@ void fftcb_power(int n, const float *x, const float *w, float *p);
 void gf_fftcb_power(int n, const float *x, const float *w, float *p);
 void fftcb_conv(int n, const float *a, const float *b, float *c);
 void gf_fftcb_conv(int n, const float *a, const float *b, float *c);
+void fftcb_scale(int n, double s, double *z, double *q);
+void gf_fftcb_scale(int n, double s, double *z, double *q);
 
 #define CALLS 20
 #define WARM 3
@@ -210,6 +213,40 @@ static void one_size(int n, int body, int timed)
     free(x), free(w), free(a), free(b), free(p_cb), free(p_sep), free(c_cb), free(c_sep);
 }
 
+/* fftcb_scale (complex128, the scaled spectrum stored by the callback)
+ * against its C body, normwise 1e-12 */
+static void scale_test(int n)
+{
+    size_t c2 = 2 * (size_t)n;
+    double *z = malloc(c2 * 8), *z_ref = malloc(c2 * 8), *q = malloc((size_t)n * 8), *q_ref = malloc((size_t)n * 8);
+    float *tmp = malloc(c2 * 4);
+    fill(tmp, c2, 7);
+    for (size_t i = 0; i < c2; i++)
+        z[i] = z_ref[i] = tmp[i];
+    void *dz = NULL, *dq = NULL;
+    must(gf_malloc(&dz, c2 * 8), "gf_malloc");
+    must(gf_malloc(&dq, (size_t)n * 8), "gf_malloc");
+    must(gf_memcpy(dz, z, c2 * 8, GF_HOST_TO_DEVICE), "gf_memcpy");
+    callbacks(1);
+    uint64_t f0 = folded();
+    gf_fftcb_scale(n, 0.25, dz, dq);
+    must(gf_sync(), "gf_sync");
+    check("scale (complex128, kept in place): ran with callbacks", folded() == f0 + 1);
+    must(gf_memcpy(z, dz, c2 * 8, GF_DEVICE_TO_HOST), "gf_memcpy");
+    must(gf_memcpy(q, dq, (size_t)n * 8, GF_DEVICE_TO_HOST), "gf_memcpy");
+    fftcb_scale(n, 0.25, z_ref, q_ref);
+    double ez = 0, rz = 0, eq = 0, rq = 0;
+    for (size_t i = 0; i < c2; i++)
+        ez += (z[i] - z_ref[i]) * (z[i] - z_ref[i]), rz += z_ref[i] * z_ref[i];
+    for (int i = 0; i < n; i++)
+        eq += (q[i] - q_ref[i]) * (q[i] - q_ref[i]), rq += q_ref[i] * q_ref[i];
+    char what[160];
+    snprintf(what, sizeof what, "scale: spectrum %.2e, q %.2e against the C body", sqrt(ez / rz), sqrt(eq / rq));
+    check(what, sqrt(ez / rz) <= 1e-12 && sqrt(eq / rq) <= 1e-12);
+    gf_free(dz), gf_free(dq);
+    free(z), free(z_ref), free(q), free(q_ref), free(tmp);
+}
+
 int main(void)
 {
     if (gf_init() == GF_ERROR_NO_DEVICE) {
@@ -222,6 +259,7 @@ int main(void)
         lg = 24;
     printf("FFT callbacks: 2^12 against the C bodies, 2^%d timed\n", lg);
     one_size(1 << 12, 1, 0);
+    scale_test(1 << 12);
     one_size(1 << lg, 0, 1);
     gf_fft_cb_stats s;
     gf_fft_callback_stats(&s);

@@ -28,3 +28,15 @@ GPUFUSE void fftcb_conv(int n, const float a[2 * n], const float b[2 * n], float
     }
     gf_fft_c2c_n(1, n, 0, 0, 1, c, c, GF_FFT_INVERSE, GF_C32);
 }
+
+/* double precision, a scale kept in z (a parameter: the store callback
+ * stores the scaled spectrum) and a second output */
+GPUFUSE void fftcb_scale(int n, double s, double z[2 * n], double q[n])
+{
+    gf_fft_c2c_n(1, n, 0, 0, 1, z, z, GF_FFT_FORWARD, GF_C64);
+    for (int i = 0; i < n; i++) {
+        z[2 * i] = z[2 * i] * s;
+        z[2 * i + 1] = z[2 * i + 1] * s;
+        q[i] = z[2 * i] - z[2 * i + 1];
+    }
+}
