@@ -13,7 +13,9 @@ import sys
 WORKLOADS = [("sgemm_10000", "SGEMM 10000^3 f32", "tflops"),
              ("fft2_1024_c64", "FFT2 1024x1024 complex64", "ms"),
              ("gemm_bias_relu_8192", "GEMM+bias+ReLU 8192^3 f32", "tflops"),
-             ("sqrt_1e8", "sqrt of 1e8 floats", "gbs")]
+             ("sqrt_1e8", "sqrt of 1e8 floats", "gbs"),
+             ("fft_power_2e24_c64", "window, FFT, |X|^2, 2^24 complex64", "ms"),
+             ("fft_conv_2e24_c64", "FFT convolution, 2^24 complex64", "ms")]
 IMPLS = ["gpufuse", "cupy", "torch", "torch.compile", "c_openmp", "numpy"]
 
 

@@ -2,7 +2,8 @@
 # run.sh BUILD_DIR OUTDIR [--quick] [--dry-run]
 #
 # The library benchmark in one command (about 1-2 minutes on an H200):
-#   BUILD_DIR/bench/libs/bench_libs   gf_sgemm, gf_fft_c2c, gf_gemm_epilogue, vsqrt (impl gpufuse)
+#   BUILD_DIR/bench/libs/bench_libs   gf_sgemm, gf_fft_c2c, gf_gemm_epilogue, vsqrt, the FFT
+#                                     pipelines with cuFFT callbacks (impl gpufuse)
 #   BUILD_DIR/bench/libs/bench_forms  the BLAS-shaped nests of bench/workloads/blasforms.c beside the
 #                                     same cuBLAS calls made directly, f32 and f64 (form_* lines)
 #   cpu_table                         the same in plain C, gcc -O3 -fopenmp (impl c_openmp); rebuilt
@@ -37,7 +38,7 @@ part() {
     [ "$rc" = 0 ] || say "$impl exited with status $rc"
     return "$rc"
 }
-all="sgemm_10000 fft2_1024_c64 gemm_bias_relu_8192 sqrt_1e8"
+all="sgemm_10000 fft2_1024_c64 gemm_bias_relu_8192 sqrt_1e8 fft_power_2e24_c64 fft_conv_2e24_c64"
 missing() {  # IMPL MESSAGE WORKLOADS...: a failed line for each workload without a line
     local impl=$1 msg=$2 w; shift 2
     for w in "$@"; do grep -q "\"workload\": \"$w\", \"impl\": \"$impl\"" "$res" || failed "$w" "$impl" "$msg"; done
