@@ -271,8 +271,9 @@ def build_ppcg(k, a, d, fl, size, mode_flags):
     pd = os.path.join(d, 'ppcg')
     os.makedirs(pd, exist_ok=True)
     shutil.copy(os.path.join(d, k.name + '.c'), pd)
-    rc, so, se, _ = sh([a.ppcg, '--target=cuda', '-I' + a.util, f'-D{size}_DATASET'] + mode_flags + [k.name + '.c'],
-                       cwd=pd)
+    # the kernel's own header (gemm.h) is in d, beside the copy ppcg does not see
+    rc, so, se, _ = sh([a.ppcg, '--target=cuda', '-I' + d, '-I' + a.util, f'-D{size}_DATASET'] + mode_flags +
+                       [k.name + '.c'], cwd=pd)
     if rc != 0:
         k.ppcg = 'refused'
         k.notes.append(f'ppcg: {first_errors(se)}')
@@ -282,7 +283,7 @@ def build_ppcg(k, a, d, fl, size, mode_flags):
         k.ppcg = 'refused'
         k.notes.append('ppcg wrote no .cu file')
         return None
-    rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] + ['-I' + a.cudainc] +
+    rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] + ['-I' + d, '-I' + a.cudainc] +
                        srcs +
                        [os.path.join(a.util, 'polybench.c'), os.path.join(HERE, 'polybench_ctx.c'), '-o', 'ppcg',
                         '-lm'], cwd=pd)

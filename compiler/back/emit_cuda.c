@@ -1210,33 +1210,6 @@ static const char *failed_return(const Type *t)
     return t->kind == TY_VOID ? "return;" : type_is_float(t) ? "return NAN;" : "return 0;";
 }
 
-static bool reads_non_param(const Expr *e, const void *arg)
-{
-    (void)arg;
-    return (e->kind == E_VAR && e->var->kind != V_PARAM) || e->kind == E_INDEX;
-}
-
-/* Allocated temporaries (S_DECL), in order, anywhere in s. */
-typedef struct TempSink {
-    CudaCx *c;
-    Vec *out;
-} TempSink;
-
-static IrFind temp_decl(const Stmt *s, const void *arg)
-{
-    const TempSink *k = arg;
-    if (s->kind == S_DECL && s->var->is_array && !s->var->is_private && !lower_reg_temp(NULL, s->var) &&
-        !in(&k->c->r->plan->dead_temps, s->var))
-        vec_push(A(k->c), k->out, s->var);
-    return IR_NEXT;
-}
-
-static void collect_temps(CudaCx *c, const Stmt *s, Vec *out)
-{
-    TempSink k = {c, out};
-    ir_stmt_find(s, temp_decl, &k);
-}
-
 /* Declares the call's device scratch before gf_call_map, which allocates it
  * with the staging: out of memory is then found before any kernel runs, and
  * the call can still go to the host.  A temporary whose size reads locals is
@@ -1281,14 +1254,9 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
             vec_push(A(c), &c->slots, NULL);
         }
     }
-    Vec temps = {0};
-    collect_temps(c, r->body, &temps);
-    for (int i = 0; i < temps.len; i++) {
-        Var *v = vec_at(&temps, i);
-        bool early = true;
-        for (int d = 0; d < v->ndims; d++)
-            early = early && !ir_expr_any(v->dims[d], reads_non_param, NULL);
-        if (!early)
+    for (int i = 0; i < c->low->temps.len; i++) {
+        Var *v = vec_at(&c->low->temps, i);
+        if (!lower_temp_early(v))
             continue;
         Buf n = {0};
         for (int d = 0; d < v->ndims; d++) {
@@ -2254,39 +2222,7 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
     buf_line(b, "}");
 }
 
-/* ---- CUDA graphs (runtime/graph.c) -----------------------------------------------------
- * A launcher whose device path is nothing but kernel launches (and host
- * scalar statements) may replay a CUDA graph of them when it is called
- * again with the same shapes.  Anything that talks to the stream otherwise
- * keeps the region out: results read back (a synchronisation), reduction
- * slots zeroed by memsets, host loops and branches around kernels, library
- * calls (cuBLAS, cuFFT), temporaries allocated once their size is known. */
-static bool graph_steps(Vec *steps, CudaCx *c)
-{
-    for (int i = 0; i < steps->len; i++) {
-        Step *st = vec_at(steps, i);
-        if (st->sync_before.len)
-            return false;
-        if (st->kind == P_KERNEL && lower_of(c->low, st->kernel)->via == VIA_KERNEL)
-            continue;
-        if (st->kind != P_HOST)
-            return false;
-    }
-    return true;
-}
-
-static bool graphable(CudaCx *c, Region *r)
-{
-    Vec outs = {0}, temps = {0};
-    device_scalars(c, r, &outs);
-    if (outs.len)
-        return false;
-    collect_temps(c, r->body, &temps);
-    for (int i = 0; i < temps.len; i++)
-        if (slot_of(c, vec_at(&temps, i)) < 0)
-            return false;
-    return graph_steps(&r->plan->steps, c);
-}
+/* ---- CUDA graphs (runtime/graph.c): lower.c decides (RegionLow.graph) -------------------- */
 
 /* gf_graph_begin with the hash of the integer scalars (the runtime adds the
  * arguments' extents): what shapes the launches; other scalars and the
@@ -2378,7 +2314,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */", type_c_name(v->ty),
                  v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
     }
-    c->graph = graphable(c, r);
+    c->graph = c->low->graph;
     if (c->graph)
         emit_graph_begin(b, r);
     c->launcher = true;

@@ -1362,6 +1362,92 @@ static KernelLow *lower_kernel(Unit *u, Kernel *k, const LowerOptions *o)
     return kl;
 }
 
+/* ---- the region: temporaries, CUDA graphs ------------------------------------------ */
+
+typedef struct TempSink {
+    Arena *a;
+    const Region *r;
+    Vec *out;
+} TempSink;
+
+static IrFind temp_decl(const Stmt *s, const void *arg)
+{
+    const TempSink *k = arg;
+    if (s->kind == S_DECL && s->var->is_array && !s->var->is_private && !in(&k->r->plan->dead_temps, s->var))
+        vec_push(k->a, k->out, s->var);
+    return IR_NEXT;
+}
+
+static bool reads_non_param(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return (e->kind == E_VAR && e->var->kind != V_PARAM) || e->kind == E_INDEX;
+}
+
+bool lower_temp_early(const Var *v)
+{
+    for (int d = 0; d < v->ndims; d++)
+        if (ir_expr_any(v->dims[d], reads_non_param, NULL))
+            return false;
+    return true;
+}
+
+static void no_graph(RegionLow *l, const char *why, int line)
+{
+    if (!l->graph_why) {
+        l->graph_why = why;
+        l->graph_line = line;
+    }
+    l->graph = false;
+}
+
+/* What keeps the steps from a graph: anything that talks to the stream
+ * other than a kernel launch (a result read back, library calls), or host
+ * control around kernels (a loop or a branch: each call launches a
+ * different sequence). */
+static void graph_steps(RegionLow *l, const Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        const Step *st = vec_at(steps, i);
+        int line = st->kernel && st->kernel->nests.len ? ((Stmt *)vec_at(&st->kernel->nests, 0))->loc.line
+                   : st->stmt                          ? st->stmt->loc.line
+                                                       : 0;
+        if (st->sync_before.len)
+            no_graph(l, "a result is read back before it", line);
+        else if (st->kind == P_KERNEL && lower_of(l, st->kernel)->via == VIA_LIBRARY)
+            no_graph(l, "a library call", line);
+        else if (st->kind == P_KERNEL && lower_of(l, st->kernel)->via == VIA_FOLDED)
+            no_graph(l, "a kernel folded into a library call", line);
+        else if (st->kind == P_LIB)
+            no_graph(l, "a library call", line);
+        else if (st->kind == P_LOOP)
+            no_graph(l, "a host loop around kernels", line);
+        else if (st->kind == P_IF)
+            no_graph(l, "a host branch around kernels", line);
+    }
+}
+
+static void lower_graph(RegionLow *l)
+{
+    const Region *r = l->r;
+    l->graph = true;
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        const Kernel *k = vec_at(&r->plan->kernels, i);
+        if (k->red_vars.len || k->results.len) {
+            const Var *v = vec_at(k->red_vars.len ? &k->red_vars : &k->results, 0);
+            no_graph(l, v->decl && v->decl->id < 0 ? "the return value is read back from the device"
+                                                   : "a scalar result is read back from the device",
+                     k->nests.len ? ((Stmt *)vec_at(&k->nests, 0))->loc.line : r->loc.line);
+        }
+    }
+    for (int i = 0; i < l->temps.len; i++) {
+        const Var *v = vec_at(&l->temps, i);
+        if (!lower_temp_early(v))
+            no_graph(l, "a temporary sized at run time", v->loc.line);
+    }
+    graph_steps(l, &r->plan->steps);
+}
+
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
 {
     RegionLow *l = arena_alloc(u->arena, sizeof *l);
@@ -1369,6 +1455,9 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     l->r = r;
     for (int i = 0; i < r->plan->kernels.len; i++)
         vec_push(u->arena, &l->kernels, lower_kernel(u, vec_at(&r->plan->kernels, i), o));
+    TempSink t = {u->arena, r, &l->temps};
+    ir_stmt_find(r->body, temp_decl, &t);
+    lower_graph(l);
     return l;
 }
 

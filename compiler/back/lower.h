@@ -128,6 +128,13 @@ typedef struct KernelLow {
 typedef struct RegionLow {
     Region *r;
     Vec kernels;                 /* KernelLow*, in the plan's order */
+    Vec temps;                   /* Var*: temporaries allocated on the device, in order */
+    /* The launcher may replay a CUDA graph of its launches (runtime/graph.c):
+     * its device path is nothing but kernel launches and host scalar
+     * statements.  Else graph_why says what keeps it out, at graph_line. */
+    bool graph;
+    const char *graph_why;
+    int graph_line;
 } RegionLow;
 
 typedef struct LowerOptions {
@@ -138,6 +145,9 @@ typedef struct LowerOptions {
  * them only). */
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o);
 KernelLow *lower_of(const RegionLow *l, const Kernel *k);
+/* Whether temporary v's size reads parameters only: reserved before
+ * gf_call_map with the staging (else allocated at its declaration). */
+bool lower_temp_early(const Var *v);
 /* Whether k's grid reductions finish with atomics under --atomic-reductions. */
 bool lower_red_atomic(const Kernel *k, bool atomic_reductions);
 /* The atomic a reduction finishes with, or NULL (no all-zero identity, or no

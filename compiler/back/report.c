@@ -148,6 +148,39 @@ const char *cuda_rule_text(Arena *a, const CudaRule *cr)
     return arena_printf(a, "%s)", t);
 }
 
+/* Whether the launcher may replay a CUDA graph, or why not (lower.c decides). */
+static const RegionLow *graph_of(Unit *u, Region *r)
+{
+    LowerOptions o = {0};
+    return lower_region(u, r, &o);
+}
+
+static void report_graph(FILE *f, Unit *u, Region *r)
+{
+    if (!r->plan->kernels.len)
+        return;
+    const RegionLow *l = graph_of(u, r);
+    if (l->graph)
+        fprintf(f, "  CUDA graph: a repeated call with the same shapes replays its launches (GPUFUSE_GRAPHS=0: off)\n");
+    else
+        fprintf(f, "  CUDA graph: none (line %d: %s)\n", l->graph_line, l->graph_why);
+}
+
+static void json_graph(FILE *f, Unit *u, Region *r)
+{
+    const RegionLow *l = graph_of(u, r);
+    bool on = r->plan->kernels.len && l->graph;
+    fprintf(f, ", \"cuda_graph\": %s, \"cuda_graph_why\": ", on ? "true" : "false");
+    if (on)
+        fprintf(f, "null");
+    else if (!r->plan->kernels.len)
+        json_str(f, "no kernels");
+    else {
+        char *why = arena_printf(u->arena, "line %d: %s", l->graph_line, l->graph_why);
+        json_str(f, why);
+    }
+}
+
 void report_text(FILE *f, Unit *u)
 {
     fprintf(f, "gpufuse report: %s\n", u->path);
@@ -192,6 +225,7 @@ void report_text(FILE *f, Unit *u)
             fprintf(f, "  global traffic per element: %.0f B unfused (a pass per statement) -> %.0f B fused "
                        "(%.0f%% saved)\n",
                     p->bytes_unfused, p->bytes_fused, 100.0 * (1 - p->bytes_fused / p->bytes_unfused));
+        report_graph(f, u, r);
         report_host_plan(f, r);
     }
     for (int i = 0; i < u->rejected.len; i++) {
@@ -299,6 +333,7 @@ void report_json(FILE *f, Unit *u)
         }
         fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f",
                 p->cost_model ? "true" : "false", p->bytes_unfused, p->bytes_fused);
+        json_graph(f, u, r);
         json_host_plan(f, r);
         fprintf(f, "}");
     }

@@ -83,6 +83,28 @@ w = r["running"]["reason"]
 assert r["running"]["status"] == "cpu" and w["flag"] == "-Wgpufuse-dependence", w
 assert w["file"].endswith("k.c") and w["line"] == 3 and w["column"] > 0 and "acc" in w["message"], w
 '
+# CUDA graphs: the report says which launchers may replay one, and why not
+cat > g.c <<'C'
+#include <gpufuse.h>
+GPUFUSE void axpy(int n, float a, const float x[n], float y[n]) { for (int i = 0; i < n; i++) y[i] += a * x[i]; }
+GPUFUSE float total(int n, const float x[n]) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }
+GPUFUSE void steps(int t, int n, float a[n], float b[n]) { for (int s = 0; s < t; s++) { for (int i = 1; i < n - 1; i++) b[i] = (a[i - 1] + a[i + 1]) * 0.5f; for (int i = 1; i < n - 1; i++) a[i] = b[i]; } }
+GPUFUSE void mm(int n, const float A[n][n], const float B[n][n], float C[n][n]) {
+    for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { float acc = 0; for (int k = 0; k < n; k++) acc += A[i][k] * B[k][j]; C[i][j] = acc; } }
+C
+run g.c --emit=report
+check '--report: a map replays a CUDA graph' test "$(grep -c 'CUDA graph: a repeated call' out.txt)" = 1
+check '  ... a reduction result read back keeps it out' has 'CUDA graph: none (line 3: a scalar result is read back from the device)' out.txt
+check '  ... a host loop keeps it out' has 'CUDA graph: none (line 4: a host loop around kernels)' out.txt
+check '  ... a library call keeps it out' has 'CUDA graph: none (line 6: a library call)' out.txt
+run g.c --emit=report --report=json
+check '--report=json: cuda_graph and cuda_graph_why' python3 -c '
+import json
+r = {x["name"]: x for x in json.load(open("out.txt"))["regions"]}
+assert r["axpy"]["cuda_graph"] is True and r["axpy"]["cuda_graph_why"] is None, r["axpy"]
+assert r["steps"]["cuda_graph"] is False and r["steps"]["cuda_graph_why"] == "line 4: a host loop around kernels", r["steps"]
+assert r["mm"]["cuda_graph"] is False and "library call" in r["mm"]["cuda_graph_why"], r["mm"]
+'
 # every -Wgpufuse-NAME the compiler uses is one the options know
 unknown=''
 for w in $(grep -ohE '"-Wgpufuse-[a-z-]+"' "$ROOT"/compiler/*.c "$ROOT"/compiler/*/*.c | tr -d '"' | sort -u); do
