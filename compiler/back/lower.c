@@ -870,7 +870,9 @@ static void lower_row(LowCx *c)
  * untiled kernel, bit for bit.  The column loop is the second grid loop, or,
  * in a 1-D kernel, the parallel loop inside the row loop whose bounds may
  * use i (covariance's j = i .. m): then the grid covers the bounding box and
- * threads outside the triangle help load but compute nothing. */
+ * threads outside the triangle help load but compute nothing.  With
+ * register blocks (tile_regs) each thread computes several outputs of a
+ * larger tile, each staged value read once into a register for all of them. */
 
 /* The statements of a body, a block or one statement. */
 static int body_len(const Stmt *b)
