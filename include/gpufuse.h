@@ -307,6 +307,14 @@ typedef struct gf_fft_stats {
 gf_status gf_fft_cache_stats(gf_fft_stats *stats);
 /* Destroys every cached plan (the counters stay). */
 gf_status gf_fft_cache_clear(void);
+/* FFTs run with element-wise work folded into cuFFT callbacks
+ * (gf_call_fft_cb), those that ran the separate kernels instead, NVRTC
+ * compiles, and the last reason for running them separately. */
+typedef struct gf_fft_cb_stats {
+    uint64_t folded, separate, compiles;
+    char last_reason[256];
+} gf_fft_cb_stats;
+gf_status gf_fft_callback_stats(gf_fft_cb_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #include <gpufuse/launch.h>
 #include <complex.h>
 #include <cufft.h>
+#include <cufftXt.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -111,6 +113,10 @@ typedef struct fft_plan {
     cudaStream_t stream;
     int rank, dims[3], batch;
     cufftType type;
+    const gf_fft_cb *cb;         /* callbacks planned in (NULL: a plain plan) */
+    size_t info_size;
+    void *info;                  /* device copy of the callbacks' caller info */
+    void *info_host;             /* what was last copied there (NULL: nothing yet) */
     cufftHandle h;
     uint64_t last_use;
 } fft_plan;
@@ -121,6 +127,16 @@ static pthread_mutex_t fft_mu = PTHREAD_MUTEX_INITIALIZER;
 static fft_plan *plans;
 static int nplans, capacity;
 static uint64_t clock_, hits, misses, evictions;
+
+static void plan_destroy(fft_plan *p)
+{
+    cufftDestroy(p->h);
+    if (p->info)
+        cudaFree(p->info);
+    free(p->info_host);
+}
+
+static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_size, void **info);
 
 /* GPUFUSE_FFT_CACHE: plans kept (1-4096, default 16).  Under fft_mu. */
 static int cache_capacity(void)
@@ -145,7 +161,8 @@ static cufftType cufft_type(const fft_shape *s)
 }
 
 /* The cached plan for s on (device, stream), made if needed.  Under fft_mu. */
-static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, fft_plan **out)
+static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, const gf_fft_cb *cb,
+                          size_t info_size, fft_plan **out)
 {
     gf_prewarm_wait(); /* no cuFFT beside the warm-up either (blas.c get_handle) */
     cufftType type = cufft_type(s);
@@ -154,7 +171,8 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, f
     for (int i = 0; i < nplans; i++) {
         fft_plan *p = &plans[i];
         if (p->device == device && p->stream == stream && p->rank == s->rank && p->batch == s->batch &&
-            p->type == type && !memcmp(p->dims, s->dims, sizeof p->dims)) {
+            p->type == type && p->cb == cb && p->info_size == info_size &&
+            !memcmp(p->dims, s->dims, sizeof p->dims)) {
             hits++;
             p->last_use = ++clock_;
             *out = p;
@@ -169,7 +187,7 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, f
     if (nplans == cap) {
         /* cufftDestroy frees the work area with cudaFree, which waits for
          * work still using it; the last slot fills the hole */
-        cufftDestroy(lru->h);
+        plan_destroy(lru);
         evictions++;
         *lru = plans[--nplans];
     }
@@ -181,18 +199,25 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, f
     size_t work = 0;
     cufftHandle h;
     pthread_once(&release_once, register_release);
+    void *info = NULL;
     gf_status st = FFT(cufftCreate(&h));
     if (st != GF_SUCCESS)
         return st;
+    if (cb && (st = make_cb_plan(h, cb, info_size, &info)) != GF_SUCCESS) {
+        cufftDestroy(h);
+        return st;
+    }
     st = FFT(cufftMakePlanMany64(h, s->rank, n64, NULL, 1, 0, NULL, 1, 0, type, s->batch, &work));
     if (st == GF_SUCCESS)
         st = FFT(cufftSetStream(h, stream));
     if (st != GF_SUCCESS) {
         cufftDestroy(h);
+        if (info)
+            cudaFree(info);
         return st;
     }
-    *p = (fft_plan){device, stream, s->rank, {s->dims[0], s->dims[1], s->dims[2]}, s->batch, type, h,
-                    ++clock_};
+    *p = (fft_plan){device, stream, s->rank, {s->dims[0], s->dims[1], s->dims[2]}, s->batch, type, cb, info_size,
+                    info, NULL, h, ++clock_};
     nplans++;
     *out = p;
     return GF_SUCCESS;
@@ -218,7 +243,7 @@ gf_status gf_fft_cache_clear(void)
 {
     pthread_mutex_lock(&fft_mu);
     for (int i = 0; i < nplans; i++)
-        cufftDestroy(plans[i].h);
+        plan_destroy(&plans[i]);
     nplans = 0;
     free(plans);
     plans = NULL;
@@ -238,7 +263,7 @@ void gf_fft_retire_stream(void *stream)
             i++;
             continue;
         }
-        cufftDestroy(plans[i].h);
+        plan_destroy(&plans[i]);
         plans[i] = plans[--nplans];
     }
     pthread_mutex_unlock(&fft_mu);
@@ -249,7 +274,7 @@ static gf_status exec_gpu(const fft_shape *s, int device, cudaStream_t stream, v
 {
     pthread_mutex_lock(&fft_mu);
     fft_plan *p = NULL;
-    gf_status st = get_plan(s, device, stream, &p);
+    gf_status st = get_plan(s, device, stream, NULL, 0, &p);
     if (st == GF_SUCCESS) {
         switch (p->type) {
         case CUFFT_C2C: st = FFT(cufftExecC2C(p->h, in, out, direction)); break;
@@ -470,4 +495,263 @@ void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int bat
         snprintf(msg, sizeof msg, "cuFFT for %s failed: %s", what ? what : "?", gf_last_error());
         gf_call_fail(c, st, msg);
     }
+}
+
+/* ---- LTO callbacks ------------------------------------------------------------------
+ * A launcher's element-wise nests folded into cuFFT's load/store callbacks
+ * (gf_call_fft_cb).  The generated file carries the callbacks' CUDA source;
+ * it is compiled here once per process and device architecture with NVRTC
+ * (-dlto: LTO-IR, which cufftXtSetJITCallback takes), loaded with dlopen
+ * so programs without callbacks never load it.  Plans with callbacks are
+ * cached beside plain ones, keyed by the descriptor too; each has a device
+ * block for the caller info, refreshed on its stream before an execution.
+ * Anything that fails before the execution (no NVRTC, a compile error, a
+ * plan cuFFT refuses) is remembered per descriptor, counted, and answered
+ * with 0: the launcher then runs the separate kernels. */
+
+typedef int (*nvrtc_create_fn)(void **, const char *, const char *, int, const char *const *, const char *const *);
+typedef int (*nvrtc_compile_fn)(void *, int, const char *const *);
+typedef int (*nvrtc_size_fn)(void *, size_t *);
+typedef int (*nvrtc_get_fn)(void *, char *);
+typedef int (*nvrtc_destroy_fn)(void **);
+
+static struct {
+    int tried;
+    nvrtc_create_fn create;
+    nvrtc_compile_fn compile;
+    nvrtc_size_fn ir_size, log_size;
+    nvrtc_get_fn ir, log;
+    nvrtc_destroy_fn destroy;
+} nvrtc;
+
+/* Under fft_mu.  1: NVRTC's entry points are loaded. */
+static int nvrtc_load(void)
+{
+    if (nvrtc.tried)
+        return nvrtc.create != NULL;
+    nvrtc.tried = 1;
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !h; i++)
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return 0;
+    nvrtc.compile = (nvrtc_compile_fn)dlsym(h, "nvrtcCompileProgram");
+    nvrtc.ir_size = (nvrtc_size_fn)dlsym(h, "nvrtcGetLTOIRSize");
+    nvrtc.ir = (nvrtc_get_fn)dlsym(h, "nvrtcGetLTOIR");
+    nvrtc.log_size = (nvrtc_size_fn)dlsym(h, "nvrtcGetProgramLogSize");
+    nvrtc.log = (nvrtc_get_fn)dlsym(h, "nvrtcGetProgramLog");
+    nvrtc.destroy = (nvrtc_destroy_fn)dlsym(h, "nvrtcDestroyProgram");
+    nvrtc_create_fn create = (nvrtc_create_fn)dlsym(h, "nvrtcCreateProgram");
+    if (nvrtc.compile && nvrtc.ir_size && nvrtc.ir && nvrtc.log_size && nvrtc.log && nvrtc.destroy)
+        nvrtc.create = create;
+    return nvrtc.create != NULL;
+}
+
+/* source -> LTO-IR for sm_<arch> (malloc'd), or NULL with `why` filled. */
+char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, size_t nwhy)
+{
+    if (!nvrtc_load()) {
+        snprintf(why, nwhy, "NVRTC (libnvrtc.so) cannot be loaded");
+        return NULL;
+    }
+    void *prog = NULL;
+    if (nvrtc.create(&prog, source, "gf_fft_callbacks.cu", 0, NULL, NULL)) {
+        snprintf(why, nwhy, "nvrtcCreateProgram failed");
+        return NULL;
+    }
+    char archopt[32];
+    snprintf(archopt, sizeof archopt, "-arch=sm_%d", arch);
+    const char *opts[] = {archopt, "-dlto", "-rdc=true"};
+    char *ir = NULL;
+    size_t n = 0;
+    if (nvrtc.compile(prog, 3, opts)) {
+        size_t ln = 0;
+        char log[200] = "";
+        if (!nvrtc.log_size(prog, &ln) && ln < 4096) {
+            char *full = malloc(ln + 1);
+            if (full && !nvrtc.log(prog, full))
+                snprintf(log, sizeof log, "%s", full);
+            free(full);
+        }
+        for (char *q = log; *q; q++)
+            if (*q == '\n')
+                *q = ' ';
+        snprintf(why, nwhy, "NVRTC could not compile the callbacks: %s", log);
+    } else if (nvrtc.ir_size(prog, &n) || !n || !(ir = malloc(n)) || nvrtc.ir(prog, ir)) {
+        free(ir);
+        ir = NULL;
+        snprintf(why, nwhy, "NVRTC gave no LTO-IR");
+    }
+    nvrtc.destroy(&prog);
+    *size = n;
+    return ir;
+}
+
+typedef struct cb_entry {
+    const gf_fft_cb *cb;
+    int arch;
+    char *ir;
+    size_t size;
+    int failed;                  /* compiling or planning failed: never again */
+} cb_entry;
+
+static cb_entry *cb_entries;
+static int ncb;
+static uint64_t cb_folded, cb_separate, cb_compiles;
+static char cb_reason[256];
+
+static gf_status cb_fail(const char *fmt, const char *what)
+{
+    snprintf(cb_reason, sizeof cb_reason, fmt, what);
+    return GF_ERROR_NOT_SUPPORTED;
+}
+
+static int device_arch(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    return major * 10 + minor;
+}
+
+/* The descriptor's entry for this device's architecture.  Under fft_mu. */
+static cb_entry *cb_find(const gf_fft_cb *cb)
+{
+    int arch = device_arch();
+    for (int i = 0; i < ncb; i++)
+        if (cb_entries[i].cb == cb && cb_entries[i].arch == arch)
+            return &cb_entries[i];
+    cb_entry *grown = realloc(cb_entries, (size_t)(ncb + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    cb_entries = grown;
+    cb_entry *e = &cb_entries[ncb++];
+    *e = (cb_entry){cb, arch, NULL, 0, 0};
+    cb_compiles++;
+    char why[240];
+    e->ir = gf_fft_cb_compile(cb->source, arch, &e->size, why, sizeof why);
+    if (!e->ir) {
+        e->failed = 1;
+        cb_fail("%s", why);
+    }
+    return e;
+}
+
+static cb_entry *cb_planning;    /* the entry make_cb_plan uses (under fft_mu) */
+
+static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_size, void **info)
+{
+    cb_entry *e = cb_planning;
+    if (!e || e->cb != cb || !e->ir)
+        return cb_fail("%s", "no LTO-IR for the callbacks");
+    if (cudaMalloc(info, info_size ? info_size : 1) != cudaSuccess) {
+        cudaGetLastError();
+        *info = NULL;
+        return cb_fail("%s", "no device memory for the callbacks' caller info");
+    }
+    void *ci[1] = {*info};
+    cufftResult r = CUFFT_SUCCESS;
+    if (cb->load)
+        r = cufftXtSetJITCallback(h, cb->load, e->ir, e->size, CUFFT_CB_LD_COMPLEX, ci);
+    if (r == CUFFT_SUCCESS && cb->store)
+        r = cufftXtSetJITCallback(h, cb->store, e->ir, e->size, CUFFT_CB_ST_COMPLEX, ci);
+    if (r != CUFFT_SUCCESS) {
+        cudaFree(*info);
+        *info = NULL;
+        return cb_fail("cufftXtSetJITCallback failed: %s", cufft_name(r));
+    }
+    return GF_SUCCESS;
+}
+
+/* GPUFUSE_FFT_CALLBACKS=0 turns callbacks off (read at each call, which
+ * costs nothing beside an FFT, so a program may compare both ways). */
+static int callbacks_on(void)
+{
+    const char *e = getenv("GPUFUSE_FFT_CALLBACKS");
+    return !(e && !strcmp(e, "0"));
+}
+
+/* Under fft_mu: plans and runs the FFT with callbacks; GF_ERROR_NOT_SUPPORTED
+ * (with cb_reason) when nothing ran. */
+static gf_status exec_cb(const fft_shape *s, cudaStream_t stream, const gf_fft_cb *cb, void *in, void *out,
+                         int direction, const void *info, size_t info_size)
+{
+    cb_entry *e = cb_find(cb);
+    if (!e)
+        return cb_fail("%s", "out of host memory");
+    if (e->failed)
+        return GF_ERROR_NOT_SUPPORTED;
+    fft_plan *p = NULL;
+    cb_planning = e;
+    gf_status st = get_plan(s, gf_current_device(), stream, cb, info_size, &p);
+    cb_planning = NULL;
+    if (st != GF_SUCCESS) {
+        if (st != GF_ERROR_NOT_SUPPORTED)
+            cb_fail("cuFFT could not plan the transform with callbacks: %s", gf_last_error());
+        e->failed = 1;
+        return GF_ERROR_NOT_SUPPORTED;
+    }
+    /* the plan only ever runs on its stream: the block still holds the last
+     * caller info copied there, in stream order */
+    if (!p->info_host || memcmp(p->info_host, info, info_size)) {
+        if (!p->info_host && !(p->info_host = malloc(info_size ? info_size : 1)))
+            return cb_fail("%s", "out of host memory");
+        if (cudaMemcpyAsync(p->info, info, info_size, cudaMemcpyHostToDevice, stream) != cudaSuccess) {
+            cudaGetLastError();
+            free(p->info_host);
+            p->info_host = NULL;
+            return cb_fail("%s", "copying the caller info failed");
+        }
+        memcpy(p->info_host, info, info_size);
+    }
+    return p->type == CUFFT_Z2Z ? FFT(cufftExecZ2Z(p->h, in, out, direction))
+                                : FFT(cufftExecC2C(p->h, in, out, direction));
+}
+
+int gf_call_fft_cb(gf_call *c, const gf_fft_cb *cb, int rank, int n0, int n1, int n2, int batch, const void *in,
+                   void *out, int direction, gf_dtype t, const void *info, size_t info_size, long long cover,
+                   const char *what)
+{
+    const int dims[3] = {n0, n1, n2};
+    fft_shape s;
+    gf_status st;
+    pthread_mutex_lock(&fft_mu);
+    if (!callbacks_on())
+        st = cb_fail("%s", "GPUFUSE_FFT_CALLBACKS=0");
+    else if (!cb || !info)
+        st = cb_fail("%s", "no callbacks");
+    else if ((st = check_shape(what ? what : "gf_call_fft_cb", KIND_C2C, rank, dims, batch, in, out, direction, t,
+                               &s)) != GF_SUCCESS)
+        st = cb_fail("%s", "invalid arguments (the separate call reports them)");
+    else if (cover != s.n * s.batch)
+        st = cb_fail("%s", "the folded nests do not cover exactly the transform's elements");
+    else
+        st = exec_cb(&s, gf_call_stream(c), cb, (void *)in, out, direction, info, info_size);
+    if (st == GF_SUCCESS)
+        cb_folded++;
+    else if (st == GF_ERROR_NOT_SUPPORTED)
+        cb_separate++;
+    pthread_mutex_unlock(&fft_mu);
+    if (st == GF_SUCCESS || st == GF_ERROR_NOT_SUPPORTED)
+        return st == GF_SUCCESS;
+    /* the execution itself failed: the data may be half transformed */
+    char msg[640];
+    snprintf(msg, sizeof msg, "cuFFT with callbacks for %s failed: %s", what ? what : "?", gf_last_error());
+    gf_call_fail(c, st, msg);
+    return 1;
+}
+
+gf_status gf_fft_callback_stats(gf_fft_cb_stats *st)
+{
+    if (!st)
+        return gf_fail(GF_ERROR_INVALID_VALUE, "gf_fft_callback_stats: null pointer");
+    pthread_mutex_lock(&fft_mu);
+    st->folded = cb_folded;
+    st->separate = cb_separate;
+    st->compiles = cb_compiles;
+    snprintf(st->last_reason, sizeof st->last_reason, "%s", cb_reason);
+    pthread_mutex_unlock(&fft_mu);
+    return GF_SUCCESS;
 }

@@ -98,6 +98,8 @@ GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
  * bound to it are destroyed.  The caller has synchronised it. */
 GF_HIDDEN void gf_blas_retire_stream(void *stream);
 GF_HIDDEN void gf_fft_retire_stream(void *stream);
+/* fft.c: CUDA source -> LTO-IR for sm_<arch> with NVRTC (dlopen), malloc'd; NULL with why. */
+GF_HIDDEN char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, size_t nwhy);
 /* Reads GPUFUSE_POOL / GPUFUSE_POOL_LIMIT into a config (bad values: fail). */
 GF_HIDDEN gf_status gf_pool_config_from_env(gf_pool_config *cfg);
 

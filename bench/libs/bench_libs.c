@@ -7,11 +7,18 @@
  *   gemm_bias_relu_8192 dense_bias_relu (the same file: the product and its bias + ReLU
  *                       nest become one cuBLASLt call) 8192^3 f32
  *   sqrt_1e8            vsqrt (bench/workloads/sqrt.c through gpufuse), 1e8 floats
+ *   fft_power_2e24_c64  fftcb_power (bench/libs/fft_pipelines.c): window * x -> FFT -> |X|^2,
+ *                       2^24 complex64, window and |X|^2 in cuFFT callbacks
+ *   fft_conv_2e24_c64   fftcb_conv (the same file): FFT a, FFT b, product, inverse FFT
+ *                       (unnormalised), the product in b's store callback
+ *                       (both: the time with GPUFUSE_FFT_CALLBACKS=0 in the note)
  * Checks: GEMMs at 64 sampled entries against float64 host dot products
  * (|c - ref| <= (k+4) 2^-23 sum|a b|); FFT by the inverse round trip
- * (normwise 1e-5); sqrt at sampled entries.
+ * (normwise 1e-5); sqrt at sampled entries; the FFT pipelines against the same
+ * calls with GPUFUSE_FFT_CALLBACKS=0 (normwise 1e-5).
  *   bench_libs [--only w1,w2] [--quick] [--reps N]
  * Exits 77 without a GPU. */
+#define _GNU_SOURCE /* setenv */
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +33,9 @@ void vsqrt(int n, const float *restrict x, float *restrict y); /* bench/workload
 /* bench/workloads/matmul.c, as flat pointers (the same ABI as the VLAs) */
 void matmul_nn(int n, const float *A, const float *B, float *C);
 void dense_bias_relu(int n, const float *A, const float *B, const float *bias, float *C);
+/* bench/libs/fft_pipelines.c */
+void fftcb_power(int n, const float *x, const float *w, float *p);
+void fftcb_conv(int n, const float *a, const float *b, float *c);
 
 static int quick, reps_override;
 static const char *only;
@@ -327,6 +337,69 @@ out:
     free(h);
 }
 
+/* ---- FFT pipelines with callbacks (bench/libs/fft_pipelines.c) ----------------------------------- */
+
+typedef struct pipe_ctx {
+    int n, conv;
+    float *x, *w, *p, *a, *b, *c;
+} pipe_ctx;
+
+static gf_status run_pipe(void *v)
+{
+    pipe_ctx *q = v;
+    if (q->conv)
+        fftcb_conv(q->n, q->a, q->b, q->c);
+    else
+        fftcb_power(q->n, q->x, q->w, q->p);
+    return GF_SUCCESS;
+}
+
+static void bench_pipe(const char *name, int conv)
+{
+    char err[512] = "", note[512] = "";
+    const int n = 1 << 24;
+    const size_t c2 = 2 * (size_t)n, out = conv ? c2 : (size_t)n;
+    int reps = reps_override ? reps_override : quick ? 5 : 20, ok = 0;
+    double ms = -1, ms_sep = -1, max_err = NAN, tol = 1e-5;
+    float *hx = host_random(c2, 11), *hw = host_random((size_t)n, 12), *hb = host_random(c2, 13);
+    float *r_cb = malloc(out * sizeof(float)), *r_sep = malloc(out * sizeof(float));
+    pipe_ctx q = {n, conv, device_copy(hx, c2), device_copy(hw, (size_t)n), device_copy(NULL, (size_t)n),
+                  device_copy(hx, c2), device_copy(hb, c2), device_copy(NULL, c2)};
+    float *res = conv ? q.c : q.p;
+    gf_fft_cb_stats s0, s1;
+    if (!hx || !hw || !hb || !r_cb || !r_sep || !q.x || !q.w || !q.p || !q.a || !q.b || !q.c) {
+        snprintf(err, sizeof err, "allocation failed: %s", gf_last_error());
+        goto out;
+    }
+    unsetenv("GPUFUSE_FFT_CALLBACKS");
+    gf_fft_callback_stats(&s0);
+    ms = time_median(run_pipe, &q, 3, reps, err, sizeof err);
+    gf_fft_callback_stats(&s1);
+    if (ms < 0 || gf_memcpy(r_cb, res, out * sizeof(float), GF_DEVICE_TO_HOST) != GF_SUCCESS)
+        goto out;
+    setenv("GPUFUSE_FFT_CALLBACKS", "0", 1);
+    ms_sep = time_median(run_pipe, &q, 3, reps, err, sizeof err);
+    unsetenv("GPUFUSE_FFT_CALLBACKS");
+    if (ms_sep < 0 || gf_memcpy(r_sep, res, out * sizeof(float), GF_DEVICE_TO_HOST) != GF_SUCCESS)
+        goto out;
+    double num = 0, den = 0;
+    for (size_t i = 0; i < out; i++) {
+        double d = (double)r_cb[i] - r_sep[i];
+        num += d * d, den += (double)r_sep[i] * r_sep[i];
+    }
+    max_err = sqrt(num / den);
+    ok = max_err <= tol && s1.folded > s0.folded;
+    snprintf(note, sizeof note, "2^24 complex64 through gpufuse; %llu of %d calls with cuFFT callbacks%s%s; "
+                                "GPUFUSE_FFT_CALLBACKS=0 (separate kernels): %.4f ms; err: against that",
+             (unsigned long long)(s1.folded - s0.folded), reps + 3, s1.folded > s0.folded ? "" : ", why not: ",
+             s1.folded > s0.folded ? "" : s1.last_reason, ms_sep);
+out:
+    emit(name, ms, 0, conv ? 4.0 * c2 * sizeof(float) : (c2 + n + n) * sizeof(float), ok, err, max_err, tol,
+         ms >= 0 ? reps : 0, note);
+    gf_free(q.x), gf_free(q.w), gf_free(q.p), gf_free(q.a), gf_free(q.b), gf_free(q.c);
+    free(hx), free(hw), free(hb), free(r_cb), free(r_sep);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -337,7 +410,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps_override = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--only sgemm_10000,fft2_1024_c64,gemm_bias_relu_8192,sqrt_1e8] "
+            fprintf(stderr, "usage: %s [--only sgemm_10000,fft2_1024_c64,gemm_bias_relu_8192,sqrt_1e8,"
+                            "fft_power_2e24_c64,fft_conv_2e24_c64] "
                             "[--quick] [--reps N]\n", argv[0]);
             return 2;
         }
@@ -355,5 +429,9 @@ int main(int argc, char **argv)
         bench_gemm("gemm_bias_relu_8192", quick ? 4096 : 8192, 1);
     if (wanted("sqrt_1e8"))
         bench_sqrt();
+    if (wanted("fft_power_2e24_c64"))
+        bench_pipe("fft_power_2e24_c64", 0);
+    if (wanted("fft_conv_2e24_c64"))
+        bench_pipe("fft_conv_2e24_c64", 1);
     return 0;
 }

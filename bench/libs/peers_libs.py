@@ -9,10 +9,15 @@ one JSON line per measurement in bench/'s schema (plus "tflops"):
   gemm_bias_relu_8192  relu(x @ w + b): CuPy (3 ops), torch (3 ops),
                        torch.compile of the same function
   sqrt_1e8             cupy.sqrt / torch.sqrt / numpy.sqrt, out= preallocated
+  fft_power_2e24_c64   windowed power spectrum, separate calls: X = fft(x * w);
+                       p = X.real**2 + X.imag**2 (2^24 complex64)
+  fft_conv_2e24_c64    FFT convolution, separate calls: ifft(fft(a) * fft(b),
+                       norm="forward") (unnormalised, as gpufuse's inverse)
 
 GPU timings: CUDA events around each call, median after warm-up.  numpy:
 wall clock, median.  Checks like bench_libs: GEMMs at sampled entries
-against float64 dot products, FFT by the inverse round trip, sqrt sampled.
+against float64 dot products, FFT by the inverse round trip, sqrt sampled,
+the FFT pipelines against numpy in complex128 (normwise 1e-5).
 --dry-run: numpy stands in for the GPU framework at small sizes, so the
 script and its output can be tested on a machine without a GPU.
 """
@@ -239,10 +244,46 @@ def measure(be, impl, workload, quick, dry):
         err = float(np.max(np.abs(got - ref) / np.maximum(ref, 1e-30)))
         rec.update(ms=ms, gbs=8.0 * n / (ms * 1e-3) / 1e9, bytes=8 * n, ok=err <= 1e-6, max_err=err, tol=1e-6,
                    reps=reps, note="n=%d" % n)
+    elif workload in ("fft_power_2e24_c64", "fft_conv_2e24_c64"):
+        if impl == "torch.compile":
+            return None
+        n = 1 << (12 if dry else 20 if quick else 24)
+        conv = workload == "fft_conv_2e24_c64"
+        ha = ((np.random.default_rng(11).random(n) * 2 - 1) + 1j * (np.random.default_rng(12).random(n) * 2 - 1))
+        hb = ((np.random.default_rng(13).random(n) * 2 - 1) + 1j * (np.random.default_rng(14).random(n) * 2 - 1))
+        ha, hb = ha.astype(np.complex64), hb.astype(np.complex64)
+        hw = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)).astype(np.float32)
+        a, b, w = be.dev(ha), be.dev(hb), be.dev(hw)
+        if impl == "torch" and be.gpu:
+            fft, ifft = be.torch.fft.fft, be.torch.fft.ifft
+        elif impl == "cupy" and be.gpu:
+            fft, ifft = be.cupy.fft.fft, be.cupy.fft.ifft
+        else:
+            fft, ifft = np.fft.fft, np.fft.ifft
+        box = {}
+        if conv:
+            fn = lambda: box.__setitem__("r", ifft(fft(a) * fft(b), norm="forward"))
+            ref = np.fft.ifft(np.fft.fft(ha.astype(np.complex128)) * np.fft.fft(hb.astype(np.complex128)),
+                              norm="forward")
+            nbytes = 4 * 8 * n
+        else:
+            def fn():
+                X = fft(a * w)
+                box["r"] = X.real ** 2 + X.imag ** 2
+            X = np.fft.fft(ha.astype(np.complex128) * hw.astype(np.float64))
+            ref = X.real ** 2 + X.imag ** 2
+            nbytes = (8 + 4 + 4) * n
+        reps = 5 if not be.gpu else 20
+        ms = be.timer(fn, 3, reps)
+        got = be.np(box["r"])
+        err = float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
+        rec.update(ms=ms, gbs=nbytes / (ms * 1e-3) / 1e9, bytes=nbytes, ok=err <= 1e-5, max_err=err, tol=1e-5,
+                   reps=reps, note="n=%d complex64, separate calls; err against numpy complex128" % n)
     return rec
 
 
-WORKLOADS = ["sgemm_10000", "fft2_1024_c64", "gemm_bias_relu_8192", "sqrt_1e8"]
+WORKLOADS = ["sgemm_10000", "fft2_1024_c64", "gemm_bias_relu_8192", "sqrt_1e8", "fft_power_2e24_c64",
+             "fft_conv_2e24_c64"]
 
 
 def main():
@@ -259,7 +300,8 @@ def main():
             emit({"workload": w, "impl": a.impl, "err": "import failed: %s" % e})
         return 0
     for w in a.only.split(","):
-        if a.impl == "numpy" and w == "gemm_bias_relu_8192" and not a.dry_run:
+        if a.impl == "numpy" and w in ("gemm_bias_relu_8192", "fft_power_2e24_c64", "fft_conv_2e24_c64") \
+                and not a.dry_run:
             continue  # numpy's column of the idea table: matmul, fft2, sqrt only
         log("%s %s" % (a.impl, w))
         t = time.time()

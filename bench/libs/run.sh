@@ -2,7 +2,10 @@
 # run.sh BUILD_DIR OUTDIR [--quick] [--dry-run]
 #
 # The library benchmark in one command (about 1-2 minutes on an H200):
-#   BUILD_DIR/bench/libs/bench_libs   gf_sgemm, gf_fft_c2c, gf_gemm_epilogue, vsqrt (impl gpufuse)
+#   BUILD_DIR/bench/libs/bench_libs   gf_sgemm, gf_fft_c2c, gf_gemm_epilogue, vsqrt, the FFT
+#                                     pipelines with cuFFT callbacks (impl gpufuse)
+#   BUILD_DIR/bench/libs/bench_forms  the BLAS-shaped nests of bench/workloads/blasforms.c beside the
+#                                     same cuBLAS calls made directly, f32 and f64 (form_* lines)
 #   cpu_table                         the same in plain C, gcc -O3 -fopenmp (impl c_openmp); rebuilt
 #                                     here with this machine's gcc -march=native when gcc exists,
 #                                     else BUILD_DIR/bench/libs/cpu_table
@@ -35,7 +38,7 @@ part() {
     [ "$rc" = 0 ] || say "$impl exited with status $rc"
     return "$rc"
 }
-all="sgemm_10000 fft2_1024_c64 gemm_bias_relu_8192 sqrt_1e8"
+all="sgemm_10000 fft2_1024_c64 gemm_bias_relu_8192 sqrt_1e8 fft_power_2e24_c64 fft_conv_2e24_c64"
 missing() {  # IMPL MESSAGE WORKLOADS...: a failed line for each workload without a line
     local impl=$1 msg=$2 w; shift 2
     for w in "$@"; do grep -q "\"workload\": \"$w\", \"impl\": \"$impl\"" "$res" || failed "$w" "$impl" "$msg"; done
@@ -70,6 +73,18 @@ elif [ -x "$bin" ]; then
     missing gpufuse "bench_libs exited with status $rc and printed no result" $all
 else
     missing gpufuse "bench_libs was not built" $all
+fi
+
+# 1b. the BLAS forms against cuBLAS called directly
+forms=$build/bench/libs/bench_forms
+if [ -n "$dry" ]; then
+    say "dry run: bench_forms skipped"
+elif [ -x "$forms" ]; then
+    part 120 gpufuse "$forms" $quick
+    rc=$?
+    grep -q '"workload": "form_' "$res" || failed form_all gpufuse "bench_forms exited with status $rc and printed no result"
+else
+    failed form_all gpufuse "bench_forms was not built"
 fi
 
 # 2. plain C, all cores

@@ -1787,6 +1787,43 @@ static void (*const via_printers[])(Buf *, CudaCx *, Kernel *) = {
     [VIA_FOLDED] = emit_lib_folded,
 };
 
+/* An FFT builtin with kernels folded into its cuFFT callbacks (fftfold.c):
+ * the FFT with callbacks, or, when the runtime cannot (gf_call_fft_cb
+ * returns 0), the kernels and the plain FFT. */
+static void emit_fft_folded(Buf *b, CudaCx *c, Step *st)
+{
+    Buf cover = {0};
+    buf_line(b, "{ /* line %d: kernels folded into the FFT's cuFFT callbacks */", st->stmt->loc.line);
+    b->indent++;
+    fftcb_emit_info(b, &c->base, A(c), c->r, st, c->r->cname, &cover);
+    const Expr *call = st->stmt->rhs;
+    Buf a[9] = {{0}};
+    for (int i = 0; i < 9; i++) {
+        const Expr *x = call->kids[i];
+        if (x->kind == E_VAR && x->var->is_array)
+            buf_printf(&a[i], "gf_d_%s", x->var->cname);
+        else
+            emit_expr(&a[i], &c->base, x);
+    }
+    buf_line(b, "if (!gf_call_fft_cb(gf_c, &gf_fftcb_%s_%d, %s, %s, %s, %s, %s, %s, %s, %s, (gf_dtype)(%s), &gf_ci, "
+                "sizeof gf_ci, %s, \"gf_fft_c2c_n at line %d\")) {",
+             c->r->cname, st->stmt->loc.line, a[0].data, a[1].data, a[2].data, a[3].data, a[4].data, a[5].data,
+             a[6].data, a[7].data, a[8].data, cover.data, st->stmt->loc.line);
+    b->indent++;
+    if (st->fft_load)
+        via_printers[lower_of(c->low, st->fft_load)->via](b, c, st->fft_load);
+    emit_lib_call(b, c, st->stmt);
+    if (st->fft_store)
+        via_printers[lower_of(c->low, st->fft_store)->via](b, c, st->fft_store);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+    for (int i = 0; i < 9; i++)
+        buf_free(&a[i]);
+    buf_free(&cover);
+}
+
 static bool launcher_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     CudaCx *c = (CudaCx *)cx;
@@ -1978,8 +2015,19 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             else
                 emit_stmt(b, &c->base, st->stmt);
             break;
-        case P_KERNEL: via_printers[lower_of(c->low, st->kernel)->via](b, c, st->kernel); break;
-        case P_LIB: emit_lib_call(b, c, st->stmt); break;
+        case P_KERNEL:
+            if (st->kernel->fft_step)
+                buf_line(b, "/* kernel %s runs in the FFT's callbacks (line %d) */", st->kernel->name,
+                         st->kernel->fft_step->stmt->loc.line);
+            else
+                via_printers[lower_of(c->low, st->kernel)->via](b, c, st->kernel);
+            break;
+        case P_LIB:
+            if (st->fft_load || st->fft_store)
+                emit_fft_folded(b, c, st);
+            else
+                emit_lib_call(b, c, st->stmt);
+            break;
         case P_LOOP: launcher_loop(b, c, st); break;
         case P_IF: launcher_if(b, c, st); break;
         }
@@ -2253,27 +2301,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    int nargs = 0;
-    for (int i = 0; i < r->params.len; i++)
-        if (((Var *)vec_at(&r->params, i))->is_array)
-            nargs++;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, c->u->gen_path, r->loc.line);
-    buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    buf_line(b, "GF_UNUSED long long gf_bytes = 0, gf_big = 0; /* bytes moved; the largest extent in elements */");
-    int idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        char *lo = arena_printf(A(c), "gf_lo_%s", v->cname), *hi = arena_printf(A(c), "gf_hi_%s", v->cname);
-        emit_extent(b, r, v, lo, hi);
-        /* a pure output that is written everywhere it is staged needs no copy-in;
-         * anything less is copied in so unwritten elements keep their values */
-        const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
-        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
-        buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
-        buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
-    }
+    emit_call_args(b, r, true);
     emit_reservations(b, c, r);
     emit_cost_model(b, c, r);
     emit_host_choice(b, r);
@@ -2297,15 +2325,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "cudaStream_t gf_s = gf_call_stream(gf_c);");
     buf_line(b, "const int gf_sms = gf_call_sm_count(gf_c);");
     buf_line(b, "(void)gf_sms;");
-    idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        Type *et = type_elem(v->ty);
-        buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", v->written ? "" : "const ", type_c_name(et),
-                 v->cname, v->written ? "" : "const ", type_c_name(et), idx++);
-    }
+    emit_device_ptrs(b, r, true);
     /* one device slot per scalar result, for the whole call */
     Vec outs = {0};
     device_scalars(c, r, &outs);
@@ -2394,6 +2414,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             buf_printf(b, ") __asm__(\"%s\");\n", sym);
         }
         emit_verify_entry(b, r, entry, launcher);
+        fftcb_emit_descriptors(b, u->arena, r, r->cname);
         emit_launcher(b, &c, r, launcher);
     }
     emit_prewarm(b, u);

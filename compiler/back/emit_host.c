@@ -271,10 +271,23 @@ static bool emit_unswapped(Buf *b, EmitCtx *cx, const Stmt *s)
     return true;
 }
 
+/* Whether s is one of the parallel loops the plan's kernel opens itself. */
+static bool kernel_loop(const HostCx *h, const Stmt *s)
+{
+    for (int d = 0; h->k && d < h->k->pdims; d++)
+        if (h->k->loops[d] == s)
+            return true;
+    return false;
+}
+
 static bool host_stmt_hook(Buf *b, EmitCtx *cx, const Stmt *s)
 {
     HostCx *h = (HostCx *)cx;
-    if (!h->fused && s->kind == S_FOR && s->interchanged)
+    /* A pair swapped for the GPU below the plan's parallel loops (gemm's
+     * `for k for j` as `for j for k` in a row kernel: B read by columns) runs
+     * in the C body's order: each element gets the same operations in the
+     * same order either way (the loop over the sum stays in order). */
+    if (s->kind == S_FOR && s->interchanged && !kernel_loop(h, s))
         return emit_unswapped(b, cx, s);
     if (s->kind == S_RETURN) {
         free_vlas(b, h->r, h->fused);
@@ -711,6 +724,59 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
     buf_line(b, "if (%s < %s) %s = %s; /* empty iteration space */", hi, lo, hi, lo);
     buf_free(&l);
     buf_free(&h);
+}
+
+/* The staging mode of array parameter v: a pure output that is written
+ * everywhere it is staged needs no copy-in; anything less is copied in so
+ * that unwritten elements keep their values. */
+const char *emit_arg_mode(const Var *v)
+{
+    return v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
+}
+
+/* A launcher's opening: its site, gf_call_begin, and each array argument
+ * with its extent, mode and bytes moved (with `big`, also gf_big, the
+ * largest extent in elements, for the GPU cost model). */
+void emit_call_args(Buf *b, Region *r, bool big)
+{
+    Arena *a = r->unit->arena;
+    int nargs = 0;
+    for (int i = 0; i < r->params.len; i++)
+        nargs += ((Var *)vec_at(&r->params, i))->is_array;
+    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, r->unit->gen_path, r->loc.line);
+    buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
+    buf_line(b, "GF_UNUSED long long gf_bytes = 0%s; /* bytes moved%s */", big ? ", gf_big = 0" : "",
+             big ? "; the largest extent in elements" : ", by the C body");
+    int idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
+        emit_extent(b, r, v, lo, hi);
+        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, emit_arg_mode(v),
+                 v->alias_class);
+        buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
+        if (big)
+            buf_line(b, "gf_big = gf_max(gf_big, %s / (long long)sizeof(%s));", hi, type_c_name(type_elem(v->ty)));
+    }
+}
+
+/* The device pointers gf_call_map gave, gf_d_<name>: const where the region
+ * does not write the array (by_written), or as the C parameter's type says
+ * (a hand-written kernel is declared with the C function's types). */
+void emit_device_ptrs(Buf *b, Region *r, bool by_written)
+{
+    int idx = 0;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (!v->is_array)
+            continue;
+        Type *et = type_elem(v->ty);
+        const char *cst = (by_written ? !v->written : et->is_const) ? "const " : "";
+        buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", cst, type_c_name(et), v->cname, cst,
+                 type_c_name(et), idx++);
+    }
 }
 
 /* Host target: true when arguments overlap in a way the plan does not allow. */

@@ -84,7 +84,6 @@ static void emit_kernel_launch(Buf *b, Region *r)
 
 static void emit_user_launcher(Buf *b, Region *r, const char *name)
 {
-    Arena *a = r->unit->arena;
     Buf args = {0};
     emit_params(&args, r, true, true);
     buf_printf(b, "/* The launcher of %s() (%s:%d): the arguments staged, the hand-written kernel %s launched. */\n"
@@ -93,23 +92,7 @@ static void emit_user_launcher(Buf *b, Region *r, const char *name)
     emit_params(b, r, true, false);
     buf_puts(b, ")\n{\n");
     b->indent = 1;
-    int nargs = 0;
-    for (int i = 0; i < r->params.len; i++)
-        nargs += ((Var *)vec_at(&r->params, i))->is_array;
-    buf_line(b, "static gf_site gf_site_ = {\"%s\", \"%s\", %d, -1};", r->name, r->unit->gen_path, r->loc.line);
-    buf_line(b, "gf_call *gf_c = gf_call_begin(&gf_site_, %d);", nargs);
-    buf_line(b, "GF_UNUSED long long gf_bytes = 0; /* bytes the kernel reads and writes, by the C body */");
-    int idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        const char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
-        emit_extent(b, r, v, lo, hi);
-        const char *mode = v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
-        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, mode, v->alias_class);
-        buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
-    }
+    emit_call_args(b, r, false);
     buf_line(b, "switch (gf_call_map(gf_c)) {");
     buf_line(b, "case GF_PATH_DEVICE:");
     buf_line(b, "    break;");
@@ -122,16 +105,7 @@ static void emit_user_launcher(Buf *b, Region *r, const char *name)
     buf_line(b, "    return;");
     buf_line(b, "}");
     buf_line(b, "cudaStream_t gf_s = gf_call_stream(gf_c);");
-    idx = 0;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        Type *et = type_elem(v->ty);
-        const char *cst = et->is_const ? "const " : "";
-        buf_line(b, "%s%s *gf_d_%s = (%s%s *)gf_call_ptr(gf_c, %d);", cst, type_c_name(et), v->cname, cst,
-                 type_c_name(et), idx++);
-    }
+    emit_device_ptrs(b, r, false);
     emit_geometry(b, r);
     emit_kernel_launch(b, r);
     buf_line(b, "gf_call_end(gf_c, (size_t)gf_bytes, 0);");

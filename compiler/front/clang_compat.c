@@ -218,6 +218,22 @@ static bool same_constant(CXCursor o, CXCursor c)
     return int_value(o, &x) && int_value(c, &y) && x == y;
 }
 
+bool gfc_from_main_file(CXCursor c)
+{
+    CXSourceLocation l = clang_getCursorLocation(c);
+    if (clang_Location_isFromMainFile(l))
+        return true;
+    CXFile f;
+    clang_getExpansionLocation(l, &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXString main = clang_getTranslationUnitSpelling(tu);
+    CXFile mf = clang_getFile(tu, clang_getCString(main));
+    clang_disposeString(main);
+    return mf && clang_File_isEqual(f, mf);
+}
+
 /* The offset of l in the re-parsed main file; false when l is in a macro
  * expansion or another file. */
 static bool offset_of(CXSourceLocation l, unsigned *off)
@@ -402,7 +418,7 @@ static enum CXChildVisitResult visit_copy(CXCursor c, CXCursor parent, CXClientD
     (void)parent;
     CopyCx *cx = d;
     if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        !gfc_from_main_file(c))
         return CXChildVisit_Continue;
     CXString s = clang_getCursorSpelling(c);
     for (int i = 0; i < cx->n; i++) {

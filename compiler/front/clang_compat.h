@@ -42,4 +42,9 @@ bool gfc_op(const GfcOps *t, CXCursor c, Op *op);
  * were), and where in the source (*at). */
 const char *gfc_ops_failure(const GfcOps *t, CXCursor fn, CXCursor *at);
 
+/* Whether cursor c was written in the main file, directly or through a
+ * macro expanded there (`GPUFUSE void NAME(f)(...)`, whose name clang
+ * places in the macro's expansion, not in the file). */
+bool gfc_from_main_file(CXCursor c);
+
 #endif

@@ -30,6 +30,8 @@
  * generated file includes some of those headers itself. */
 #include "decls.h"
 
+#include "clang_compat.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +115,7 @@ static const char *where_of(struct DeclState *d, CXCursor c)
     if (!f)
         return "built-in";
     const char *name = cx_str(d->a, clang_getFileName(f));
-    if (clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    if (gfc_from_main_file(c))
         name = d->u->gen_path;
     else if (strrchr(name, '/'))
         name = strrchr(name, '/') + 1;
@@ -1293,7 +1295,7 @@ Func *decls_helper(Unit *u, CXCursor callee)
     CXFile file;
     unsigned line, col;
     clang_getExpansionLocation(clang_getCursorLocation(def), &file, &line, &col, NULL);
-    f->loc = (Loc){clang_Location_isFromMainFile(clang_getCursorLocation(def)) ? u->path
+    f->loc = (Loc){gfc_from_main_file(def) ? u->path
                                                                              : cx_str(d->a, clang_getFileName(file)),
                    (int)line, (int)col};
     CXCursor *cp = arena_alloc(d->a, sizeof *cp);

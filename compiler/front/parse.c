@@ -2594,7 +2594,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 {
     (void)parent;
     TopCtx *t = d;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    if (!gfc_from_main_file(c))
         return CXChildVisit_Continue;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {

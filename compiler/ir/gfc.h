@@ -703,6 +703,7 @@ typedef struct Kernel {
     LibCall *lib;                /* library calls compute the nest (cuBLAS): the kernel is their fallback */
     struct Kernel *folded_into;  /* this kernel is that one's cuBLASLt epilogue, or the
                                     scaling its library call's beta takes in (LibCall.init) */
+    struct Step *fft_step;       /* folded into that FFT builtin's cuFFT callback (fftfold.c) */
 } Kernel;
 
 /* libcall.c: the library calls a BLAS-shaped nest becomes.  Operands are
@@ -782,6 +783,13 @@ typedef struct Step {
     Vec upload_before, upload_end;
     Vec host_prelude;            /* Stmt*: deferred scalar statements run just before */
     bool deferred;               /* P_HOST: runs in the kernels that need it instead */
+    /* P_LIB of gf_fft_c2c_n (fftfold.c): kernels folded into cuFFT's load
+     * and store callbacks, the loops each maps onto the transform's
+     * elements, and whether the store callback still stores the spectrum */
+    Kernel *fft_load, *fft_store;
+    Stmt *fft_loops[2][3];
+    int fft_depth[2];
+    bool fft_keep;
 } Step;
 
 typedef struct Plan {
@@ -798,6 +806,12 @@ typedef struct Plan {
 } Plan;
 
 void fuse_region(Unit *u, Region *r);
+/* fftfold.c: element-wise kernels next to a c2c FFT builtin folded into its
+ * cuFFT load/store callbacks (Step.fft_load/fft_store; notes say why not). */
+void fft_fold(Arena *a, Region *r, Plan *p);
+/* 0/1: e is the real/imaginary part of z's complex element that the
+ * iteration of `loops` owns (z[i0]..[2 * i_last + 0/1]), -1: not. */
+int fft_own_part(Arena *a, Var *z, Stmt *const *loops, int d, Expr *e);
 
 /* ---- inline.c: cheap producers recomputed in their consumers ---------------------------- */
 
@@ -891,6 +905,13 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o);
 /* Host functions for one region (used by both back ends). */
 void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, bool openmp);
 void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o);
+/* emit_fftcb.c: FFT builtins with kernels folded into cuFFT callbacks: the
+ * file-scope descriptors before the launcher of r, the launcher's caller
+ * info (and in `cover` the elements the nests cover, -1 when they do not
+ * match the array), and the callbacks' CUDA source. */
+void fftcb_emit_descriptors(Buf *b, Arena *a, Region *r, const char *base);
+void fftcb_emit_info(Buf *b, EmitCtx *cx, Arena *a, Region *r, Step *st, const char *base, Buf *cover);
+char *fftcb_source(Arena *a, Region *r, Step *st, const char *base);
 /* emit_verify.c: the extern "C" entry point `name` of region r, which calls
  * the (static) launcher `launcher` and, with GPUFUSE_VERIFY set, checks it
  * against gf_seq_<name> (gpufuse/entry.h); printed before the launcher. */
@@ -918,6 +939,9 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
+const char *emit_arg_mode(const Var *v);
+void emit_call_args(Buf *b, Region *r, bool big);
+void emit_device_ptrs(Buf *b, Region *r, bool by_written);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
 /* host_cost.c: the host plan against the C body, per call.  emit_host_cost
  * prints gf_host_wins_<f>(scalar parameters); host_cost_call is its call

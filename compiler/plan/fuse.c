@@ -1640,6 +1640,7 @@ void fuse_region(Unit *u, Region *r)
     Place place = {0};
     place_scalars(&f, &f.plan->steps, &place);
     fold_epilogues(&f, &f.plan->steps);
+    fft_fold(f.a, r, f.plan);
     note_interchanges(&f, r->body);
     note_libs(&f);
     plan_cost_model(&f);

@@ -1516,8 +1516,20 @@ static int term_line(const Out *o, const Mono *mo)
 
 static bool coef_is(const LibCoef *k, double v) { return !k->nf && k->num == v; }
 
+/* The same sum: one object, or a scalar's sum evaluated again where a
+ * second statement reads it (`t[i] = s; y[i] = alpha * s`): the same
+ * update statement over the same instances, with the same factors. */
+static bool same_sum(Cx *x, const Sum *p, const Sum *q)
+{
+    if (p == q)
+        return true;
+    return p && q && p->src == q->src && fac_equal(&p->f, &q->f) && fac_equal(&p->g, &q->g) &&
+           sets_equal(x->sets, p->dom, q->dom);
+}
+
 /* Replaces sums another output already holds by that output (tmp = A x;
- * y = alpha * tmp: one GEMV, then y from tmp). */
+ * y = alpha * tmp: one GEMV, then y from tmp; the same when both read a
+ * scalar sum: no second GEMV over A). */
 static void reuse_outputs(Cx *x, Terms *T)
 {
     for (int t = 0; t < T->n; t++) {
@@ -1526,7 +1538,7 @@ static void reuse_outputs(Cx *x, Terms *T)
             continue;
         for (int i = 0; i < x->nouts; i++) {
             Out *p = &x->outs[i];
-            if (p == T->o || !p->done || p->epi || p->cur.n != 1 || p->cur.m[0].sum != mo->sum ||
+            if (p == T->o || !p->done || p->epi || p->cur.n != 1 || !same_sum(x, p->cur.m[0].sum, mo->sum) ||
                 !coef_is(&p->cur.m[0].k, 1) || p->rank != T->o->rank)
                 continue;
             Mono *m = arena_alloc(x->a, sizeof *m);

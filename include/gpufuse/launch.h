@@ -196,6 +196,25 @@ static inline int gf_blas_fits(long long r, long long c, long long ld)
 void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int batch, const void *in, void *out,
                  int direction, gf_dtype t, const char *what);
 
+/* An FFT with element-wise nests folded into cuFFT LTO callbacks
+ * (docs/libraries.md "FFT callbacks"): `cb` is the launcher's static
+ * description (the callbacks' CUDA source, compiled once per process with
+ * NVRTC to LTO-IR, and their symbols), `info` the caller-info block the
+ * callbacks read (copied to the device before each execution), `cover` the
+ * number of complex elements the folded nests cover (must equal the
+ * transform's elements, else nothing runs).  c2c only.  Returns 1 when the
+ * FFT ran with its callbacks (the folded nests' work is done), 0 when
+ * nothing ran: GPUFUSE_FFT_CALLBACKS=0, no NVRTC, a compile or planning
+ * failure; the launcher then runs the kernels and gf_call_fft. */
+typedef struct gf_fft_cb {
+    const char *source;
+    const char *load;            /* extern "C" symbol of the load callback, or NULL */
+    const char *store;           /* of the store callback, or NULL */
+} gf_fft_cb;
+int gf_call_fft_cb(gf_call *c, const gf_fft_cb *cb, int rank, int n0, int n1, int n2, int batch, const void *in,
+                   void *out, int direction, gf_dtype t, const void *info, size_t info_size, long long cover,
+                   const char *what);
+
 /* CUDA graphs of repeated calls (runtime/graph.c, docs/runtime.md "Graphs").
  * A launcher whose device path is only kernel launches calls gf_graph_begin
  * after gf_call_map returned GF_PATH_DEVICE, with a hash of its integer

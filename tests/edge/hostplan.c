@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -24,6 +25,8 @@ void hp_count(int n, int nbins, const int *restrict bin, int *count);
 void gf_hp_count(int n, int nbins, const int *restrict bin, int *count);
 void hp_steps(int steps, int n, float *a, const float *b);
 void gf_hp_steps(int steps, int n, float *a, const float *b);
+void hp_gemm(int ni, int nj, int nk, double alpha, double beta, double *C, const double *A, const double *B);
+void gf_hp_gemm(int ni, int nj, int nk, double alpha, double beta, double *C, const double *A, const double *B);
 
 static const char *last_name;
 static int last_plan = -1;
@@ -58,6 +61,34 @@ static float *filled(size_t n, unsigned seed)
 }
 
 static int same(const void *a, const void *b, size_t bytes) { return !memcmp(a, b, bytes); }
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* PolyBench-style gemm: the plan's rows keep the C body's i-k-j order, so
+ * each C[i][j] sums over k in the same order: bit for bit.  The times are
+ * printed (not checked: the machine is shared). */
+static void gemm(int n, const char *what)
+{
+    size_t nn = (size_t)n * n;
+    float *f = filled(3 * nn, 9);
+    double *A = malloc(nn * sizeof *A), *B = malloc(nn * sizeof *B), *C1 = malloc(nn * sizeof *C1),
+           *C2 = malloc(nn * sizeof *C2);
+    for (size_t i = 0; i < nn; i++)
+        A[i] = f[i], B[i] = f[nn + i], C1[i] = C2[i] = f[2 * nn + i];
+    double t0 = seconds();
+    hp_gemm(n, n, n, 1.5, 1.2, C1, A, B);
+    double t1 = seconds();
+    gf_hp_gemm(n, n, n, 1.5, 1.2, C2, A, B);
+    double t2 = seconds();
+    printf("  gemm %d^3: C body %.1f ms, host plan %.1f ms\n", n, 1e3 * (t1 - t0), 1e3 * (t2 - t1));
+    expect(what, "hp_gemm", 1, same(C1, C2, nn * sizeof *C1));
+    free(f), free(A), free(B), free(C1), free(C2);
+}
 
 static void colsum(int rows, int cols, const char *what, int plan)
 {
@@ -111,6 +142,8 @@ int main(void)
     hp_steps(3, big, l1, lb);
     gf_hp_steps(3, big, l2, lb);
     expect("3 steps of 4M elements", "hp_steps", 1, same(l1, l2, (size_t)big * 4));
+
+    gemm(300, "gemm 300^3 i-k-j: the plan, rows in the C body's order");
 
     free(x), free(y1), free(y2), free(bin), free(a1), free(a2), free(b), free(l1), free(l2), free(lb);
     printf("%s\n", failures ? "FAILED" : "all choices and results as expected");

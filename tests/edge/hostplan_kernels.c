@@ -35,3 +35,17 @@ GPUFUSE void hp_steps(int steps, int n, float a[n], const float b[n])
             a[i] = a[i] > 1.0f ? 1.0f : a[i];
     }
 }
+
+/* PolyBench-style gemm (i-k-j): the plan keeps the C body's `for k for j`
+ * below its parallel rows (the GPU's row kernel runs j outside k) */
+GPUFUSE void hp_gemm(int ni, int nj, int nk, double alpha, double beta, double C[ni][nj], const double A[ni][nk],
+                     const double B[nk][nj])
+{
+    for (int i = 0; i < ni; i++) {
+        for (int j = 0; j < nj; j++)
+            C[i][j] *= beta;
+        for (int k = 0; k < nk; k++)
+            for (int j = 0; j < nj; j++)
+                C[i][j] += alpha * A[i][k] * B[k][j];
+    }
+}

@@ -239,6 +239,22 @@ GPUFUSE void gesummv_acc(int n, float alpha, float beta, const float A[n][n], co
     }
 }
 
+/* 3: scalar sums, one of them also stored: t = A x, y = alpha A x + beta B x
+ * as GEMV, GEMV, then y += alpha t (a GEAM: A is not read twice) */
+GPUFUSE void gesummv_stored(int n, double alpha, double beta, const double A[n][n], const double B[n][n],
+                            double t[n], const double x[n], double y[n])
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0, u = 0;
+        for (int j = 0; j < n; j++) {
+            s += A[i][j] * x[j];
+            u += B[i][j] * x[j];
+        }
+        t[i] = s;
+        y[i] = alpha * s + beta * u;
+    }
+}
+
 /* 4 (and one kernel): A += u1 v1^T + u2 v2^T; x += beta A^T y; x += z; w += alpha A x */
 GPUFUSE void gemver(int n, double alpha, double beta, double A[n][n], const double u1[n], const double v1[n],
                     const double u2[n], const double v2[n], double w[n], double x[n], const double y[n],

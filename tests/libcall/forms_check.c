@@ -39,6 +39,8 @@ DECL2(bicg, int m, int n, const double A[n][m], double s[m], double q[n], const 
 DECL2(mvt, int n, double x1[n], double x2[n], const double y_1[n], const double y_2[n], const double A[n][n])
 DECL2(gesummv, int n, double alpha, double beta, const double A[n][n], const double B[n][n], double tmp[n],
       const double x[n], double y[n])
+DECL2(gesummv_stored, int n, double alpha, double beta, const double A[n][n], const double B[n][n], double t[n],
+      const double x[n], double y[n])
 DECL2(gesummv_acc, int n, float alpha, float beta, const float A[n][n], const float B[n][n], const float x[n],
       float y[n])
 DECL2(gemver, int n, double alpha, double beta, double A[n][n], const double u1[n], const double v1[n],
@@ -214,6 +216,8 @@ static void run(int a, int b, int c)
             &x2);
         RUN(gesummv, 3 * L, a, gesummv(a, al, be, W(A), W(B), W(t), W(y1), W(x1)),
             gf_gesummv(a, al, be, G(A), G(B), G(t), G(y1), G(x1)), &t, &x1);
+        RUN(gesummv_stored, 3 * L, a, gesummv_stored(a, al, be, W(A), W(B), W(t), W(y1), W(x1)),
+            gf_gesummv_stored(a, al, be, G(A), G(B), G(t), G(y1), G(x1)), &t, &x1);
         Arr u1 = arr("u1", (size_t)a, 0), v1 = arr("v1", (size_t)a, 0), z = arr("z", (size_t)a, 0);
         RUN(gemver, 4 * L, 2 * a, gemver(a, al, be, W(A), W(u1), W(v1), W(y1), W(y2), W(x1), W(x2), W(u1), W(z)),
             gf_gemver(a, al, be, G(A), G(u1), G(v1), G(y1), G(y2), G(x1), G(x2), G(u1), G(z)), &A, &x1, &x2);

@@ -26,10 +26,16 @@ sys.path.insert(0, HERE)
 import run  # noqa: E402
 
 
+def unmacro(line):
+    """A signature with gen.py's name macros (GEN_SAME(x), GEN_CAT(a, b)) expanded."""
+    line = re.sub(r'GEN_SAME\((\w+)\)', r'\1', line)
+    return re.sub(r'GEN_CAT\((\w+), (\w+)\)', r'\1\2', line)
+
+
 def split_program(text, region):
     """(head, region lines, middle, runner+main) for one region of a gen.py file."""
     lines = text.split('\n')
-    start = next(i for i, l in enumerate(lines) if l.startswith('GPUFUSE ') and re.search(rf'\b{region}\(', l))
+    start = next(i for i, l in enumerate(lines) if l.startswith('GPUFUSE ') and re.search(rf'\b{region}\(', unmacro(l)))
     end = next(i for i in range(start, len(lines)) if lines[i] == '}')
     drv = next(i for i, l in enumerate(lines) if l.startswith('/* ---- the driver'))
     head = [l for l in lines[:drv] if not l.startswith('GPUFUSE ')]
