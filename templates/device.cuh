@@ -84,13 +84,15 @@ GF_UNUSED static inline dim3 gf_resident_2d(long long gx, long long strips, long
 }
 /* GEOM_TILES (SH_TILED): a GF_TILE x GF_TILE block of threads per output
  * tile, x over the columns (j), y over the rows (i); y at most 65535 tiles,
- * the kernel strides beyond.  Each chunk of GF_TILE k values is staged in
- * shared memory (GF_TILE x (GF_TILE + 1) elements per staged operand). */
+ * the kernel strides beyond.  A tile is GF_TILE x GF_TILE outputs, or, with
+ * register blocks, ti x tj (each thread computes ti / GF_TILE x tj / GF_TILE
+ * of them).  Each chunk of k values is staged in shared memory (the tile's
+ * side by the chunk, plus one column, per staged operand). */
 #define GF_TILE 16
-GF_UNUSED static inline long long gf_tiles_for(long long n) { return gf_max(1, (n + GF_TILE - 1) / GF_TILE); }
-GF_UNUSED static inline dim3 gf_tile_grid(long long n0, long long n1)
+GF_UNUSED static inline long long gf_tiles_for(long long n, long long t = GF_TILE) { return gf_max(1, (n + t - 1) / t); }
+GF_UNUSED static inline dim3 gf_tile_grid(long long n0, long long n1, long long ti = GF_TILE, long long tj = GF_TILE)
 {
-    return dim3((unsigned)gf_min(gf_tiles_for(n1), 2147483647LL), (unsigned)gf_min(gf_tiles_for(n0), 65535));
+    return dim3((unsigned)gf_min(gf_tiles_for(n1, tj), 2147483647LL), (unsigned)gf_min(gf_tiles_for(n0, ti), 65535));
 }
 GF_UNUSED static inline dim3 gf_tile_block(void) { return dim3(GF_TILE, GF_TILE); }
 /* GEOM_ROWS (row kernels): rows up to GF_WARP_ROW_MAX elements are a warp's

@@ -87,6 +87,8 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
         return NULL;
     for (int i = 0; c->tile_body && i < c->kl->staged.len; i++) {
         Staged *st = vec_at(&c->kl->staged, i);
+        if (expr_equal(st->e, e) && lower_tile_blocked(c->kl))
+            return arena_printf(A(c), "gf_v%d[gf_r%c]", st->id, st->side ? 'j' : 'i');
         if (expr_equal(st->e, e))
             return arena_printf(A(c), "gf_s%d[threadIdx.%c][gf_kk]", st->id, st->side ? 'x' : 'y');
     }
@@ -615,8 +617,237 @@ static void tile_stmts(Buf *b, CudaCx *c, const Vec *list)
     }
 }
 
+/* ---- register blocks (tile_r > 1): each thread computes tile_r[0] x
+ * tile_r[1] outputs, rows and columns GF_TILE apart ---------------------------------- */
+
+static int tile_ext(const KernelLow *kl, int side)
+{
+    return GF_TILE_SIDE * kl->tile_r[side];
+}
+
+/* The indices of the output (gf_ri, gf_rj) of the thread, its loop indices
+ * and whether it is in the iteration domain. */
+static void rb_point(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    buf_line(b, "const GF_I gf_ti = gf_ti0 + gf_ri * GF_TILE + (GF_I)threadIdx.y;");
+    buf_line(b, "const GF_I gf_tj = gf_tj0 + gf_rj * GF_TILE + (GF_I)threadIdx.x;");
+    tile_iv(b, c, kl, 0, "gf_ti");
+    tile_iv(b, c, kl, 1, "gf_tj");
+    if (kl->tri)
+        buf_line(b, "const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1 && %s >= (%s) && %s < (%s);", kl->tile_j->iv->cname,
+                 expr_text(c, kl->tile_j->lb), kl->tile_j->iv->cname, expr_text(c, kl->tile_j->ub));
+    else
+        buf_line(b, "const bool gf_in = gf_ti < gf_n0 && gf_tj < gf_n1;");
+    buf_line(b, "(void)%s, (void)%s, (void)gf_in;", kl->tile_i->iv->cname, kl->tile_j->iv->cname);
+}
+
+/* for (gf_ri) for (gf_rj) {, unrolled */
+static void rb_open(Buf *b, const KernelLow *kl)
+{
+    buf_line(b, "#pragma unroll");
+    buf_line(b, "for (int gf_ri = 0; gf_ri < %d; gf_ri++)", kl->tile_r[0]);
+    buf_line(b, "    #pragma unroll");
+    buf_line(b, "    for (int gf_rj = 0; gf_rj < %d; gf_rj++) {", kl->tile_r[1]);
+    b->indent += 2;
+}
+
+static void rb_close(Buf *b)
+{
+    b->indent -= 2;
+    buf_line(b, "    }");
+}
+
+/* Each staged operand's chunk, gf_s<id>[tile side][tile_kc + 1], loaded by
+ * the whole block, consecutive threads along the operand's unit-stride
+ * subscript, in range of the grid and of k only. */
+static void rb_stage(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    const char *kty = type_c_name(kl->kloop->iv->ty);
+    int kc = kl->tile_kc;
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        int ext = tile_ext(kl, st->side);
+        buf_line(b, "#pragma unroll");
+        buf_line(b, "for (int gf_e = threadIdx.y * GF_TILE + threadIdx.x; gf_e < %d; gf_e += GF_TILE * GF_TILE) { /* %s */",
+                 ext * kc, expr_text(c, st->e));
+        b->indent++;
+        if (st->along_x)
+            buf_line(b, "const int gf_a = gf_e %% %d, gf_b = gf_e / %d;", ext, ext);
+        else
+            buf_line(b, "const int gf_a = gf_e / %d, gf_b = gf_e %% %d;", kc, kc);
+        buf_line(b, "const GF_I gf_t = %s + gf_a;", st->side ? "gf_tj0" : "gf_ti0");
+        tile_iv(b, c, kl, st->side, "gf_t");
+        buf_line(b, "const %s %s = (%s)(gf_k0 + gf_b);", kty, kl->kloop->iv->cname, kty);
+        buf_line(b, "if (gf_t < gf_n%d && %s < gf_khi)", st->side, kl->kloop->iv->cname);
+        buf_line(b, "    gf_s%d[gf_a][gf_b] = %s;", st->id, expr_text(c, st->e));
+        b->indent--;
+        buf_line(b, "}");
+    }
+}
+
+/* One k value of the chunk: the staged values into registers, then every
+ * output of the thread updated in C's way (masked: only in the domain). */
+static void rb_kstep(Buf *b, CudaCx *c, const KernelLow *kl, bool masked)
+{
+    const char *kty = type_c_name(kl->kloop->iv->ty);
+    buf_line(b, "GF_UNUSED const %s %s = (%s)(gf_k0 + gf_kk);", kty, kl->kloop->iv->cname, kty);
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        int r = kl->tile_r[st->side];
+        buf_line(b, "%s gf_v%d[%d];", type_c_name(type_elem(st->e->var->ty)), st->id, r);
+        buf_line(b, "#pragma unroll");
+        buf_line(b, "for (int gf_r = 0; gf_r < %d; gf_r++)", r);
+        buf_line(b, "    gf_v%d[gf_r] = gf_s%d[gf_r * GF_TILE + threadIdx.%c][gf_kk];", st->id, st->id, st->side ? 'x' : 'y');
+    }
+    rb_open(b, kl);
+    rb_point(b, c, kl);
+    c->tile_body = true;
+    buf_line(b, "%sgf_acc[gf_ri][gf_rj] %s %s;", masked ? "if (gf_in) " : "", op_spelling(kl->acc->op),
+             expr_text(c, kl->acc->rhs));
+    c->tile_body = false;
+    rb_close(b);
+}
+
+/* The k loop over the chunk: a full tile with a full chunk runs a fixed
+ * trip count without masks. */
+static void rb_kloop(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    int kc = kl->tile_kc;
+    buf_line(b, "const int gf_kn = gf_khi - gf_k0 < %d ? (int)(gf_khi - gf_k0) : %d;", kc, kc);
+    buf_line(b, "if (gf_full && gf_kn == %d) {", kc);
+    buf_line(b, "    #pragma unroll");
+    buf_line(b, "    for (int gf_kk = 0; gf_kk < %d; gf_kk++) {", kc);
+    b->indent += 2;
+    rb_kstep(b, c, kl, false);
+    b->indent -= 2;
+    buf_line(b, "    }");
+    buf_line(b, "} else {");
+    buf_line(b, "    for (int gf_kk = 0; gf_kk < gf_kn; gf_kk++) {");
+    b->indent += 2;
+    rb_kstep(b, c, kl, true);
+    b->indent -= 2;
+    buf_line(b, "    }");
+    buf_line(b, "}");
+}
+
+/* The tile's last row and column in range, whether it is full (every
+ * output in the domain), and over a triangle, tiles with no output in it
+ * skipped (the same for the whole block: before any barrier). */
+static void rb_corners(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    int ei = tile_ext(kl, 0), ej = tile_ext(kl, 1);
+    buf_line(b, "const GF_I gf_ti1 = (gf_ti0 + %d < gf_n0 ? gf_ti0 + %d : gf_n0) - 1;", ei, ei);
+    buf_line(b, "const GF_I gf_tj1 = (gf_tj0 + %d < gf_n1 ? gf_tj0 + %d : gf_n1) - 1;", ej, ej);
+    buf_line(b, "bool gf_full = gf_ti1 == gf_ti0 + %d && gf_tj1 == gf_tj0 + %d;", ei - 1, ej - 1);
+    if (!kl->tri)
+        return;
+    const char *lb = expr_text(c, kl->tile_i->lb);
+    buf_line(b, "const long long gf_i0 = (long long)(%s) + gf_ti0, gf_i1 = (long long)(%s) + gf_ti1;", lb, lb);
+    buf_line(b, "const long long gf_j0 = gf_jlo + gf_tj0, gf_j1 = gf_jlo + gf_tj1;");
+    buf_line(b, "(void)gf_i0, (void)gf_i1, (void)gf_j0, (void)gf_j1;");
+    if (kl->lo_i) {
+        buf_line(b, "if (gf_j1 < gf_i0 + %lld) /* every column before its row's first */", kl->lo_c);
+        buf_line(b, "    continue;");
+        buf_line(b, "gf_full = gf_full && gf_j0 >= gf_i1 + %lld;", kl->lo_c);
+    }
+    if (kl->hi_i) {
+        buf_line(b, "if (gf_j0 >= gf_i1 + %lld) /* every column past its row's last */", kl->hi_c);
+        buf_line(b, "    continue;");
+        buf_line(b, "gf_full = gf_full && gf_j1 < gf_i0 + %lld;", kl->hi_c);
+    }
+}
+
+/* The row's own statements, once per row (the block column 0's thread x 0). */
+static void rb_outer(Buf *b, CudaCx *c, const KernelLow *kl)
+{
+    if (!kl->outer.len)
+        return;
+    buf_line(b, "#pragma unroll");
+    buf_line(b, "for (int gf_ri = 0; gf_ri < %d; gf_ri++) { /* the row's own statements, once per row */", kl->tile_r[0]);
+    b->indent++;
+    buf_line(b, "const GF_I gf_ti = gf_ti0 + gf_ri * GF_TILE + (GF_I)threadIdx.y;");
+    buf_line(b, "if (gf_tj0 == 0 && threadIdx.x == 0 && gf_ti < gf_n0) {");
+    b->indent++;
+    tile_iv(b, c, kl, 0, "gf_ti");
+    for (int i = 0; i < kl->outer.len; i++)
+        emit_stmt(b, &c->base, vec_at(&kl->outer, i));
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
+}
+
+static void print_tiled_blocked(Buf *b, CudaCx *c)
+{
+    Kernel *k = c->k;
+    KernelLow *kl = c->kl;
+    Stmt *kloop = kl->kloop, *acc = kl->acc;
+    const char *kty = type_c_name(kloop->iv->ty);
+    bool scalar = kl->acc_decl;
+    const Type *at = scalar ? acc->lhs->var->ty : type_elem(acc->lhs->var->ty);
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_TILE * GF_TILE) %s(", k->name);
+    kernel_params(b, kl);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    emit_dev_loads(b, c, k);
+    buf_line(b, "/* a %dx%d tile per block, %dx%d outputs per thread, k in chunks of %d */", tile_ext(kl, 0),
+             tile_ext(kl, 1), kl->tile_r[0], kl->tile_r[1], kl->tile_kc);
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        buf_line(b, "__shared__ %s gf_s%d[%d][%d]; /* %s: %s of the tile by a chunk of %s */",
+                 type_c_name(type_elem(st->e->var->ty)), st->id, tile_ext(kl, st->side), kl->tile_kc + 1,
+                 expr_text(c, st->e), st->side ? "columns" : "rows", kloop->iv->cname);
+    }
+    if (kl->tri)
+        buf_line(b, "const long long gf_jlo = %s; /* the first column of the box */", tile_jlo(c, kl));
+    buf_line(b, "const GF_I gf_tj0 = (GF_I)blockIdx.x * %d;", tile_ext(kl, 1));
+    buf_line(b, "for (GF_I gf_by = blockIdx.y; gf_by * %d < gf_n0; gf_by += gridDim.y) {", tile_ext(kl, 0));
+    b->indent++;
+    buf_line(b, "const GF_I gf_ti0 = gf_by * %d;", tile_ext(kl, 0));
+    rb_outer(b, c, kl);
+    rb_corners(b, c, kl);
+    buf_line(b, "%s gf_acc[%d][%d]; /* %s over the k loop, per output */", type_c_name(at), kl->tile_r[0], kl->tile_r[1],
+             expr_text(c, acc->lhs));
+    rb_open(b, kl);
+    rb_point(b, c, kl);
+    tile_stmts(b, c, &kl->pre);
+    if (scalar)
+        buf_line(b, "gf_acc[gf_ri][gf_rj] = %s;", acc->lhs->var->cname);
+    else {
+        buf_line(b, "gf_acc[gf_ri][gf_rj] = {};");
+        buf_line(b, "if (gf_in) gf_acc[gf_ri][gf_rj] = %s;", expr_text(c, acc->lhs));
+    }
+    rb_close(b);
+    buf_line(b, "const %s gf_khi = %s;", kty, expr_text(c, kloop->ub));
+    buf_line(b, "for (%s gf_k0 = %s; gf_k0 < gf_khi; gf_k0 += %d) { /* chunks of %s, in order */", kty,
+             expr_text(c, kloop->lb), kl->tile_kc, kloop->iv->cname);
+    b->indent++;
+    rb_stage(b, c, kl);
+    buf_line(b, "__syncthreads();");
+    rb_kloop(b, c, kl);
+    buf_line(b, "__syncthreads();");
+    b->indent--;
+    buf_line(b, "}");
+    rb_open(b, kl);
+    rb_point(b, c, kl);
+    if (scalar)
+        buf_line(b, "%s %s = gf_acc[gf_ri][gf_rj];", type_c_name(at), acc->lhs->var->cname);
+    else
+        buf_line(b, "if (gf_in) %s = gf_acc[gf_ri][gf_rj];", expr_text(c, acc->lhs));
+    tile_stmts(b, c, &kl->post);
+    rb_close(b);
+    b->indent--;
+    buf_line(b, "}");
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
 static void print_tiled(Buf *b, CudaCx *c)
 {
+    if (lower_tile_blocked(c->kl)) {
+        print_tiled_blocked(b, c);
+        return;
+    }
     Kernel *k = c->k;
     KernelLow *kl = c->kl;
     Stmt *kloop = kl->kloop;
@@ -657,7 +888,7 @@ static void print_tiled(Buf *b, CudaCx *c)
     buf_line(b, "{");
     b->indent++;
     tile_stmts(b, c, &kl->pre);
-    Stmt *acc = kl->acc;
+    Stmt *acc = kl->acc_decl ? NULL : kl->acc;   /* a scalar accumulator is a register already */
     if (acc) {
         const char *at = type_c_name(type_elem(acc->lhs->var->ty));
         buf_line(b, "%s gf_acc = {}; /* %s over the k loop, in a register */", at, expr_text(c, acc->lhs));
@@ -1205,7 +1436,11 @@ static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
 static void geometry_tiled(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
     (void)c;
-    buf_printf(launch, "%s<@I@><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>(%s);\n", kl->k->name, args);
+    if (lower_tile_blocked(kl))
+        buf_printf(launch, "%s<@I@><<<gf_tile_grid(gf_n0, gf_n1, %d, %d), gf_tile_block(), 0, gf_s>>>(%s);\n",
+                   kl->k->name, GF_TILE_SIDE * kl->tile_r[0], GF_TILE_SIDE * kl->tile_r[1], args);
+    else
+        buf_printf(launch, "%s<@I@><<<gf_tile_grid(gf_n0, gf_n1), gf_tile_block(), 0, gf_s>>>(%s);\n", kl->k->name, args);
     /* the row's own statements run even where no column does (one block column) */
     buf_line(b, "if (gf_n0 > 0 && %s) {", kl->outer.len ? "1 /* the rows' own statements */" : "gf_n1 > 0");
 }

@@ -870,7 +870,9 @@ static void lower_row(LowCx *c)
  * untiled kernel, bit for bit.  The column loop is the second grid loop, or,
  * in a 1-D kernel, the parallel loop inside the row loop whose bounds may
  * use i (covariance's j = i .. m): then the grid covers the bounding box and
- * threads outside the triangle help load but compute nothing. */
+ * threads outside the triangle help load but compute nothing.  With
+ * register blocks (tile_regs) each thread computes several outputs of a
+ * larger tile, each staged value read once into a register for all of them. */
 
 /* The statements of a body, a block or one statement. */
 static int body_len(const Stmt *b)
@@ -1175,6 +1177,113 @@ static Stmt *tile_acc(Stmt *kloop)
     return x;
 }
 
+/* The statement of pre that declares v, or NULL. */
+static Stmt *pre_decl(const KernelLow *kl, const Var *v)
+{
+    for (int i = 0; i < kl->pre.len; i++) {
+        Stmt *x = vec_at(&kl->pre, i);
+        if (x->kind == S_DECL && x->var == v)
+            return x;
+    }
+    return NULL;
+}
+
+/* The k body's one statement when it updates a scalar declared before the
+ * k loop (int s = 0; for (k ...) s += ...), of a scalar type, that its
+ * right side does not read: like tile_acc's element, it lives in a register
+ * over the k loop. */
+static Stmt *tile_scalar_acc(const KernelLow *kl)
+{
+    Stmt *kloop = kl->kloop;
+    if (body_len(kloop->body) != 1)
+        return NULL;
+    Stmt *x = body_at(kloop->body, 0);
+    if (x->kind != S_ASSIGN || x->op == OP_ASSIGN || x->atomic || x->lhs->kind != E_VAR)
+        return NULL;
+    Var *v = x->lhs->var;
+    Stmt *d = pre_decl(kl, v);
+    if (!d || v->is_array || !type_size(v->ty) || lower_reads_var(x->rhs, v))
+        return NULL;
+    return d;
+}
+
+static bool names_var(const Expr *e, const void *arg)
+{
+    return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == arg;
+}
+
+/* Whether a statement of list reads one of the scalars pre declares, other than `but`. */
+static bool reads_pre_decl(const KernelLow *kl, const Vec *list, const Expr *e, const Var *but)
+{
+    for (int i = 0; i < kl->pre.len; i++) {
+        Stmt *x = vec_at(&kl->pre, i);
+        if (x->kind != S_DECL || x->var == but)
+            continue;
+        if (e && lower_reads_var(e, x->var))
+            return true;
+        for (int j = 0; list && j < list->len; j++)
+            if (ir_stmt_any(vec_at(list, j), names_var, x->var))
+                return true;
+    }
+    return false;
+}
+
+/* Register blocking (tile_r, tile_kc): each thread computes tile_r[0] x
+ * tile_r[1] outputs (rows and columns GF_TILE apart), the block a tile of
+ * GF_TILE * tile_r[0] x GF_TILE * tile_r[1]; each staged value, loaded once
+ * from shared memory into a register, serves the thread's tile_r of the
+ * other side.  Needs an accumulator in a register (the k body one update of
+ * an element or of a scalar declared before the k loop) and the statements
+ * after the k loop reading no other scalar of the ones before it (those run
+ * per output, in a scope of their own).  The sizes: the first candidate
+ * whose staged chunks fit the 48 KiB of static shared memory and whose
+ * registers (accumulators and staged values, in 32-bit words) stay under
+ * GF_TILE_REG_WORDS; none: one output per thread. */
+#define GF_TILE_SHARED_MAX (48 * 1024)
+#define GF_TILE_REG_WORDS 96
+
+static int tile_shared_bytes(const KernelLow *kl, const int r[2], int kc)
+{
+    int n = 0;
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        n += GF_TILE_SIDE * r[st->side] * (kc + 1) * type_size(type_elem(st->e->var->ty));
+    }
+    return n;
+}
+
+static int tile_reg_words(const KernelLow *kl, const int r[2])
+{
+    const Type *at = kl->acc->lhs->kind == E_VAR ? kl->acc->lhs->var->ty : type_elem(kl->acc->lhs->var->ty);
+    int n = r[0] * r[1] * ((type_size(at) + 3) / 4);
+    for (int i = 0; i < kl->staged.len; i++) {
+        Staged *st = vec_at(&kl->staged, i);
+        n += r[st->side] * ((type_size(type_elem(st->e->var->ty)) + 3) / 4);
+    }
+    return n;
+}
+
+static void tile_regs(LowCx *c)
+{
+    KernelLow *kl = c->kl;
+    kl->tile_r[0] = kl->tile_r[1] = 1;
+    kl->tile_kc = GF_TILE_SIDE;
+    if (!kl->acc)
+        return;
+    Var *sv = kl->acc_decl ? kl->acc_decl->var : NULL;
+    if (reads_pre_decl(kl, &kl->post, kl->acc->rhs, sv) || reads_pre_decl(kl, NULL, kl->acc->lhs, sv))
+        return;
+    static const int cand[][3] = {{4, 4, 16}, {4, 4, 8}, {2, 4, 8}, {2, 2, 8}};
+    for (size_t i = 0; i < sizeof cand / sizeof *cand; i++) {
+        int r[2] = {cand[i][0], cand[i][1]};
+        if (tile_shared_bytes(kl, r, cand[i][2]) <= GF_TILE_SHARED_MAX && tile_reg_words(kl, r) <= GF_TILE_REG_WORDS) {
+            kl->tile_r[0] = r[0], kl->tile_r[1] = r[1];
+            kl->tile_kc = cand[i][2];
+            return;
+        }
+    }
+}
+
 /* Decides SH_TILED for a map kernel: legal (one nest, a k loop with bounds
  * free of i, j and of everything the kernel declares, its operands not
  * written by the kernel) and profitable (an operand staged: GF_TILE threads
@@ -1208,6 +1317,9 @@ static bool lower_tiled(LowCx *c)
     StageCx s = {c, {kl->tile_i->iv, kl->tile_j->iv}, kloop->iv, true};
     if (!stage_body(&s, kloop->body) || !kl->staged.len)
         return false;
+    if (!kl->acc && (kl->acc_decl = tile_scalar_acc(kl)))
+        kl->acc = body_at(kloop->body, 0);
+    tile_regs(c);
     return true;
 }
 
@@ -1358,7 +1470,10 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
     if (kl->shape != SH_TILED)
         return NULL;
     Buf b = {0};
-    buf_printf(&b, "tiled %dx%d%s, shared:", GF_TILE_SIDE, GF_TILE_SIDE, kl->tri ? " over a triangle" : "");
+    buf_printf(&b, "tiled %dx%d", GF_TILE_SIDE * kl->tile_r[0], GF_TILE_SIDE * kl->tile_r[1]);
+    if (kl->tile_r[0] * kl->tile_r[1] > 1)
+        buf_printf(&b, " (%dx%d per thread, k by %d)", kl->tile_r[0], kl->tile_r[1], kl->tile_kc);
+    buf_printf(&b, "%s, shared:", kl->tri ? " over a triangle" : "");
     Vec seen = {0};
     for (int i = 0; i < kl->staged.len; i++) {
         Var *v = ((Staged *)vec_at(&kl->staged, i))->e->var;

@@ -119,6 +119,10 @@ typedef struct KernelLow {
     Stmt *acc;                   /* its one statement, an update of an element fixed over k
                                     (cov[i][j] += ...): the element kept in a register */
     Vec staged;                  /* Staged* */
+    Stmt *acc_decl;              /* acc updates a scalar this statement of pre declares (int s = 0), or NULL */
+    int tile_r[2];               /* register block: outputs per thread along i and j; 1, 1: one output per
+                                    thread, the GF_TILE x GF_TILE form */
+    int tile_kc;                 /* register blocks: k values per chunk */
 } KernelLow;
 
 typedef struct RegionLow {
@@ -162,6 +166,11 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);
 /* Queries shared with the printers. */
 bool lower_has(const Vec *v, const void *x);
 bool lower_reads_var(const Expr *e, const Var *v);
+/* SH_TILED with register blocks: several outputs per thread (tile_r). */
+static inline bool lower_tile_blocked(const KernelLow *kl)
+{
+    return kl->shape == SH_TILED && kl->tile_r[0] * kl->tile_r[1] > 1;
+}
 /* i + c with i = iv: c (ok); anything else: !ok. */
 long long lower_row_offset(const Expr *e, const Var *iv, bool *ok);
 bool lower_reg_temp(const Kernel *k, const Var *v);

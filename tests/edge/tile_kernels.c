@@ -5,7 +5,11 @@
  * (every row: the last has no column, m = 1 none at all),
  * an integer product with an epilogue, a double product with operands read
  * across their rows (a[k][i]) and along them (b[j][k]), its accumulator
- * starting from c[i][j], and an integer lower triangle (j <= i). */
+ * starting from c[i][j], and an integer lower triangle (j <= i).
+ * Register blocks (several outputs per thread): all of these, and a float
+ * and a double product with a non-literal divisor (no library call), a float
+ * covariance; tkeep keeps one output per thread (a scalar before the k loop
+ * read after it), so both forms run. */
 #include <gpufuse.h>
 
 GPUFUSE void tcov(int m, int n, double float_n, const double data[n][m], double cov[m][m])
@@ -63,5 +67,51 @@ GPUFUSE void tlower(int m, int n, const int x[m][n], int y[m][m])
             for (int k = 0; k < n; k++)
                 s += x[i][k] * x[j][k];
             y[i][j] = s;
+        }
+}
+
+GPUFUSE void tsgemm(int ni, int nj, int nk, float q, const float a[ni][nk], const float b[nk][nj], float c[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < nk; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s / q;
+        }
+}
+
+GPUFUSE void tdgemm(int ni, int nj, int nk, double q, const double a[ni][nk], const double b[nk][nj], double c[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++) {
+            double s = 0.0;
+            for (int k = 0; k < nk; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s / q;
+        }
+}
+
+GPUFUSE void tcovf(int m, int n, float float_n, const float data[n][m], float cov[m][m])
+{
+    for (int i = 0; i < m; i++)
+        for (int j = i; j < m; j++) {
+            cov[i][j] = 0.0f;
+            for (int k = 0; k < n; k++)
+                cov[i][j] += data[k][i] * data[k][j];
+            cov[i][j] /= (float_n - 1.0f);
+            cov[j][i] = cov[i][j];
+        }
+}
+
+GPUFUSE void tkeep(int ni, int nj, int nk, const double a[ni][nk], const double b[nk][nj], double c[ni][nj])
+{
+    for (int i = 0; i < ni; i++)
+        for (int j = 0; j < nj; j++) {
+            double t = c[i][j] * 0.5 + 4.0;
+            double s = 0.0;
+            for (int k = 0; k < nk; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s / t;
         }
 }

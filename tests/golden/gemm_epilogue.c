@@ -65,7 +65,7 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // REPORT: kernel acc_t_k0 [map, 2-D, cuBLAS]: lines 34-37
 // REPORT: line 34: kernel acc_t_k0 (lines 34-37) is a library call: C = A^T * B^T + C (double, cuBLAS GEMM)
 // REPORT-LABEL: region not_product
-// REPORT: kernel not_product_k0 [map, 2-D, tiled 16x16, shared: A, B]: lines 42-48
+// REPORT: kernel not_product_k0 [map, 2-D, tiled 64x64 (4x4 per thread, k by 16), shared: A, B]: lines 42-48
 // REPORT: line 42: not a library call: line 46: the sum over 'k' of A[i][k] * B[k][i] is no form cuBLAS computes
 // REPORT-NOT: is a library call
 // DIFF-SIZE: x = n * p

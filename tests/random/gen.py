@@ -1106,10 +1106,12 @@ class Builder:
         map whose body runs a sequential k loop over operands indexed by
         (i, k) and (k, j) in either layout, with an init and an epilogue; a
         covariance-like upper triangle (j from i or i + 1) mirrored into the
-        lower one; a lower triangle (j <= i).  Sizes around the tile (16)."""
+        lower one; a lower triangle (j <= i).  Sizes around the tile (16)
+        and the register-blocked tile (64); with a scalar declared before
+        the k loop and read after it, the one-output-per-thread form."""
         r = self.r
         reg = self.new_region(idx, 'contract')
-        dim = lambda: r.choice([1, 2, 15, 16, 17, 31, 33, 40, 64, 100])
+        dim = lambda: r.choice([1, 2, 15, 16, 17, 31, 33, 40, 63, 64, 65, 100, 127, 129])
         ty = r.choice(['float', 'double', 'int'])
         c = CNAME[ty]
         v = r.randrange(3)
@@ -1124,9 +1126,13 @@ class Builder:
             bj = b.at('j', 'k') if tb else b.at('k', 'j')
             init = o.at('i', 'j') if r.random() < 0.3 else '0'
             epi = r.choice(['s', 's / (nk + 1)', 's * 2'])
+            keep = []
+            if r.random() < 0.25:   # a scalar read after the k loop: one output per thread
+                keep = [f'            {c} t = {o.at("i", "j")} / 2 + 1;']
+                epi = f'({epi}) / t' if ty != 'int' else f'({epi}) + t'
             if ty != 'int':
                 o.tol = ('rowred', ty, 'nk')
-            reg.body += ['    for (int i = 0; i < ni; i++)', '        for (int j = 0; j < nj; j++) {',
+            reg.body += ['    for (int i = 0; i < ni; i++)', '        for (int j = 0; j < nj; j++) {'] + keep + [
                          f'            {c} s = {init};', '            for (int k = 0; k < nk; k++)',
                          f'                s += {ai} * {bj};', f'            {o.at("i", "j")} = {epi};', '        }']
         elif v == 1:
