@@ -283,10 +283,13 @@ def build_ppcg(k, a, d, fl, size, mode_flags):
         k.ppcg = 'refused'
         k.notes.append('ppcg wrote no .cu file')
         return None
-    rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] + ['-I' + d, '-I' + a.cudainc] +
-                       srcs +
-                       [os.path.join(a.util, 'polybench.c'), os.path.join(HERE, 'polybench_ctx.c'), '-o', 'ppcg',
-                        '-lm'], cwd=pd)
+    # PPCG's host code is C++ and includes polybench.h, which has no extern "C":
+    # polybench.c is compiled as C++ too (g++), or its functions do not link
+    rc, so, se, _ = sh(['g++'] + fl + ['-c', os.path.join(a.util, 'polybench.c'), '-o', 'polybench_cxx.o'], cwd=pd)
+    if rc == 0:
+        rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] +
+                           ['-I' + d, '-I' + a.cudainc] + srcs +
+                           ['polybench_cxx.o', os.path.join(HERE, 'polybench_ctx.c'), '-o', 'ppcg', '-lm'], cwd=pd)
     if rc != 0:
         k.ppcg = 'nvcc failed'
         k.notes.append(f'ppcg nvcc: {first_errors(se)}')
