@@ -185,7 +185,7 @@ static void register_release(void) { atexit(blas_release); }
 static atomic_int blas_ran;
 static atomic_llong blas_spent_ns;
 
-int gf_blas_ready(gf_call *c, double work, double threads)
+int gf_blas_ready(gf_call *c, double work)
 {
     (void)c;
     static int always = -1;
@@ -196,9 +196,9 @@ int gf_blas_ready(gf_call *c, double work, double threads)
     if (always || atomic_load(&blas_ran))
         return 1;
     double spent = (double)atomic_load(&blas_spent_ns);
-    if (gf_blas_first_wins(work, threads, spent))
+    if (gf_blas_first_wins(work, spent))
         return 1;
-    atomic_fetch_add(&blas_spent_ns, (long long)gf_blas_kernel_ns(work, threads));
+    atomic_fetch_add(&blas_spent_ns, (long long)(work / GF_KERNEL_MACS_PER_NS));
     return 0;
 }
 

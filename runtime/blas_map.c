@@ -63,15 +63,7 @@ int gf_blas_map(const gf_blas_rm *rm, gf_blas_cm *cm)
     return ok ? 0 : -1;
 }
 
-double gf_blas_kernel_ns(double work, double threads)
+int gf_blas_first_wins(double work, double spent_ns)
 {
-    double rate = threads * GF_THREAD_MACS_PER_NS;
-    if (!(rate < GF_KERNEL_MACS_PER_NS))
-        rate = GF_KERNEL_MACS_PER_NS;
-    return rate > 0 ? work / rate : 1e300;
-}
-
-int gf_blas_first_wins(double work, double threads, double spent_ns)
-{
-    return !(work >= 0) || spent_ns + gf_blas_kernel_ns(work, threads) >= GF_BLAS_FIRST_NS;
+    return !(work >= 0) || spent_ns + work / GF_KERNEL_MACS_PER_NS >= GF_BLAS_FIRST_NS;
 }

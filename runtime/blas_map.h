@@ -51,15 +51,10 @@ GF_BLAS_HIDDEN int gf_blas_map(const gf_blas_rm *rm, gf_blas_cm *cm);
  * on the H200, measured through PolyBench's one call per process) against
  * the launcher's own kernel for the same nest.  Ski rental: the launchers
  * run their kernels while the kernel time so far, this call included, stays
- * below that cost; then cuBLAS, for good.  The kernel's time: `work`
- * multiply-adds at GF_THREAD_MACS_PER_NS on each of its `threads` parallel
- * iterations (a thread's loads wait on memory: 100 ns an iteration), at
- * most GF_KERNEL_MACS_PER_NS (the whole GPU, low: FP64 tiles).  spent_ns:
- * the kernels' estimated time so far. */
+ * below that cost; then cuBLAS, for good.  spent_ns: the kernels' estimated
+ * time so far; work: this call's multiply-adds. */
 #define GF_BLAS_FIRST_NS 25e6
-#define GF_KERNEL_MACS_PER_NS 1000.0
-#define GF_THREAD_MACS_PER_NS 0.01
-GF_BLAS_HIDDEN double gf_blas_kernel_ns(double work, double threads);
-GF_BLAS_HIDDEN int gf_blas_first_wins(double work, double threads, double spent_ns);
+#define GF_KERNEL_MACS_PER_NS 1000.0 /* a generated kernel's multiply-adds per ns, low (FP64 tiles) */
+GF_BLAS_HIDDEN int gf_blas_first_wins(double work, double spent_ns);
 
 #endif /* GPUFUSE_BLAS_MAP_H */

@@ -1615,35 +1615,9 @@ static const char *lib_work(CudaCx *c, LibCall *lc)
     return s;
 }
 
-static bool reads_local(const Expr *e, const void *arg)
-{
-    (void)arg;
-    return (e->kind == E_VAR && e->var->kind != V_PARAM) || e->kind == E_INDEX;
-}
-
-/* The threads k runs the nest on: the product of its parallel loops' trip
- * counts whose bounds read parameters only (a triangle's inner loop does
- * not count: fewer threads, a slower kernel, the safe side). */
-static const char *lib_threads(CudaCx *c, const Kernel *k)
-{
-    const char *s = "1.0";
-    for (int d = 0; d < k->pdims && k->loops[d]; d++) {
-        const Stmt *l = k->loops[d];
-        if (ir_expr_any(l->lb, reads_local, NULL) || ir_expr_any(l->ub, reads_local, NULL))
-            continue;
-        Buf lb = {0}, ub = {0};
-        emit_expr(&lb, &c->base, l->lb);
-        emit_expr(&ub, &c->base, l->ub);
-        s = arena_printf(A(c), "%s * (double)((long long)(%s) - (long long)(%s))", s, ub.data, lb.data);
-        buf_free(&lb);
-        buf_free(&ub);
-    }
-    return s;
-}
-
 /* Whether cuBLAS can take every call (sizes and strides) and should now
  * (gf_blas_ready); the kernel runs otherwise. */
-static const char *lib_condition(CudaCx *c, Kernel *kn, LibCall *lc)
+static const char *lib_condition(CudaCx *c, LibCall *lc)
 {
     const char *s = "";
     for (int i = 0; i < lc->ops.len; i++) {
@@ -1681,7 +1655,7 @@ static const char *lib_condition(CudaCx *c, Kernel *kn, LibCall *lc)
         }
         s = arena_printf(A(c), "%s%s%s", s, i ? " && " : "", t);
     }
-    return arena_printf(A(c), "%s && gf_blas_ready(gf_c, %s, %s)", s, lib_work(c, lc), lib_threads(c, kn));
+    return arena_printf(A(c), "%s && gf_blas_ready(gf_c, %s)", s, lib_work(c, lc));
 }
 
 /* One cuBLAS call of the launcher, on the call's stream. */
@@ -1745,7 +1719,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
     if (!lc->init)
-        buf_line(b, "const bool gf_lib_%s = %s;", k->name, lib_condition(c, k, lc));
+        buf_line(b, "const bool gf_lib_%s = %s;", k->name, lib_condition(c, lc));
     buf_line(b, "{ /* %s: %s lines %d-%d: %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
              lc->ops.len == 1 ? "a library call" : arena_printf(A(c), "%d library calls", lc->ops.len));
     b->indent++;
@@ -1793,7 +1767,7 @@ static void emit_lib_folded(Buf *b, CudaCx *c, Kernel *k)
 {
     Kernel *lk = k->folded_into;
     if (lk->lib->init == k) {
-        buf_line(b, "const bool gf_lib_%s = %s;", lk->name, lib_condition(c, lk, lk->lib));
+        buf_line(b, "const bool gf_lib_%s = %s;", lk->name, lib_condition(c, lk->lib));
         buf_line(b, "if (!gf_lib_%s) /* %s: the beta of %s's library calls */", lk->name, k->name, lk->name);
     } else {
         buf_line(b, "if (!gf_epi_%s) /* the matrix product did not take its epilogue */", lk->name);
