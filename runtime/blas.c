@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,29 +178,6 @@ static void blas_release(void)
 
 static void register_release(void) { atexit(blas_release); }
 
-/* cuBLAS has run in this process (a handle made, or the warm-up done): its
- * first use is paid.  Else the estimated time the launchers' kernels took
- * instead (gf_blas_ready). */
-static atomic_int blas_ran;
-static atomic_llong blas_spent_ns;
-
-int gf_blas_ready(gf_call *c, double work)
-{
-    (void)c;
-    static int always = -1;
-    if (always < 0) {
-        const char *e = getenv("GPUFUSE_BLAS_FIRST");
-        always = e && !strcasecmp(e, "library");
-    }
-    if (always || atomic_load(&blas_ran))
-        return 1;
-    double spent = (double)atomic_load(&blas_spent_ns);
-    if (gf_blas_first_wins(work, spent))
-        return 1;
-    atomic_fetch_add(&blas_spent_ns, (long long)(work / GF_KERNEL_MACS_PER_NS));
-    return 0;
-}
-
 static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out)
 {
     /* on the H200, golden matmul and gemm_epilogue crashed (SIGSEGV) when their
@@ -238,7 +214,6 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
     if (st == GF_SUCCESS) {
         tl_last = handles[i];
         tl_last.gen = blas_gen;
-        atomic_store(&blas_ran, 1);
     }
     pthread_mutex_unlock(&blas_mu);
     *out = tl_last.h;
@@ -761,8 +736,7 @@ void gf_blas_warm(unsigned what)
                 if (what & routines[i])
                     warm_one(h, routines[i], t ? GF_F64 : GF_F32, d);
         }
-        if (cudaStreamSynchronize(s) == cudaSuccess)
-            atomic_store(&blas_ran, 1);
+        cudaStreamSynchronize(s);
     }
     if (d)
         cudaFree(d);

@@ -62,8 +62,3 @@ int gf_blas_map(const gf_blas_rm *rm, gf_blas_cm *cm)
     }
     return ok ? 0 : -1;
 }
-
-int gf_blas_first_wins(double work, double spent_ns)
-{
-    return !(work >= 0) || spent_ns + work / GF_KERNEL_MACS_PER_NS >= GF_BLAS_FIRST_NS;
-}

@@ -47,14 +47,4 @@ typedef struct gf_blas_cm {
  * shorter than its row (nothing to call), else 0. */
 GF_BLAS_HIDDEN int gf_blas_map(const gf_blas_rm *rm, gf_blas_cm *cm);
 
-/* cuBLAS's first use in a process (a handle, its kernels' modules: 25-60 ms
- * on the H200, measured through PolyBench's one call per process) against
- * the launcher's own kernel for the same nest.  Ski rental: the launchers
- * run their kernels while the kernel time so far, this call included, stays
- * below that cost; then cuBLAS, for good.  spent_ns: the kernels' estimated
- * time so far; work: this call's multiply-adds. */
-#define GF_BLAS_FIRST_NS 25e6
-#define GF_KERNEL_MACS_PER_NS 1000.0 /* a generated kernel's multiply-adds per ns, low (FP64 tiles) */
-GF_BLAS_HIDDEN int gf_blas_first_wins(double work, double spent_ns);
-
 #endif /* GPUFUSE_BLAS_MAP_H */

@@ -1589,34 +1589,8 @@ static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld
     return arena_printf(A(c), "gf_blas_fits(%s, %s, %s)", r, cols, ld ? lib_ll(c, ld) : cols);
 }
 
-/* The multiply-adds of the library calls (what their kernel would do), for
- * gf_blas_ready: cuBLAS's first use in a process against the kernel. */
-static const char *lib_work(CudaCx *c, LibCall *lc)
-{
-    const char *s = "0.0";
-    for (int i = 0; i < lc->ops.len; i++) {
-        LibOp *op = vec_at(&lc->ops, i);
-        const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *k = op->k ? lib_ll(c, op->k) : "1LL";
-        const char *w = "";
-        switch (op->kind) {
-        case L_GEMM: w = arena_printf(A(c), "(double)%s * %s * %s", m, n, k); break;
-        case L_SYRK: w = arena_printf(A(c), "(double)%s * %s * %s", n, n, k); break;
-        case L_SYR2K: w = arena_printf(A(c), "2.0 * %s * %s * %s", n, n, k); break;
-        case L_SYMM:
-        case L_TRMM:
-            w = arena_printf(A(c), "(double)%s * %s * %s", m, n, op->right ? n : m);
-            break;
-        case L_GEMV:
-        case L_GER:
-        case L_GEAM: w = arena_printf(A(c), "(double)%s * %s", m, n); break;
-        }
-        s = i ? arena_printf(A(c), "%s + %s", s, w) : w;
-    }
-    return s;
-}
-
-/* Whether cuBLAS can take every call (sizes and strides) and should now
- * (gf_blas_ready); the kernel runs otherwise. */
+/* Whether cuBLAS can take every call: sizes and strides (the kernel runs
+ * otherwise). */
 static const char *lib_condition(CudaCx *c, LibCall *lc)
 {
     const char *s = "";
@@ -1655,7 +1629,7 @@ static const char *lib_condition(CudaCx *c, LibCall *lc)
         }
         s = arena_printf(A(c), "%s%s%s", s, i ? " && " : "", t);
     }
-    return arena_printf(A(c), "%s && gf_blas_ready(gf_c, %s)", s, lib_work(c, lc));
+    return s;
 }
 
 /* One cuBLAS call of the launcher, on the call's stream. */

@@ -132,16 +132,6 @@ void *gf_call_host_slot(gf_call *c, size_t bytes);
  * the error handler, naming the kernel, the function and its source line. */
 void gf_call_check(gf_call *c, cudaError_t err, const char *what);
 
-/* Whether the launcher's library calls go to cuBLAS at this call, or its
- * own kernel runs instead: cuBLAS once it has run in this process (a call,
- * or gf_prewarm's warm-up, finished), and once the kernels run instead so
- * far, with `work` (this call's multiply-adds) added, would have taken as
- * long as cuBLAS's first use costs (25-60 ms: its handle and modules).  So a
- * program that calls once, as PolyBench does, runs the kernel; a program
- * that calls again soon has cuBLAS.  GPUFUSE_BLAS_FIRST=library: always
- * cuBLAS (tests that count library calls). */
-int gf_blas_ready(gf_call *c, double work);
-
 /* A matrix product inside a launcher (device path only): row-major
  * C = alpha * op(A) op(B) + beta * C with device pointers from gf_call_ptr,
  * on the call's stream through the per-device cuBLAS handle; `type` is

@@ -16,13 +16,6 @@ static void run(gf_blas_rm rm, double alpha, double beta, gf_dtype t)
     rm_run(&rm, alpha, beta, t == GF_F32);
 }
 
-/* The emulation counts every call the launchers can make. */
-int gf_blas_ready(gf_call *c, double work)
-{
-    (void)c, (void)work;
-    return 1;
-}
-
 void emul_refused(const char *kernel)
 {
     printf("  %s: the launcher would run the kernel (sizes cuBLAS cannot take)\n", kernel);
