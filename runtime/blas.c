@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static atomic_int tf32_on;
 
@@ -177,6 +178,18 @@ static void blas_release(void)
 }
 
 static void register_release(void) { atexit(blas_release); }
+
+int gf_blas_enabled(void)
+{
+    static atomic_int on = -1;
+    int v = atomic_load(&on);
+    if (v < 0) {
+        const char *e = getenv("GPUFUSE_BLAS");
+        v = !(e && (!strcmp(e, "0") || !strcasecmp(e, "off") || !strcasecmp(e, "no")));
+        atomic_store(&on, v);
+    }
+    return v;
+}
 
 static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out)
 {

@@ -44,7 +44,7 @@ struct gf_call {
     /* profiling */
     int timing;
     cudaEvent_t ev0, ev1;
-    double t0;
+    double t0, t_mapped, t_launched; /* now_ms at gf_call_begin, after gf_call_map, at gf_call_end */
     /* inline storage for the common case */
     gf_argdesc a_in[INLINE_ARGS];
     void *dptr_in[INLINE_ARGS];
@@ -481,6 +481,7 @@ gf_path gf_call_map(gf_call *c)
             cudaGetLastError();
         if (c->ev1 && cudaEventRecord(c->ev0, c->stream) == cudaSuccess)
             c->timing = 1;
+        c->t_mapped = now_ms();
     }
     return (gf_path)(c->path = GF_PATH_DEVICE);
 }
@@ -648,8 +649,10 @@ static gf_status copy_out(gf_call *c)
 
 void gf_call_end(gf_call *c, size_t bytes, int sync)
 {
-    double gpu_ms = 0;
+    double gpu_ms = 0, t_ended = 0;
     int graph = GF_GRAPH_DIRECT;
+    if (gf_profiling)
+        c->t_launched = now_ms();
     if (c->path == GF_PATH_DEVICE) {
         graph = gf_graph_finish(c); /* the graph, or the launches it recorded, before the copies back */
         if (c->timing)
@@ -672,10 +675,14 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
                 cudaGetLastError();
         }
     }
+    if (gf_profiling)
+        t_ended = now_ms();
     if (gf_profiling && c->site) {
-        gf_call_stats st = {c->path, c->path == GF_PATH_DEVICE && c->timing, gpu_ms,
-                            gf_tl_entry_timing ? -1.0 : now_ms() - c->t0, bytes, c->staged_in, c->staged_out,
-                            graph};
+        int dev = c->path == GF_PATH_DEVICE && c->timing;
+        gf_call_stats st = {c->path, dev, gpu_ms, gf_tl_entry_timing ? -1.0 : t_ended - c->t0, bytes,
+                            c->staged_in, c->staged_out, graph,
+                            dev ? c->t_mapped - c->t0 : 0, dev ? c->t_launched - c->t_mapped : 0,
+                            dev ? t_ended - c->t_launched : 0};
         gf_profile_add(c->site, &st);
     }
     nvtxRangePop();

@@ -25,6 +25,8 @@
  * down under it); the thread stops between steps once exit began. */
 #include "rt.h"
 
+#include <gpufuse/launch.h>
+
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -158,6 +160,8 @@ static void forked_child(void)
 /* Records `what` and `load` (under mu); 1 when that is new work. */
 static int add(unsigned what, void (*load)(void))
 {
+    if (!gf_blas_enabled()) /* GPUFUSE_BLAS=0: cuBLAS is never loaded */
+        what &= ~(unsigned)(ROUTINES | TYPES);
     int fresh = (what & ~wanted) != 0;
     wanted |= what;
     if (!load)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 int gf_profiling;
+int gf_profile_calls; /* GPUFUSE_PROFILE=calls: a line per call too (gf_profile_call_line) */
 
 typedef struct slot {
     const char *function, *file;
@@ -44,6 +45,7 @@ void gf_profile_init_env(void)
     const char *v = getenv("GPUFUSE_PROFILE");
     if (v && *v && strcmp(v, "0")) {
         gf_profiling = 1;
+        gf_profile_calls = !strcmp(v, "calls");
         gf_rt.profile_env = 1;
         atexit(print_at_exit);
     }
@@ -95,6 +97,13 @@ void gf_profile_add(gf_site *site, const gf_call_stats *st)
         s->staged_out += (double)st->staged_out;
         s->captured += st->graph == GF_GRAPH_CAPTURE;
         s->replayed += st->graph == GF_GRAPH_REPLAY;
+        if (gf_profile_calls && st->timed)
+            fprintf(stderr,
+                    "gpufuse profile: %s (%s:%d) call %llu: map %.3f ms (%.1f MB in), launch %.3f ms, "
+                    "end %.3f ms (%.1f MB out), GPU %.3f ms, wall %.3f ms\n",
+                    s->function, s->file ? s->file : "?", s->line, (unsigned long long)s->calls, st->map_ms,
+                    st->staged_in / 1e6, st->launch_ms, st->end_ms, st->staged_out / 1e6, st->gpu_ms,
+                    st->wall_ms);
     }
     pthread_mutex_unlock(&mu);
 }

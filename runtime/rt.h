@@ -476,6 +476,7 @@ GF_HIDDEN void gf_data_flush(void);
 /* ---- profile.c ------------------------------------------------------------- */
 
 GF_HIDDEN extern int gf_profiling;
+GF_HIDDEN extern int gf_profile_calls; /* GPUFUSE_PROFILE=calls */
 GF_HIDDEN void gf_profile_init_env(void);
 /* Adds one call of `site` (allocating its slot on first use). */
 /* One launcher call as gf_call_end saw it. */
@@ -487,6 +488,11 @@ typedef struct gf_call_stats {
     size_t bytes;                /* what the launcher reports it moved (GB/s) */
     size_t staged_in, staged_out; /* host bytes copied to and from the device */
     int graph;                   /* GF_GRAPH_*: how its kernels ran (graph.c) */
+    /* GPUFUSE_PROFILE=calls, device path: wall ms of the call's phases */
+    double map_ms;               /* gf_call_map: pointer queries, pool, staging in */
+    double launch_ms;            /* the launcher's kernels and library calls queued
+                                    (a library's first use and the warm-up it waits for) */
+    double end_ms;               /* copies out queued, the stream synchronised */
 } gf_call_stats;
 /* Adds one call of `site` (allocating its slot on first use). */
 GF_HIDDEN void gf_profile_add(struct gf_site *site, const gf_call_stats *st);

@@ -1589,11 +1589,11 @@ static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld
     return arena_printf(A(c), "gf_blas_fits(%s, %s, %s)", r, cols, ld ? lib_ll(c, ld) : cols);
 }
 
-/* Whether cuBLAS can take every call: sizes and strides (the kernel runs
- * otherwise). */
+/* Whether cuBLAS can take every call: sizes and strides, and cuBLAS not
+ * turned off (GPUFUSE_BLAS=0); the kernel runs otherwise. */
 static const char *lib_condition(CudaCx *c, LibCall *lc)
 {
-    const char *s = "";
+    const char *s = "gf_blas_enabled()"; /* GPUFUSE_BLAS=0: the kernel */
     for (int i = 0; i < lc->ops.len; i++) {
         LibOp *op = vec_at(&lc->ops, i);
         const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *k = op->k ? lib_ll(c, op->k) : "1LL";
@@ -1627,7 +1627,7 @@ static const char *lib_condition(CudaCx *c, LibCall *lc)
                       : lib_fits(c, "1LL", m, NULL);
             break;
         }
-        s = arena_printf(A(c), "%s%s%s", s, i ? " && " : "", t);
+        s = arena_printf(A(c), "%s && %s", s, t);
     }
     return s;
 }

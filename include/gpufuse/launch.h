@@ -183,6 +183,11 @@ void gf_call_trmm(gf_call *c, int right, int upper, gf_op ta, int unit, long lon
 void gf_call_geam(gf_call *c, long long m, long long n, double alpha, const void *A, long long lda, double beta,
                   void *C, long long ldc, gf_dtype type, const char *what);
 
+/* Whether the launchers' library calls go to cuBLAS at all: 1 unless
+ * GPUFUSE_BLAS=0 (or off/no) asks for the launchers' own kernels for every
+ * BLAS-shaped nest; cuBLAS is then never loaded (no warm-up either). */
+int gf_blas_enabled(void);
+
 /* Whether cuBLAS takes a row-major r x c operand whose rows are ld elements
  * apart (a vector: 1 x c, ld = c): r, c, ld in [1, INT_MAX], ld >= c. */
 static inline int gf_blas_fits(long long r, long long c, long long ld)
