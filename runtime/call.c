@@ -37,7 +37,8 @@ struct gf_call {
     size_t staged_in, staged_out; /* host bytes copied to / from the device */
     int broken;                  /* gf_call_begin could not hold every argument */
     int checks;                  /* gf_call_check calls: device work the launcher queued */
-    int prefer_c_body;           /* gf_call_prefer_c_body: the GPU cannot win this call */
+    int prefer_c_body;           /* the GPU cannot win this call: 1 the C body (gf_call_prefer_c_body),
+                                    2 the host plan (gf_call_prefer_host) */
     void **scratch;              /* gf_call_scratch: allocated when asked */
     int nscratch, capscratch;
     gf_scratch res;              /* gf_call_reserve: allocated by gf_call_map */
@@ -353,6 +354,7 @@ static int cost_model_on(void)
 }
 
 void gf_call_prefer_c_body(gf_call *c) { c->prefer_c_body = cost_model_on(); }
+void gf_call_prefer_host(gf_call *c) { c->prefer_c_body = 2 * cost_model_on(); }
 
 /* Whether the host can run the call on its arguments (none is device memory). */
 static int host_can_run(gf_call *c)
@@ -394,7 +396,7 @@ gf_path gf_call_map(gf_call *c)
             report_site(c, st, gf_last_error());
             return (gf_path)(c->path = GF_PATH_FAILED);
         }
-        return (gf_path)(c->path = hazard || c->prefer_c_body ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
+        return (gf_path)(c->path = hazard || c->prefer_c_body == 1 ? GF_PATH_SEQUENTIAL : GF_PATH_HOST);
     }
     c->device = gf_current_device();
     c->stream = (cudaStream_t)gf_current_cuda_stream();
@@ -403,7 +405,8 @@ gf_path gf_call_map(gf_call *c)
     if (hazard)
         return host_fallback(c, GF_PATH_SEQUENTIAL, GF_SUCCESS, "arguments overlap", 0);
     if (c->prefer_c_body && host_can_run(c)) /* the cost model: not an error, no report */
-        return host_fallback(c, GF_PATH_SEQUENTIAL, GF_SUCCESS, "the GPU cannot win this call", 0);
+        return host_fallback(c, c->prefer_c_body == 2 ? GF_PATH_HOST : GF_PATH_SEQUENTIAL, GF_SUCCESS,
+                             "the GPU cannot win this call", 0);
     gf_pool *pool = gf_device_pool_if_any(c->device);
     int m = 0;
     for (int i = 0; i < c->nargs; i++) {

@@ -2270,8 +2270,20 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
     buf_line(b, "double gf_launches = 0, gf_syncs = 0, gf_par = 0, gf_ser = 0;");
     Cost k = {.c = c, .b = b};
     cost_steps(&k, &r->plan->steps, NULL);
-    buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser))");
-    buf_line(b, "    gf_call_prefer_c_body(gf_c); /* too little work for its launches: the C body */");
+    const char *host = host_cost_call(r);
+    if (host) {
+        /* the host plan when it beats the C body (a serial kernel's loops, or
+         * launches in a host loop, can lose to both) */
+        buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser)) { /* the CPU: the host plan or the C body */");
+        buf_line(b, "    if (%s)", host);
+        buf_line(b, "        gf_call_prefer_host(gf_c);");
+        buf_line(b, "    else");
+        buf_line(b, "        gf_call_prefer_c_body(gf_c);");
+        buf_line(b, "}");
+    } else {
+        buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser))");
+        buf_line(b, "    gf_call_prefer_c_body(gf_c); /* too little work for its launches: the C body */");
+    }
     b->indent--;
     buf_line(b, "}");
 }
@@ -2317,7 +2329,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "case GF_PATH_FAILED: /* device memory and no room on the GPU (reported): nothing runs */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
     buf_line(b, "    %s", failed_return(r->ret));
-    buf_line(b, "case GF_PATH_HOST: /* no GPU, or not enough device memory: the same plan on the CPU */");
+    buf_line(b, "case GF_PATH_HOST: /* no GPU, not enough device memory, or the cost model: the same plan on the CPU */");
     buf_line(b, "    gf_call_end(gf_c, 0, 0);");
     buf_line(b, "    %sgf_host_%s(%s);", r->ret->kind == TY_VOID ? "" : "return ", r->cname, args.data);
     if (r->ret->kind == TY_VOID)

@@ -78,6 +78,11 @@ void gf_call_reserve(gf_call *c, size_t bytes);
  * before gf_call_map; the profile counts such calls as C-body calls. */
 void gf_call_prefer_c_body(gf_call *c);
 
+/* The same, for a call whose host plan (the fused plan with OpenMP, the
+ * launcher's GF_PATH_HOST) beats its C body: gf_call_map then returns
+ * GF_PATH_HOST, with the same exception for device memory. */
+void gf_call_prefer_host(gf_call *c);
+
 /* Resolves the declared arguments: device pointers are used as they are, host
  * pointers inside a data region use their mirror, plain host pointers are
  * staged through the pinned pool (what is read is copied in now, what is

@@ -42,7 +42,11 @@ GPUFUSE void lu(int n, double A[n][n])
 // CU: const double gf_ct2 = gf_trips(0, gf_cm1, 1); /* trips of line 11 */
 // CU: gf_launches += gf_ct0; gf_ser += gf_ct0 * (gf_ct1 * (gf_ct2 + 1)); /* lu_k0 */
 // CU: gf_launches += gf_ct0; gf_par += gf_ct0 * (gf_ct3 * gf_ct4); /* lu_k1 */
-// CU: if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser))
+// where the GPU cannot win, the host plan when it beats the C body (not only the C body)
+// CU: if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser)) { /* the CPU: the host plan or the C body */
+// CU-NEXT: if (gf_host_wins_lu(n))
+// CU-NEXT: gf_call_prefer_host(gf_c);
+// CU-NEXT: else
 // CU-NEXT: gf_call_prefer_c_body(gf_c);
 // CU: switch (gf_call_map(gf_c)) {
 // one launch of each kernel per row, nothing else in the loop
