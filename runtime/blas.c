@@ -179,16 +179,38 @@ static void blas_release(void)
 
 static void register_release(void) { atexit(blas_release); }
 
-int gf_blas_enabled(void)
+/* GPUFUSE_BLAS: GF_BLAS_OFF (0, off, no), GF_BLAS_ON (1, on, yes), else
+ * GF_BLAS_AUTO; read once. */
+int gf_blas_mode(void)
 {
-    static atomic_int on = -1;
-    int v = atomic_load(&on);
+    static atomic_int mode = -1;
+    int v = atomic_load(&mode);
     if (v < 0) {
         const char *e = getenv("GPUFUSE_BLAS");
-        v = !(e && (!strcmp(e, "0") || !strcasecmp(e, "off") || !strcasecmp(e, "no")));
-        atomic_store(&on, v);
+        v = !e ? GF_BLAS_AUTO
+            : !strcmp(e, "0") || !strcasecmp(e, "off") || !strcasecmp(e, "no") ? GF_BLAS_OFF
+            : !strcmp(e, "1") || !strcasecmp(e, "on") || !strcasecmp(e, "yes") ? GF_BLAS_ON
+                                                                                 : GF_BLAS_AUTO;
+        atomic_store(&mode, v);
     }
     return v;
+}
+
+/* cuBLAS is loaded in this process (a handle made, or the warm-up's routines
+ * ran); else the time the launchers' kernels took beyond cuBLAS's, in ns. */
+static atomic_int blas_loaded;
+static atomic_llong blas_rent_ns;
+
+int gf_blas_use(gf_call *c, double extra_ns)
+{
+    (void)c;
+    int mode = gf_blas_mode();
+    if (mode != GF_BLAS_AUTO)
+        return mode == GF_BLAS_ON;
+    if (atomic_load(&blas_loaded) || !(extra_ns >= 0))
+        return 1;
+    long long add = extra_ns < GF_BLAS_FIRST_USE_NS ? (long long)extra_ns : (long long)GF_BLAS_FIRST_USE_NS;
+    return (double)(atomic_fetch_add(&blas_rent_ns, add) + add) >= GF_BLAS_FIRST_USE_NS;
 }
 
 static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out)
@@ -225,6 +247,7 @@ static gf_status get_handle(int device, cudaStream_t stream, cublasHandle_t *out
             handles[nhandles++] = (blas_handle){device, stream, h, 0};
     }
     if (st == GF_SUCCESS) {
+        atomic_store(&blas_loaded, 1);
         tl_last = handles[i];
         tl_last.gen = blas_gen;
     }
@@ -749,7 +772,8 @@ void gf_blas_warm(unsigned what)
                 if (what & routines[i])
                     warm_one(h, routines[i], t ? GF_F64 : GF_F32, d);
         }
-        cudaStreamSynchronize(s);
+        if (cudaStreamSynchronize(s) == cudaSuccess)
+            atomic_store(&blas_loaded, 1);
     }
     if (d)
         cudaFree(d);

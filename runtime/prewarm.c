@@ -25,8 +25,6 @@
  * down under it); the thread stops between steps once exit began. */
 #include "rt.h"
 
-#include <gpufuse/launch.h>
-
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -160,8 +158,6 @@ static void forked_child(void)
 /* Records `what` and `load` (under mu); 1 when that is new work. */
 static int add(unsigned what, void (*load)(void))
 {
-    if (!gf_blas_enabled()) /* GPUFUSE_BLAS=0: cuBLAS is never loaded */
-        what &= ~(unsigned)(ROUTINES | TYPES);
     int fresh = (what & ~wanted) != 0;
     wanted |= what;
     if (!load)
@@ -175,8 +171,16 @@ static int add(unsigned what, void (*load)(void))
     return 1;
 }
 
-void gf_prewarm_load(unsigned what, void (*load_kernels)(void))
+/* The units' constructors ask for the cuBLAS routines their launchers may
+ * call; they are loaded only under GPUFUSE_BLAS=1: by default the launchers
+ * run their own kernels until cuBLAS pays (gf_blas_use), and loading it
+ * beside the program's first calls would cost them what it saves.  An
+ * explicit gf_prewarm (the program asks) loads them unless GPUFUSE_BLAS=0. */
+static void prewarm(unsigned what, void (*load_kernels)(void), int asked)
 {
+    int mode = gf_blas_mode();
+    if (mode == GF_BLAS_OFF || (mode == GF_BLAS_AUTO && !asked))
+        what &= ~(unsigned)(ROUTINES | TYPES);
     what |= GF_WARM_CONTEXT;
     if (off() || wanted_device() < 0)
         return;
@@ -198,4 +202,6 @@ void gf_prewarm_load(unsigned what, void (*load_kernels)(void))
     pthread_mutex_unlock(&mu);
 }
 
-void gf_prewarm(unsigned what) { gf_prewarm_load(what, NULL); }
+void gf_prewarm_load(unsigned what, void (*load_kernels)(void)) { prewarm(what, load_kernels, 0); }
+
+void gf_prewarm(unsigned what) { prewarm(what, NULL, 1); }

@@ -510,6 +510,12 @@ GF_HIDDEN void gf_profile_verified(struct gf_site *site, int differed);
  * handle and stream of its own, on the calling thread's current device,
  * and returns when they have run (prewarm.c).  Touches no pool. */
 GF_HIDDEN void gf_blas_warm(unsigned what);
+/* GPUFUSE_BLAS (gf_blas_use): */
+enum { GF_BLAS_OFF, GF_BLAS_ON, GF_BLAS_AUTO };
+GF_HIDDEN int gf_blas_mode(void);
+/* cuBLAS's first use in a process, in ns (handle and modules: 25-65 ms
+ * measured on the H200, bench/libprobe): the price gf_blas_use rents against. */
+#define GF_BLAS_FIRST_USE_NS 50e6
 
 /* A pointer argument of a library call (gf_gemm, gf_fft_*): bytes touched
  * from p, and GF_ARG_READ/GF_ARG_WRITE. */

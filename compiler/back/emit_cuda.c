@@ -1589,11 +1589,49 @@ static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld
     return arena_printf(A(c), "gf_blas_fits(%s, %s, %s)", r, cols, ld ? lib_ll(c, ld) : cols);
 }
 
-/* Whether cuBLAS can take every call: sizes and strides, and cuBLAS not
- * turned off (GPUFUSE_BLAS=0); the kernel runs otherwise. */
-static const char *lib_condition(CudaCx *c, LibCall *lc)
+/* What the launcher's kernel k costs beyond the library calls it stands for,
+ * in ns, as a C expression (gf_blas_use rents against cuBLAS's first use
+ * with it): per call, its multiply-adds times the difference of the two
+ * rates.  Matrix-vector forms (GEMV, GER, GEAM) are bound by memory either
+ * way: nothing.  Rates (ns per multiply-add, H200, docs/performance.md
+ * "BLAS forms before cuBLAS is loaded"): cuBLAS's products 0.04; a
+ * register-blocked tile (SH_TILED) 0.21 in double and 0.15 in float
+ * (9.65 and 13.4 TFLOP/s measured); any other kernel shape 1.0. */
+static const char *lib_extra_ns(CudaCx *c, Kernel *k)
 {
-    const char *s = "gf_blas_enabled()"; /* GPUFUSE_BLAS=0: the kernel */
+    LibCall *lc = k->lib;
+    bool tiled = lower_of(c->low, k)->shape == SH_TILED;
+    const char *s = NULL;
+    for (int i = 0; i < lc->ops.len; i++) {
+        LibOp *op = vec_at(&lc->ops, i);
+        const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *kk = op->k ? lib_ll(c, op->k) : "1LL";
+        const char *macs = NULL;
+        switch (op->kind) {
+        case L_GEMM: macs = arena_printf(A(c), "(double)%s * %s * %s", m, n, kk); break;
+        case L_SYRK: macs = arena_printf(A(c), "0.5 * %s * %s * %s", n, n, kk); break;
+        case L_SYR2K: macs = arena_printf(A(c), "(double)%s * %s * %s", n, n, kk); break;
+        case L_SYMM:
+        case L_TRMM: macs = arena_printf(A(c), "(double)%s * %s * %s", m, n, op->right ? n : m); break;
+        case L_GEMV:
+        case L_GER:
+        case L_GEAM: break;
+        }
+        if (!macs)
+            continue;
+        double kern = !tiled ? 1.0 : type_elem(op->c->ty)->kind == TY_FLOAT ? 0.15 : 0.21;
+        const char *t = arena_printf(A(c), "%s * %.2f", macs, kern - 0.04);
+        s = s ? arena_printf(A(c), "%s + %s", s, t) : t;
+    }
+    return s ? s : "0.0";
+}
+
+/* Whether the library calls run at this call: cuBLAS can take every one
+ * (sizes and strides) and gf_blas_use says so (GPUFUSE_BLAS, and by
+ * default whether cuBLAS is loaded or now pays); the kernel runs otherwise. */
+static const char *lib_condition(CudaCx *c, Kernel *k)
+{
+    LibCall *lc = k->lib;
+    const char *s = "";
     for (int i = 0; i < lc->ops.len; i++) {
         LibOp *op = vec_at(&lc->ops, i);
         const char *m = lib_ll(c, op->m), *n = op->n ? lib_ll(c, op->n) : "1LL", *k = op->k ? lib_ll(c, op->k) : "1LL";
@@ -1627,9 +1665,9 @@ static const char *lib_condition(CudaCx *c, LibCall *lc)
                       : lib_fits(c, "1LL", m, NULL);
             break;
         }
-        s = arena_printf(A(c), "%s && %s", s, t);
+        s = arena_printf(A(c), "%s%s && ", s, t);
     }
-    return s;
+    return arena_printf(A(c), "%sgf_blas_use(gf_c, %s)", s, lib_extra_ns(c, k));
 }
 
 /* One cuBLAS call of the launcher, on the call's stream. */
@@ -1693,7 +1731,7 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
     if (lc->epilogue)
         buf_line(b, "bool gf_epi_%s = false; /* %s is done by the cuBLASLt call */", k->name, lc->epilogue->name);
     if (!lc->init)
-        buf_line(b, "const bool gf_lib_%s = %s;", k->name, lib_condition(c, lc));
+        buf_line(b, "const bool gf_lib_%s = %s;", k->name, lib_condition(c, k));
     buf_line(b, "{ /* %s: %s lines %d-%d: %s */", k->name, c->u->gen_path, k->first_line, k->last_line,
              lc->ops.len == 1 ? "a library call" : arena_printf(A(c), "%d library calls", lc->ops.len));
     b->indent++;
@@ -1741,7 +1779,7 @@ static void emit_lib_folded(Buf *b, CudaCx *c, Kernel *k)
 {
     Kernel *lk = k->folded_into;
     if (lk->lib->init == k) {
-        buf_line(b, "const bool gf_lib_%s = %s;", lk->name, lib_condition(c, lk->lib));
+        buf_line(b, "const bool gf_lib_%s = %s;", lk->name, lib_condition(c, lk));
         buf_line(b, "if (!gf_lib_%s) /* %s: the beta of %s's library calls */", lk->name, k->name, lk->name);
     } else {
         buf_line(b, "if (!gf_epi_%s) /* the matrix product did not take its epilogue */", lk->name);

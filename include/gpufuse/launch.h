@@ -188,10 +188,18 @@ void gf_call_trmm(gf_call *c, int right, int upper, gf_op ta, int unit, long lon
 void gf_call_geam(gf_call *c, long long m, long long n, double alpha, const void *A, long long lda, double beta,
                   void *C, long long ldc, gf_dtype type, const char *what);
 
-/* Whether the launchers' library calls go to cuBLAS at all: 1 unless
- * GPUFUSE_BLAS=0 (or off/no) asks for the launchers' own kernels for every
- * BLAS-shaped nest; cuBLAS is then never loaded (no warm-up either). */
-int gf_blas_enabled(void);
+/* Whether this call's library calls go to cuBLAS (1) or the launcher runs
+ * its own kernel for the nest (0).  GPUFUSE_BLAS=0: never cuBLAS; =1: always
+ * (as the report says).  By default (auto): cuBLAS once it is loaded in the
+ * process (a call made it, or gf_prewarm was asked for BLAS routines);
+ * before that the kernel, until the time the kernels have taken beyond
+ * what cuBLAS would have taken (`extra_ns` for this call, the launcher's
+ * estimate) adds up to cuBLAS's first use (its handle and modules, about
+ * 50 ms: docs/performance.md): then cuBLAS, loaded by that call.  A program
+ * that calls once never loads cuBLAS; one that calls often loads it once
+ * and pays at most twice what the best choice would have.  A negative
+ * `extra_ns` (unknown) asks for cuBLAS. */
+int gf_blas_use(gf_call *c, double extra_ns);
 
 /* Whether cuBLAS takes a row-major r x c operand whose rows are ld elements
  * apart (a vector: 1 x c, ld = c): r, c, ld in [1, INT_MAX], ld >= c. */
