@@ -1594,9 +1594,9 @@ static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld
  * with it): per call, its multiply-adds times the difference of the two
  * rates.  Matrix-vector forms (GEMV, GER, GEAM) are bound by memory either
  * way: nothing.  Rates (ns per multiply-add, H200, docs/performance.md
- * "BLAS forms before cuBLAS is loaded"): cuBLAS's products 0.04; a
- * register-blocked tile (SH_TILED) 0.21 in double and 0.15 in float
- * (9.65 and 13.4 TFLOP/s measured); any other kernel shape 1.0. */
+ * "BLAS forms before cuBLAS is loaded"): cuBLAS's products 4e-5 (50
+ * TFLOP/s); a register-blocked tile (SH_TILED) 2.1e-4 in double and 1.5e-4
+ * in float (9.65 and 13.4 TFLOP/s measured); any other kernel shape 1e-3. */
 static const char *lib_extra_ns(CudaCx *c, Kernel *k)
 {
     LibCall *lc = k->lib;
@@ -1618,8 +1618,8 @@ static const char *lib_extra_ns(CudaCx *c, Kernel *k)
         }
         if (!macs)
             continue;
-        double kern = !tiled ? 1.0 : type_elem(op->c->ty)->kind == TY_FLOAT ? 0.15 : 0.21;
-        const char *t = arena_printf(A(c), "%s * %.2f", macs, kern - 0.04);
+        double kern = !tiled ? 1e-3 : type_elem(op->c->ty)->kind == TY_FLOAT ? 1.5e-4 : 2.1e-4;
+        const char *t = arena_printf(A(c), "%s * %.3g", macs, kern - 4e-5);
         s = s ? arena_printf(A(c), "%s + %s", s, t) : t;
     }
     return s ? s : "0.0";

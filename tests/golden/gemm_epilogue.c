@@ -73,7 +73,7 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // DIFF-SIZE: y = n * m
 // CU-LABEL: extern "C" void dense(
 // CU: bool gf_epi_dense_k0 = false; /* dense_k1 is done by the cuBLASLt call */
-// CU: const bool gf_lib_dense_k0 = gf_blas_fits((long long)(n), (long long)(p), (long long)(p)) && gf_blas_fits((long long)(p), (long long)(m), (long long)(m)) && gf_blas_fits((long long)(n), (long long)(m), (long long)(m)) && gf_blas_use(gf_c, (double)(long long)(n) * (long long)(m) * (long long)(p) * 0.96);
+// CU: const bool gf_lib_dense_k0 = gf_blas_fits((long long)(n), (long long)(p), (long long)(p)) && gf_blas_fits((long long)(p), (long long)(m), (long long)(m)) && gf_blas_fits((long long)(n), (long long)(m), (long long)(m)) && gf_blas_use(gf_c, (double)(long long)(n) * (long long)(m) * (long long)(p) * 0.00096);
 // CU: if (gf_lib_dense_k0) {
 // CU-NEXT: gf_call_gemm_epilogue(gf_c, (long long)(n), (long long)(m), (long long)(p), gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
 // CU-NEXT: gf_epi_dense_k0 = true;
