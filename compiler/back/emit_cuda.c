@@ -333,7 +333,9 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
-/* The 16-byte vector type an element type travels in (the vec4 form). */
+/* The 16-byte vector type an element type travels in (the vec4 form):
+ * float4 for float and float _Complex, int4 for int, uint4 for the rest
+ * (unsigned; gf_f16, gf_bf16, shorts, chars and bool as raw bits). */
 static const char *vec_type(const Type *t)
 {
     return t->kind == TY_FLOAT || t->kind == TY_CF ? "float4" : t->kind == TY_INT ? "int4" : "uint4";
@@ -356,7 +358,10 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     const char *t0[] = {"gf_t"};
     if (vec) {
         /* 16-byte loads and stores of w consecutive elements (4 floats or
-         * ints, 2 float _Complex); the launcher checked the alignment of
+         * ints, 2 float _Complex, 8 halves or shorts, 16 chars), moved as
+         * bits into an array of the element type that the scalar body then
+         * reads and writes (a half is still read through gf_h2f and rounded
+         * by gf_to_f16 at its store); the launcher checked the alignment of
          * every array at the first index */
         const int w = k->vecw;
         Stmt *l = k->loops[0];

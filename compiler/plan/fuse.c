@@ -175,14 +175,22 @@ static bool unit_stride(const Expr *e, const void *iv)
 {
     if (e->kind != E_INDEX)
         return false;
-    /* true when NOT x[iv] with a 4-byte element */
+    /* true when NOT x[iv] with an element the vector form moves: 4 bytes
+     * (float, int), 8 (float _Complex), 2 (_Float16, __bf16, short) or 1
+     * (char, _Bool) */
     if (e->nkids != 1 || !e->aff || !e->aff[0])
         return true;
     const Aff *a = e->aff[0];
     if (a->c != 0 || a->nterms != 1 || a->terms[0].var != iv || a->terms[0].coef != 1)
         return true;
-    Type *t = e->ty;
-    return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_CF);
+    switch (e->ty->kind) {
+    case TY_FLOAT: case TY_INT: case TY_UINT: case TY_CF:
+    case TY_F16: case TY_BF16: case TY_SHORT: case TY_USHORT:
+    case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR:
+        return false;
+    default:
+        return true;
+    }
 }
 
 /* An element of another size than *size (the vector form loads 16 bytes of
@@ -190,6 +198,15 @@ static bool unit_stride(const Expr *e, const void *iv)
 static bool other_size(const Expr *e, const void *size)
 {
     return e->kind == E_INDEX && type_size(e->ty) != *(const int *)size;
+}
+
+/* The size of the first element accessed (stops the walk there). */
+static bool first_size(const Expr *e, const void *size)
+{
+    if (e->kind != E_INDEX)
+        return false;
+    *(int *)size = type_size(e->ty);
+    return true;
 }
 
 
@@ -928,15 +945,17 @@ static void mark_vec4(Kernel *k)
         if (!ir_stmt_any(nest->body, is_index, NULL))
             return;
     }
-    /* every array of the kernel is accessed at [i] only, all 4-byte or all
-     * 8-byte (float _Complex) elements */
-    int size = 4;
-    for (int i = 0; i < k->nests.len && size == 4; i++)
-        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
-            size = 8;
+    /* every array of the kernel is accessed at [i] only, all elements of one
+     * size: 16 / size of them a thread (4 floats or ints, 2 float _Complex,
+     * 8 halves or shorts, 16 chars) */
+    int size = 0;
+    for (int i = 0; i < k->nests.len && !size; i++)
+        ir_stmt_any(vec_at(&k->nests, i), first_size, &size);
     for (int i = 0; i < k->nests.len; i++)
         if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
             return;
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+        return;
     k->vec4 = true;
     k->vecw = 16 / size;
 }
