@@ -193,22 +193,17 @@ static bool unit_stride(const Expr *e, const void *iv)
     }
 }
 
-/* An element of another size than *size (the vector form loads 16 bytes of
- * every array at once: the same number of elements of each). */
-static bool other_size(const Expr *e, const void *size)
+/* Widens the range [lo, hi] of element sizes, int[2] at arg, by e's. */
+static bool elem_sizes(const Expr *e, const void *arg)
 {
-    return e->kind == E_INDEX && type_size(e->ty) != *(const int *)size;
+    int *r = (int *)arg;
+    if (e->kind == E_INDEX) {
+        int size = type_size(e->ty);
+        r[0] = !r[0] || size < r[0] ? size : r[0];
+        r[1] = size > r[1] ? size : r[1];
+    }
+    return false;
 }
-
-/* The size of the first element accessed (stops the walk there). */
-static bool first_size(const Expr *e, const void *size)
-{
-    if (e->kind != E_INDEX)
-        return false;
-    *(int *)size = type_size(e->ty);
-    return true;
-}
-
 
 static IrFind is_loop(const Stmt *s, const void *arg)
 {
@@ -945,19 +940,17 @@ static void mark_vec4(Kernel *k)
         if (!ir_stmt_any(nest->body, is_index, NULL))
             return;
     }
-    /* every array of the kernel is accessed at [i] only, all elements of one
-     * size: 16 / size of them a thread (4 floats or ints, 2 float _Complex,
-     * 8 halves or shorts, 16 chars) */
-    int size = 0;
-    for (int i = 0; i < k->nests.len && !size; i++)
-        ir_stmt_any(vec_at(&k->nests, i), first_size, &size);
+    /* every array of the kernel is accessed at [i] only; a thread takes 16
+     * bytes of the smallest element (4 floats or ints, 2 float _Complex, 8
+     * halves or shorts, 16 chars) and as many elements of the others, in
+     * one to four 16-byte accesses per array */
+    int size[2] = {0, 0};
     for (int i = 0; i < k->nests.len; i++)
-        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
-            return;
-    if (size != 1 && size != 2 && size != 4 && size != 8)
+        ir_stmt_any(vec_at(&k->nests, i), elem_sizes, size);
+    if (size[0] < 1 || 16 % size[0] || size[1] > 4 * size[0])
         return;
     k->vec4 = true;
-    k->vecw = 16 / size;
+    k->vecw = 16 / size[0];
 }
 
 /* ---- where scalar results live ----------------------------------------------------------------
