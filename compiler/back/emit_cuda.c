@@ -333,10 +333,19 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
     buf_line(b, "}");
 }
 
-/* The 16-byte vector type an element type travels in (the vec4 form). */
+/* The 16-byte vector type an element type travels in (the vec4 form):
+ * float4 for float and float _Complex, int4 for int, uint4 for the rest
+ * (unsigned; gf_f16, gf_bf16, shorts, chars and bool as raw bits). */
 static const char *vec_type(const Type *t)
 {
     return t->kind == TY_FLOAT || t->kind == TY_CF ? "float4" : t->kind == TY_INT ? "int4" : "uint4";
+}
+
+/* The 16-byte accesses of array v per thread of the vector form: k->vecw
+ * elements of the kernel's smallest size take one, larger ones 2 or 4. */
+static int vec_accesses(const Kernel *k, const Var *v)
+{
+    return type_size(type_elem(v->ty)) * k->vecw / 16;
 }
 
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
@@ -356,8 +365,12 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     const char *t0[] = {"gf_t"};
     if (vec) {
         /* 16-byte loads and stores of w consecutive elements (4 floats or
-         * ints, 2 float _Complex); the launcher checked the alignment of
-         * every array at the first index */
+         * ints, 2 float _Complex, 8 halves or shorts, 16 chars: 16 bytes of
+         * the smallest element, 2 or 4 accesses of the larger ones), moved
+         * as bits into an array of the element type that the scalar body
+         * then reads and writes (a half is still read through gf_h2f and
+         * rounded by gf_to_f16 at its store); the launcher checked the
+         * alignment of every array at the first index */
         const int w = k->vecw;
         Stmt *l = k->loops[0];
         Buf lb = {0};
@@ -371,10 +384,17 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
                 continue;
             const char *et = type_c_name(type_elem(v->ty));
             const char *vt = vec_type(type_elem(v->ty));
-            buf_line(b, "%s%s %s_v[%d];", w == 4 ? "" : "__align__(16) ", et, v->cname, w);
-            if (in(&c->kl->vec_loads, v))
-                buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname,
-                         in(&u->stored, v) ? "*" : "__ldcs", vt, v->cname, lb.data);
+            const int nv = vec_accesses(k, v);
+            buf_line(b, "%s%s %s_v[%d];", w == 4 && nv == 1 ? "" : "__align__(16) ", et, v->cname, w);
+            if (!in(&c->kl->vec_loads, v))
+                continue;
+            const char *ld = in(&u->stored, v) ? "*" : "__ldcs";
+            if (nv == 1)
+                buf_line(b, "*(%s *)%s_v = %s((const %s *)(%s + (%s)) + gf_q);", vt, v->cname, ld, vt, v->cname,
+                         lb.data);
+            for (int j = 0; nv > 1 && j < nv; j++)
+                buf_line(b, "((%s *)%s_v)[%d] = %s((const %s *)(%s + (%s)) + gf_q * %d + %d);", vt, v->cname, j, ld,
+                         vt, v->cname, lb.data, nv, j);
         }
         buf_line(b, "#pragma unroll");
         buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", w);
@@ -392,7 +412,12 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
             if (!in(&u->stored, v) || lower_reg_temp(k, v))
                 continue;
             const char *vt = vec_type(type_elem(v->ty));
-            buf_line(b, "__stcs((%s *)(%s + (%s)) + gf_q, *(%s *)%s_v);", vt, v->cname, lb.data, vt, v->cname);
+            const int nv = vec_accesses(k, v);
+            if (nv == 1)
+                buf_line(b, "__stcs((%s *)(%s + (%s)) + gf_q, *(%s *)%s_v);", vt, v->cname, lb.data, vt, v->cname);
+            for (int j = 0; nv > 1 && j < nv; j++)
+                buf_line(b, "__stcs((%s *)(%s + (%s)) + gf_q * %d + %d, ((%s *)%s_v)[%d]);", vt, v->cname, lb.data, nv, j,
+                         vt, v->cname, j);
         }
         b->indent--;
         buf_line(b, "}");

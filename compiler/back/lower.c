@@ -765,7 +765,7 @@ static void lower_grid(LowCx *c)
     kl->rots = keep;
 }
 
-/* The arrays the float4 body loads, and those whose alignment the launch checks. */
+/* The arrays the vector body loads, and those whose alignment the launch checks. */
 static void lower_flat(LowCx *c)
 {
     Kernel *k = c->k;

@@ -11,7 +11,7 @@
  * here, a rule in lower_kernel and two printers. */
 #define GF_SHAPES(X)                                                                                      \
     X(SH_SERIAL, "serial", "one thread runs the statements in order")                                    \
-    X(SH_FLAT, "flat", "1-D grid-stride map or map-reduce, with a float4 form when vec4")               \
+    X(SH_FLAT, "flat", "1-D grid-stride map or map-reduce, with a 16-byte form when vec4")             \
     X(SH_GRID, "grid", "2-D/3-D map: x over the innermost loop, each block walks GF_ROWS outer indices") \
     X(SH_ROW, "row", "a row per warp or block; its inner loops shared by the group")                      \
     X(SH_TILED, "tiled", "2-D output tiles per block; the inner k loop in chunks, operands staged in shared memory")

@@ -691,8 +691,8 @@ typedef struct Kernel {
     Vec red_vars;                /* Var* their accumulators */
     Vec reg_temps;               /* Var* temporaries kept in registers */
     Vec atomics;                 /* Var*: arrays it updates atomically */
-    bool vec4;                   /* 1-D, unit-stride float: float4 path */
-    int vecw;                    /* with vec4: elements per 16-byte access (4; 2 for float _Complex) */
+    bool vec4;                   /* 1-D, every array at [i]: the 16-byte (_v4) form */
+    int vecw;                    /* with vec4: elements a thread, 16 bytes of the smallest (16, 8, 4, 2) */
     Vec dev_in;                  /* Var*: scalar results it reads from device memory */
     Vec results;                 /* K_SERIAL: Var* scalars it assigns that are used outside
                                     it: left in device memory (gf_out_<name>), like

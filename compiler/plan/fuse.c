@@ -175,23 +175,35 @@ static bool unit_stride(const Expr *e, const void *iv)
 {
     if (e->kind != E_INDEX)
         return false;
-    /* true when NOT x[iv] with a 4-byte element */
+    /* true when NOT x[iv] with an element the vector form moves: 4 bytes
+     * (float, int), 8 (float _Complex), 2 (_Float16, __bf16, short) or 1
+     * (char, _Bool) */
     if (e->nkids != 1 || !e->aff || !e->aff[0])
         return true;
     const Aff *a = e->aff[0];
     if (a->c != 0 || a->nterms != 1 || a->terms[0].var != iv || a->terms[0].coef != 1)
         return true;
-    Type *t = e->ty;
-    return !(t->kind == TY_FLOAT || t->kind == TY_INT || t->kind == TY_UINT || t->kind == TY_CF);
+    switch (e->ty->kind) {
+    case TY_FLOAT: case TY_INT: case TY_UINT: case TY_CF:
+    case TY_F16: case TY_BF16: case TY_SHORT: case TY_USHORT:
+    case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR:
+        return false;
+    default:
+        return true;
+    }
 }
 
-/* An element of another size than *size (the vector form loads 16 bytes of
- * every array at once: the same number of elements of each). */
-static bool other_size(const Expr *e, const void *size)
+/* Widens the range [lo, hi] of element sizes, int[2] at arg, by e's. */
+static bool elem_sizes(const Expr *e, const void *arg)
 {
-    return e->kind == E_INDEX && type_size(e->ty) != *(const int *)size;
+    int *r = (int *)arg;
+    if (e->kind == E_INDEX) {
+        int size = type_size(e->ty);
+        r[0] = !r[0] || size < r[0] ? size : r[0];
+        r[1] = size > r[1] ? size : r[1];
+    }
+    return false;
 }
-
 
 static IrFind is_loop(const Stmt *s, const void *arg)
 {
@@ -928,17 +940,17 @@ static void mark_vec4(Kernel *k)
         if (!ir_stmt_any(nest->body, is_index, NULL))
             return;
     }
-    /* every array of the kernel is accessed at [i] only, all 4-byte or all
-     * 8-byte (float _Complex) elements */
-    int size = 4;
-    for (int i = 0; i < k->nests.len && size == 4; i++)
-        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
-            size = 8;
+    /* every array of the kernel is accessed at [i] only; a thread takes 16
+     * bytes of the smallest element (4 floats or ints, 2 float _Complex, 8
+     * halves or shorts, 16 chars) and as many elements of the others, in
+     * one to four 16-byte accesses per array */
+    int size[2] = {0, 0};
     for (int i = 0; i < k->nests.len; i++)
-        if (ir_stmt_any(vec_at(&k->nests, i), other_size, &size))
-            return;
+        ir_stmt_any(vec_at(&k->nests, i), elem_sizes, size);
+    if (size[0] < 1 || 16 % size[0] || size[1] > 4 * size[0])
+        return;
     k->vec4 = true;
-    k->vecw = 16 / size;
+    k->vecw = 16 / size[0];
 }
 
 /* ---- where scalar results live ----------------------------------------------------------------

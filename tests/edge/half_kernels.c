@@ -1,8 +1,8 @@
 /* half_kernels.c - _Float16 kernels whose GPU results must equal their C
  * bodies bit for bit (tests/edge/half.c): fmaf chains (correctly rounded in
- * float on both sides, one rounding to half at the store), a max in half
- * (compared in float), a row max and a normalisation whose float operations
- * leave nothing for nvcc to contract. */
+ * float on both sides, one rounding to half at the store), half and float
+ * arrays in one map, a max in half (compared in float), a row max and a
+ * normalisation whose float operations leave nothing for nvcc to contract. */
 #include <gpufuse.h>
 #include <math.h>
 
@@ -11,6 +11,19 @@ GPUFUSE void h_fma(int n, const _Float16 *restrict x, const _Float16 *restrict w
 {
     for (int i = 0; i < n; i++)
         y[i] = fmaf(x[i], w[i], fmaf(w[i], z[i], x[i]));
+}
+
+/* half and float arrays in one map: 8 elements a thread, one 16-byte
+ * access of each half array and two of each float array; the product and
+ * the sum round once in float on both sides (nothing to contract), the sum
+ * once more to half at its store */
+GPUFUSE void h_mix(int n, const _Float16 *restrict x, const float *restrict s, float *restrict p,
+                   _Float16 *restrict q)
+{
+    for (int i = 0; i < n; i++) {
+        p[i] = x[i] * s[i];
+        q[i] = x[i] + s[i];
+    }
 }
 
 GPUFUSE void h_max(int n, const _Float16 *restrict x, _Float16 *restrict out)

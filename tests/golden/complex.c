@@ -77,13 +77,25 @@ GPUFUSE void c_rowsum(int n, int m, const double _Complex a[restrict n][m], doub
 // CU: c_fma_k0(int n, gf_c32 *__restrict__ d, const gf_c32 *__restrict__ a
 // CU: d[i] = a[i] * b[i] + c[i];
 // CU: const bool gf_vec = gf_n0 >= 2 && gf_aligned16(
+// mixed float and float _Complex: 4 elements a thread, two 16-byte accesses
+// of each complex array, one of each float array
+// CU: c_mixed_k0_v4(int n, float s
+// CU: const GF_I gf_n4 = gf_n0 / 4;
+// CU: __align__(16) gf_c32 a_v[4];
+// CU-NEXT: ((float4 *)a_v)[0] = __ldcs((const float4 *)(a + (0)) + gf_q * 2 + 0);
+// CU-NEXT: ((float4 *)a_v)[1] = __ldcs((const float4 *)(a + (0)) + gf_q * 2 + 1);
+// CU-NEXT: float x_v[4];
+// CU-NEXT: *(float4 *)x_v = __ldcs((const float4 *)(x + (0)) + gf_q);
+// CU: __stcs((float4 *)(b + (0)) + gf_q * 2 + 1, ((float4 *)b_v)[1]);
+// CU: __stcs((float4 *)(m + (0)) + gf_q, *(float4 *)m_v);
+// CU: const bool gf_vec = gf_n0 >= 4 && gf_aligned16(
 // CU: gf_c32 s = gf_add<gf_c32>::id();
 // CU: s = gf_block_reduce(s, gf_add<gf_c32>());
 // HOST: typedef float _Complex gf_c32;
 // HOST: #pragma omp parallel for reduction(+:s)
 // REPORT: kernel c_fma_k0 [map, 1-D, 128-bit vectors]
 // REPORT: global traffic per element: 32 B unfused (a pass per statement) -> 32 B fused (0% saved)
-// REPORT: kernel c_mixed_k0 [map, 1-D]:
+// REPORT: kernel c_mixed_k0 [map, 1-D, 128-bit vectors]:
 // REPORT: kernel c_sum_k0 [reduce, 1-D, 128-bit vectors, deterministic reduction]
 // REPORT: kernel c_sum2d_k0 [reduce, 2-D, deterministic reduction]
 

@@ -75,4 +75,8 @@ GPUFUSE float h_sum_float(int n, const _Float16 *restrict x)
 // CU: m = gf_h2f(x[i]) > gf_h2f(m) ? x[i] : m;
 // CU: s += gf_h2f(x[i]);
 // HOST: typedef _Float16 gf_f16;
+// half and float arrays: the 16-byte form, 8 elements a thread
+// REPORT: kernel h_chain_k0 [map, 1-D, 128-bit vectors]
 // REPORT: global traffic per element: 18 B unfused (a pass per statement) -> 10 B fused
+// REPORT: kernel h_max_k0 [reduce, 1-D, 128-bit vectors, deterministic reduction]
+// REPORT: kernel h_sum_float_k0 [reduce, 1-D, 128-bit vectors, deterministic reduction]

@@ -392,7 +392,10 @@ class Builder:
     def k_hewise(self, idx):
         """_Float16 element-wise: half inputs computed in float (C's excess
         precision), stored to half (one rounding) or float; a half temporary
-        or cast rounds in between; fmaf chains."""
+        or cast rounds in between; fmaf chains.  Every array is accessed at
+        [i], so the kernel takes the 16-byte form (8 elements a thread, two
+        accesses of a float array; docs/types.md) when the arrays are
+        aligned, n >= 8, and n % 8 elements run in its tail."""
         r, g = self.r, self.g
         reg = self.new_region(idx, 'hewise')
         n = self.size(big=True)
