@@ -40,6 +40,9 @@ static inline int gf_blas_fits(long long r, long long c, long long ld)
     return r > 0 && c > 0 && ld >= c && r <= 2147483647LL && c <= 2147483647LL && ld <= 2147483647LL;
 }
 
+/* emul.c: every call the launchers can make is counted (no GPUFUSE_BLAS) */
+int gf_blas_use(gf_call *c, double extra_ns);
+
 static inline long long gf_max(long long a, long long b) { return a > b ? a : b; }
 
 /* emulate.py: the launcher could not make its calls (sizes): reported */
