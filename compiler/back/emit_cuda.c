@@ -1621,11 +1621,16 @@ static const char *lib_fits(CudaCx *c, const char *r, const char *cols, Expr *ld
  * way: nothing.  Rates (ns per multiply-add, H200, docs/performance.md
  * "BLAS forms before cuBLAS is loaded"): cuBLAS's products 4e-5 (50
  * TFLOP/s); a register-blocked tile (SH_TILED) 2.1e-4 in double and 1.5e-4
- * in float (9.65 and 13.4 TFLOP/s measured); any other kernel shape 1e-3. */
+ * in float (9.65 and 13.4 TFLOP/s measured); a thread per element (SH_GRID)
+ * or a warp per row (SH_ROW) 1e-3 (PolyBench 2mm, gemm: 1.1e-3 measured);
+ * a thread per row (SH_FLAT, SH_SERIAL: a matrix product's rows run one
+ * thread each) 0.1 (PolyBench symm, trmm, syrk, syr2k at LARGE: 0.04-0.13
+ * measured, so cuBLAS takes them from the first call). */
 static const char *lib_extra_ns(CudaCx *c, Kernel *k)
 {
     LibCall *lc = k->lib;
-    bool tiled = lower_of(c->low, k)->shape == SH_TILED;
+    Shape shape = lower_of(c->low, k)->shape;
+    bool tiled = shape == SH_TILED;
     const char *s = NULL;
     for (int i = 0; i < lc->ops.len; i++) {
         LibOp *op = vec_at(&lc->ops, i);
@@ -1643,7 +1648,8 @@ static const char *lib_extra_ns(CudaCx *c, Kernel *k)
         }
         if (!macs)
             continue;
-        double kern = !tiled ? 1e-3 : type_elem(op->c->ty)->kind == TY_FLOAT ? 1.5e-4 : 2.1e-4;
+        double kern = tiled ? (type_elem(op->c->ty)->kind == TY_FLOAT ? 1.5e-4 : 2.1e-4)
+                      : shape == SH_GRID || shape == SH_ROW ? 1e-3 : 0.1;
         const char *t = arena_printf(A(c), "%s * %.3g", macs, kern - 4e-5);
         s = s ? arena_printf(A(c), "%s + %s", s, t) : t;
     }
