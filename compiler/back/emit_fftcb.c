@@ -242,8 +242,13 @@ char *fftcb_source(Arena *a, Region *r, Step *st, const char *base)
         c.loops = st->fft_loops[side];
         c.d = st->fft_depth[side];
         bool memory = !side && load_reads_memory(&c, st->fft_loops[side][c.d - 1]->body);
+        /* each callback guarded: runtime/fft.c compiles one LTO-IR module per
+         * callback (-DGF_FFTCB_LOAD, -DGF_FFTCB_STORE); a plan given both from
+         * one module failed planning with CUFFT_INTERNAL_ERROR on the H200 */
+        buf_printf(&src, "#ifdef %s\n", side ? "GF_FFTCB_STORE" : "GF_FFTCB_LOAD");
         emit_callback(&src, &c, !side, memory, info_of(a, base, st), sym, real);
         emit_body(&src, &c, k, st->fft_loops[side], st->fft_depth[side], !side, st->fft_keep, real);
+        buf_puts(&src, "#endif\n");
     }
     char *out = arena_strdup(a, src.data);
     buf_free(&src);

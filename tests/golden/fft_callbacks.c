@@ -86,8 +86,8 @@ GPUFUSE void scaled(int n, float s, float z[2 * n], float q[n])
 // CU: static const gf_fft_cb gf_fftcb_conv_29 = {gf_fftcb_conv_29_src, NULL, "gf_fftcb_conv_29_store"};
 // CU: "    ((float2 *)gf_data)[gf_off] = {gf_re, gf_im};\n"
 // CU-NEXT: "}\n"
-// CU-NEXT: ;
-// CU-NEXT: static const gf_fft_cb gf_fftcb_scaled_43 = {gf_fftcb_scaled_43_src, NULL, "gf_fftcb_scaled_43_store"};
+// CU-NEXT: "#endif\n"
+// CU: static const gf_fft_cb gf_fftcb_scaled_43 = {gf_fftcb_scaled_43_src, NULL, "gf_fftcb_scaled_43_store"};
 
 // races with what cuFFT runs meanwhile: not folded
 GPUFUSE void race_out(int n, float q[2 * n], const float w[n])

@@ -178,8 +178,9 @@ static __attribute__((noinline)) void clobber_stack(void)
 }
 
 static void run_variant(const std::string &label, const std::vector<char> &ir, bool dbl, bool store, Planner pl,
-                        bool stack_info, bool both = false)
+                        bool stack_info, bool both = false, const std::vector<char> *ir2 = NULL)
 {
+    const std::vector<char> &irs = ir2 ? *ir2 : ir; /* the store callback's LTO-IR when both are set */
     nrun++;
     const char *sym = dbl ? (store ? "pr_store_z" : "pr_load_z") : (store ? "pr_store_c" : "pr_load_c");
     cufftXtCallbackType t = dbl ? (store ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX_DOUBLE)
@@ -201,7 +202,7 @@ static void run_variant(const std::string &label, const std::vector<char> &ir, b
         rs = cufftXtSetJITCallback(h, sym, ir.data(), ir.size(), t, live_ci);
     }
     if (both && rs == CUFFT_SUCCESS) /* gpufuse's pattern: both from one LTO-IR */
-        rs = cufftXtSetJITCallback(h, dbl ? "pr_store_z" : "pr_store_c", ir.data(), ir.size(),
+        rs = cufftXtSetJITCallback(h, dbl ? "pr_store_z" : "pr_store_c", irs.data(), irs.size(),
                                    dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX, live_ci);
     size_t work = 0;
     cufftType ty = dbl ? CUFFT_Z2Z : CUFFT_C2C;
@@ -459,6 +460,44 @@ int main(int argc, char **argv)
                 run_variant(label, ir, false, false, P_MANY, false);
                 run_variant(label, ir, true, true, P_MANY64, false);
             }
+        }
+    }
+    /* load + store on one plan: the same LTO-IR twice (every callback defined
+     * in both copies), a byte copy of it (another buffer), or one module per
+     * callback (the source guarded with PR_LOAD / PR_STORE) */
+    for (int guarded = 0; guarded < 2; guarded++) {
+        Source g = sources[1]; /* cxx */
+        static std::string gsrc;
+        gsrc = std::string("#ifdef PR_LOAD\n") +
+               "__device__ float2 pr_load_c(void *d, unsigned long long off, void *info, void *sh)\n" BODY_C
+               "__device__ double2 pr_load_z(void *d, unsigned long long off, void *info, void *sh)\n" BODY_Z
+               "#endif\n#ifdef PR_STORE\n"
+               "__device__ void pr_store_c(void *d, unsigned long long off, float2 e, void *info, void *sh)\n" SBODY_C
+               "__device__ void pr_store_z(void *d, unsigned long long off, double2 e, void *info, void *sh)\n" SBODY_Z
+               "#endif\n";
+        if (guarded)
+            g.code = gsrc.c_str();
+        std::vector<char> irl, irs;
+        std::string why;
+        bool ok;
+        if (guarded)
+            ok = nvrtc_lto(g, {sm, "-dlto", "-rdc=true", "-DPR_LOAD"}, irl, why) &&
+                 nvrtc_lto(g, {sm, "-dlto", "-rdc=true", "-DPR_STORE"}, irs, why);
+        else
+            ok = nvrtc_lto(g, {sm, "-dlto", "-rdc=true"}, irl, why);
+        if (!ok) {
+            printf("split %d: no LTO-IR: %s\n", guarded, why.c_str());
+            continue;
+        }
+        if (!guarded) {
+            std::vector<char> copy = irl;
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx one-IR-copied", irl, false, false, P_MANY64, false, true, &copy);
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx one-IR-copied", irl, true, false, P_MANY64, false, true, &copy);
+        } else {
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx IR-per-callback", irl, false, false, P_MANY64, false, true, &irs);
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx IR-per-callback", irl, true, false, P_MANY64, false, true, &irs);
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx IR-per-callback", irl, false, false, P_PLAN1D, true, true, &irs);
+            run_variant("nvrtc[sm -dlto -rdc] src=cxx IR-per-callback", irl, false, false, P_XTMANY, false, true, &irs);
         }
     }
     printf("done: %d of %d variants passed\n", npass, nrun);
