@@ -136,7 +136,7 @@ static void plan_destroy(fft_plan *p)
     free(p->info_host);
 }
 
-static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_size, void **info);
+static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, int dbl, size_t info_size, void **info);
 
 /* GPUFUSE_FFT_CACHE: plans kept (1-4096, default 16).  Under fft_mu. */
 static int cache_capacity(void)
@@ -203,7 +203,7 @@ static gf_status get_plan(const fft_shape *s, int device, cudaStream_t stream, c
     gf_status st = FFT(cufftCreate(&h));
     if (st != GF_SUCCESS)
         return st;
-    if (cb && (st = make_cb_plan(h, cb, info_size, &info)) != GF_SUCCESS) {
+    if (cb && (st = make_cb_plan(h, cb, type == CUFFT_Z2Z, info_size, &info)) != GF_SUCCESS) {
         cufftDestroy(h);
         return st;
     }
@@ -548,8 +548,10 @@ static int nvrtc_load(void)
     return nvrtc.create != NULL;
 }
 
-/* source -> LTO-IR for sm_<arch> (malloc'd), or NULL with `why` filled. */
-char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, size_t nwhy)
+/* source -> LTO-IR for sm_<arch> (malloc'd), or NULL with `why` filled;
+ * `parts` says which of the guarded callbacks it defines (-DGF_FFTCB_LOAD,
+ * -DGF_FFTCB_STORE). */
+char *gf_fft_cb_compile(const char *source, int arch, int parts, size_t *size, char *why, size_t nwhy)
 {
     if (!nvrtc_load()) {
         snprintf(why, nwhy, "NVRTC (libnvrtc.so) cannot be loaded");
@@ -562,10 +564,15 @@ char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, s
     }
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=sm_%d", arch);
-    const char *opts[] = {archopt, "-dlto", "-rdc=true"};
+    const char *opts[5] = {archopt, "-dlto", "-rdc=true"};
+    int nopts = 3;
+    if (parts & GF_FFTCB_PART_LOAD)
+        opts[nopts++] = "-DGF_FFTCB_LOAD";
+    if (parts & GF_FFTCB_PART_STORE)
+        opts[nopts++] = "-DGF_FFTCB_STORE";
     char *ir = NULL;
     size_t n = 0;
-    if (nvrtc.compile(prog, 3, opts)) {
+    if (nvrtc.compile(prog, nopts, opts)) {
         size_t ln = 0;
         char log[200] = "";
         if (!nvrtc.log_size(prog, &ln) && ln < 4096) {
@@ -588,11 +595,15 @@ char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, s
     return ir;
 }
 
+/* One LTO-IR module per callback (ir[0] load, ir[1] store): a plan given
+ * both callbacks from one module (each then defined twice in what cuFFT
+ * links) failed with CUFFT_INTERNAL_ERROR on the H200, one module each ran
+ * (tests/runtime/fft_lto_probe.cu). */
 typedef struct cb_entry {
     const gf_fft_cb *cb;
     int arch;
-    char *ir;
-    size_t size;
+    char *ir[2];
+    size_t size[2];
     int failed;                  /* compiling or planning failed: never again */
 } cb_entry;
 
@@ -628,23 +639,31 @@ static cb_entry *cb_find(const gf_fft_cb *cb)
         return NULL;
     cb_entries = grown;
     cb_entry *e = &cb_entries[ncb++];
-    *e = (cb_entry){cb, arch, NULL, 0, 0};
+    *e = (cb_entry){cb, arch, {NULL, NULL}, {0, 0}, 0};
     cb_compiles++;
     char why[240];
-    e->ir = gf_fft_cb_compile(cb->source, arch, &e->size, why, sizeof why);
-    if (!e->ir) {
-        e->failed = 1;
-        cb_fail("%s", why);
+    for (int side = 0; side < 2 && !e->failed; side++) {
+        if (!(side ? cb->store : cb->load))
+            continue;
+        e->ir[side] = gf_fft_cb_compile(cb->source, arch, side ? GF_FFTCB_PART_STORE : GF_FFTCB_PART_LOAD,
+                                        &e->size[side], why, sizeof why);
+        if (!e->ir[side]) {
+            e->failed = 1;
+            cb_fail("%s", why);
+        }
     }
     return e;
 }
 
 static cb_entry *cb_planning;    /* the entry make_cb_plan uses (under fft_mu) */
 
-static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_size, void **info)
+/* The callback types name the plan's precision: a double-precision plan
+ * given CUFFT_CB_LD_COMPLEX / CUFFT_CB_ST_COMPLEX failed planning with
+ * CUFFT_INTERNAL_ERROR on the H200 (edge_fft_callbacks' complex128 scale). */
+static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, int dbl, size_t info_size, void **info)
 {
     cb_entry *e = cb_planning;
-    if (!e || e->cb != cb || !e->ir)
+    if (!e || e->cb != cb || (cb->load && !e->ir[0]) || (cb->store && !e->ir[1]))
         return cb_fail("%s", "no LTO-IR for the callbacks");
     if (cudaMalloc(info, info_size ? info_size : 1) != cudaSuccess) {
         cudaGetLastError();
@@ -654,9 +673,11 @@ static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, size_t info_si
     void *ci[1] = {*info};
     cufftResult r = CUFFT_SUCCESS;
     if (cb->load)
-        r = cufftXtSetJITCallback(h, cb->load, e->ir, e->size, CUFFT_CB_LD_COMPLEX, ci);
+        r = cufftXtSetJITCallback(h, cb->load, e->ir[0], e->size[0],
+                                  dbl ? CUFFT_CB_LD_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX, ci);
     if (r == CUFFT_SUCCESS && cb->store)
-        r = cufftXtSetJITCallback(h, cb->store, e->ir, e->size, CUFFT_CB_ST_COMPLEX, ci);
+        r = cufftXtSetJITCallback(h, cb->store, e->ir[1], e->size[1],
+                                  dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX, ci);
     if (r != CUFFT_SUCCESS) {
         cudaFree(*info);
         *info = NULL;

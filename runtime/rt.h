@@ -99,7 +99,10 @@ GF_HIDDEN void gf_pool_retire_stream(gf_pool *p, void *stream, void *to);
 GF_HIDDEN void gf_blas_retire_stream(void *stream);
 GF_HIDDEN void gf_fft_retire_stream(void *stream);
 /* fft.c: CUDA source -> LTO-IR for sm_<arch> with NVRTC (dlopen), malloc'd; NULL with why. */
-GF_HIDDEN char *gf_fft_cb_compile(const char *source, int arch, size_t *size, char *why, size_t nwhy);
+/* parts: GF_FFTCB_PART_LOAD | GF_FFTCB_PART_STORE, the callbacks the LTO-IR
+ * defines (the source guards each with #ifdef GF_FFTCB_LOAD / _STORE) */
+enum { GF_FFTCB_PART_LOAD = 1, GF_FFTCB_PART_STORE = 2 };
+GF_HIDDEN char *gf_fft_cb_compile(const char *source, int arch, int parts, size_t *size, char *why, size_t nwhy);
 /* Reads GPUFUSE_POOL / GPUFUSE_POOL_LIMIT into a config (bad values: fail). */
 GF_HIDDEN gf_status gf_pool_config_from_env(gf_pool_config *cfg);
 

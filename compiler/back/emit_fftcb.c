@@ -116,16 +116,23 @@ static void emit_struct(Buf *b, Cb *c, const char *tag)
     buf_puts(b, " };\n");
 }
 
-/* A callback's head: load (returns the element) or store. */
+/* A callback's head: load (returns the element) or store.  C++ linkage, not
+ * extern "C": cuFFT 12.0 (CUDA 13) finds the symbol named in
+ * cufftXtSetJITCallback as a C++ function of the callback's signature (the
+ * name is mangled), so an extern "C" definition is never found and
+ * cufftMakePlan* fails with CUFFT_INTERNAL_ERROR (seen on the H200 with
+ * tests/runtime/fft_lto_probe.cu: every extern "C" variant failed, every C++
+ * one ran and matched; NVIDIA's samples in CUDALibrarySamples
+ * cuFFT/lto_callback_window_1d use C++ linkage too). */
 static void emit_callback(Buf *b, Cb *c, bool load, bool memory, const char *tag, const char *sym,
                           const char *real)
 {
     const char *v2 = !strcmp(real, "float") ? "float2" : "double2";
     if (load)
-        buf_printf(b, "extern \"C\" __device__ %s %s(void *gf_data, unsigned long long gf_off, void *gf_info, "
+        buf_printf(b, "__device__ %s %s(void *gf_data, unsigned long long gf_off, void *gf_info, "
                       "void *gf_shared)\n{\n", v2, sym);
     else
-        buf_printf(b, "extern \"C\" __device__ void %s(void *gf_data, unsigned long long gf_off, %s gf_el, "
+        buf_printf(b, "__device__ void %s(void *gf_data, unsigned long long gf_off, %s gf_el, "
                       "void *gf_info, void *gf_shared)\n{\n", sym, v2);
     buf_printf(b, "    const struct %s *gf_p = (const struct %s *)gf_info;\n    (void)gf_shared; (void)gf_p;\n", tag, tag);
     if (load && memory)
@@ -235,8 +242,13 @@ char *fftcb_source(Arena *a, Region *r, Step *st, const char *base)
         c.loops = st->fft_loops[side];
         c.d = st->fft_depth[side];
         bool memory = !side && load_reads_memory(&c, st->fft_loops[side][c.d - 1]->body);
+        /* each callback guarded: runtime/fft.c compiles one LTO-IR module per
+         * callback (-DGF_FFTCB_LOAD, -DGF_FFTCB_STORE); a plan given both from
+         * one module failed planning with CUFFT_INTERNAL_ERROR on the H200 */
+        buf_printf(&src, "#ifdef %s\n", side ? "GF_FFTCB_STORE" : "GF_FFTCB_LOAD");
         emit_callback(&src, &c, !side, memory, info_of(a, base, st), sym, real);
         emit_body(&src, &c, k, st->fft_loops[side], st->fft_depth[side], !side, st->fft_keep, real);
+        buf_puts(&src, "#endif\n");
     }
     char *out = arena_strdup(a, src.data);
     buf_free(&src);

@@ -66,13 +66,13 @@ GPUFUSE void scaled(int n, float s, float z[2 * n], float q[n])
 // REPORT: line 44: kernel scaled_k0 (lines 44-47) folded into the store callback of the FFT at line 43
 // REPORT: not folded into the FFT at line 48: the nest reads or writes 'z' at another element
 // CU-LABEL: struct gf_fftcb_power_15_info { int n; int m; float *x; float *w; float *p; };
-// CU: "extern \"C\" __device__ float2 gf_fftcb_power_15_load(void *gf_data, unsigned long long gf_off, void *gf_info, void *gf_shared)\n"
+// CU: "__device__ float2 gf_fftcb_power_15_load(void *gf_data, unsigned long long gf_off, void *gf_info, void *gf_shared)\n"
 // CU: "    float gf_re, gf_im; /* the nest writes both parts first */\n"
 // CU: "    int j = (int)(gf_r % (unsigned long long)(m)); gf_r /= (unsigned long long)(m);\n"
 // CU-NEXT: "    int i = (int)gf_r;\n"
 // CU: "        gf_re = x[((GF_I)i * (2 * m) + 2 * j)] * w[j];\n"
 // CU: "    return {gf_re, gf_im};\n"
-// CU: "extern \"C\" __device__ void gf_fftcb_power_15_store(void *gf_data, unsigned long long gf_off, float2 gf_el, void *gf_info, void *gf_shared)\n"
+// CU: "__device__ void gf_fftcb_power_15_store(void *gf_data, unsigned long long gf_off, float2 gf_el, void *gf_info, void *gf_shared)\n"
 // CU: "        p[((GF_I)i_1 * m + j_1)] = gf_re * gf_re + gf_im * gf_im;\n"
 // CU: "    (void)gf_data; (void)gf_re; (void)gf_im;\n"
 // CU: static const gf_fft_cb gf_fftcb_power_15 = {gf_fftcb_power_15_src, "gf_fftcb_power_15_load", "gf_fftcb_power_15_store"};
@@ -86,8 +86,8 @@ GPUFUSE void scaled(int n, float s, float z[2 * n], float q[n])
 // CU: static const gf_fft_cb gf_fftcb_conv_29 = {gf_fftcb_conv_29_src, NULL, "gf_fftcb_conv_29_store"};
 // CU: "    ((float2 *)gf_data)[gf_off] = {gf_re, gf_im};\n"
 // CU-NEXT: "}\n"
-// CU-NEXT: ;
-// CU-NEXT: static const gf_fft_cb gf_fftcb_scaled_43 = {gf_fftcb_scaled_43_src, NULL, "gf_fftcb_scaled_43_store"};
+// CU-NEXT: "#endif\n"
+// CU: static const gf_fft_cb gf_fftcb_scaled_43 = {gf_fftcb_scaled_43_src, NULL, "gf_fftcb_scaled_43_store"};
 
 // races with what cuFFT runs meanwhile: not folded
 GPUFUSE void race_out(int n, float q[2 * n], const float w[n])
