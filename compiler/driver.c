@@ -156,6 +156,17 @@ static int gfc_run_(const Options *o)
                 continue;
             }
         }
+        bool refused = false;
+        for (int round = 0; round < 8 && !refused && deps_fuse_siblings(r); round++) {
+            /* one loop where there were two: analyse the new body */
+            VERIFY(r, "deps_fuse_siblings");
+            deps_free(r);
+            refused = !deps_analyze(u, r);
+        }
+        if (refused) {
+            reject_region(u, i--);
+            continue;
+        }
         fuse_region(u, r);
         VERIFY(r, "fuse_region");
         if (!args_plan(u, r))

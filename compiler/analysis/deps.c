@@ -1702,6 +1702,124 @@ bool deps_interchange(Region *r)
     return c.any;
 }
 
+/* ---- sibling loops fused ---------------------------------------------------------
+ * Two parallel loops one after the other in a loop's body, with the same
+ * header, where every dependence from the first to the second keeps the
+ * index equal (syrk's `for j: C[i][j] *= beta` and, interchanged,
+ * `for j: for k: C[i][j] += ...`; gemm's the same): one loop runs the first
+ * body and then the second for each index, so the plan sees one loop (a 2-D
+ * nest, a tile) where C has two passes.  Each element gets the same
+ * operations in the same order; the C body keeps the loops apart
+ * (Region.seq_body, copied before the first change). */
+
+typedef struct Sib {
+    IrVisitor v;
+    Region *r;
+    Arena *a;
+    bool any;
+} Sib;
+
+static bool assigns_var(const Stmt *s, const void *v)
+{
+    return (s->kind == S_ASSIGN && s->lhs && s->lhs->kind == E_VAR && s->lhs->var == v) ||
+           (s->kind == S_DECL && s->var == v) || (s->kind == S_FOR && s->iv == v);
+}
+
+typedef struct BoundCx {
+    const Stmt *body;
+    bool hit;
+} BoundCx;
+
+static IrFind assigns_find(const Stmt *s, const void *v)
+{
+    return assigns_var(s, v) ? IR_FOUND : IR_NEXT;
+}
+
+/* Whether a variable e reads is assigned under body. */
+static bool bound_var_set(const Expr *e, const void *arg)
+{
+    BoundCx *c = (BoundCx *)arg;
+    if (e->kind == E_VAR && ir_stmt_find(c->body, assigns_find, e->var))
+        c->hit = true;
+    return false;
+}
+
+static bool same_header(const Stmt *a, const Stmt *b)
+{
+    if (a->kind != S_FOR || b->kind != S_FOR || !a->parallel || !b->parallel || a->reduction || b->reduction ||
+        a->brk || b->brk || a->step != b->step || !expr_equal(a->lb, b->lb) || !expr_equal(a->ub, b->ub))
+        return false;
+    /* b's header is evaluated after a's body ran */
+    BoundCx c = {a->body, false};
+    ir_expr_any(a->lb, bound_var_set, &c);
+    ir_expr_any(a->ub, bound_var_set, &c);
+    return !c.hit;
+}
+
+static void append_body(Arena *ar, Stmt *into, Stmt *body)
+{
+    if (body->kind == S_BLOCK) {
+        for (int i = 0; i < body->list.len; i++) {
+            Stmt *x = vec_at(&body->list, i);
+            x->parent = into;
+            vec_push(ar, &into->list, x);
+        }
+    } else {
+        body->parent = into;
+        vec_push(ar, &into->list, body);
+    }
+}
+
+static bool fuse_at(IrVisitor *v, Stmt *s)
+{
+    Sib *c = (Sib *)v;
+    if (s->kind != S_FOR || s->body->kind != S_BLOCK)
+        return s->kind == S_BLOCK || s->kind == S_FOR;
+    Stmt *blk = s->body;
+    for (int i = 0; i + 1 < blk->list.len; i++) {
+        Stmt *a = vec_at(&blk->list, i), *b = vec_at(&blk->list, i + 1);
+        if (!same_header(a, b))
+            continue;
+        int t = 2 * a->depth + 1;
+        if (!deps_keep(c->r, a, b, &t, 1))
+            continue;
+        ir_seq_snapshot(c->r, c->a);
+        if (b->iv != a->iv)
+            ir_rename_var(b->body, b->iv, a->iv);
+        if (a->body->kind != S_BLOCK) {
+            Stmt *nb = arena_alloc(c->a, sizeof *nb);
+            memset(nb, 0, sizeof *nb);
+            nb->kind = S_BLOCK;
+            nb->loc = a->body->loc;
+            nb->end_line = a->body->end_line;
+            nb->id = -1;
+            nb->parent = a;
+            append_body(c->a, nb, a->body);
+            a->body = nb;
+        }
+        append_body(c->a, a->body, b->body);
+        if (!a->fused_line)
+            a->fused_line = b->loc.line;
+        if (b->end_line > a->end_line)
+            a->end_line = b->end_line;
+        for (int j = i + 1; j + 1 < blk->list.len; j++)
+            blk->list.data[j] = blk->list.data[j + 1];
+        blk->list.len--;
+        c->any = true;
+        /* the model no longer describes this body: the caller analyses
+         * the region again and comes back for more */
+        return false;
+    }
+    return true;
+}
+
+bool deps_fuse_siblings(Region *r)
+{
+    Sib c = {{.stmt = fuse_at}, r, r->unit->arena, false};
+    ir_visit_stmt(&c.v, r->body);
+    return c.any;
+}
+
 /* ---- extents ------------------------------------------------------------------- */
 
 /* Extents are IR expressions in the parameters, computed in long long: the

@@ -274,57 +274,11 @@ static bool not_param(const Expr *e, const void *arg)
  * gf_seq_<name> runs when arguments overlap, where the dependences the
  * rewrites relied on do not hold: it keeps the body as written. */
 
-typedef struct Rename {
-    IrVisitor v;
-    const Var *from;
-    Var *to;
-    Arena *a;
-} Rename;
-
-static bool seq_var_stmt(IrVisitor *v, Stmt *s)
-{
-    Rename *c = (Rename *)v;
-    if ((s->kind == S_DECL || s->kind == S_FREE) && s->var == c->from)
-        s->var = c->to;
-    return true;
-}
-
-static Expr *seq_var_expr(IrVisitor *v, Expr *e, Stmt *owner)
-{
-    (void)owner;
-    Rename *c = (Rename *)v;
-    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == c->from)
-        e->var = c->to;
-    return e;
-}
-
-/* The copy's references to `from` become `to` (in place: a deep copy). */
-static void seq_var(Stmt *s, const Var *from, Var *to)
-{
-    Rename c = {{.stmt = seq_var_stmt, .expr = seq_var_expr}, from, to, NULL};
-    ir_visit_stmt(&c.v, s);
-}
-
 /* The copy gets temporaries of its own, as declared: the rewrites and a
- * later recomputation (inline.c) change the region's. */
+ * later recomputation (inline.c) change the region's (ir_seq_snapshot). */
 static void snapshot(Pv *pv)
 {
-    Region *r = pv->r;
-    if (r->seq_body)
-        return;
-    r->seq_body = ir_copy_stmt(pv->a, r->body, NULL);
-    for (int i = 0; i < r->vars.len; i++) {
-        Var *t = vec_at(&r->vars, i);
-        if (!t->is_temp || !t->decl)
-            continue;
-        Var *o = arena_alloc(pv->a, sizeof *o);
-        *o = *t;
-        /* sizes of its own too: seq_var renames in them */
-        o->dims = arena_alloc(pv->a, sizeof(Expr *) * (size_t)(t->ndims ? t->ndims : 1));
-        for (int d = 0; d < t->ndims; d++)
-            o->dims[d] = ir_copy_expr(pv->a, t->dims[d]);
-        seq_var(r->seq_body, t, o);
-    }
+    ir_seq_snapshot(pv->r, pv->a);
 }
 
 /* ---- privatisation ---------------------------------------------------------------- */
@@ -749,6 +703,13 @@ static bool has_parallel_loop(const Stmt *s)
 {
     return ir_stmt_find(s, is_parallel_loop, NULL);
 }
+
+typedef struct Rename {
+    IrVisitor v;
+    const Var *from;
+    Var *to;
+    Arena *a;
+} Rename;
 
 static Expr *rename_node(IrVisitor *v, Expr *e, Stmt *owner)
 {

@@ -31,6 +31,8 @@ typedef struct CudaCx {
     int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
     bool graph;                  /* launcher: launches go through gf_launch (a CUDA graph may replay them) */
     bool tile_body;              /* inside a tiled kernel's k chunk: staged operands read shared memory */
+    const Stmt *acc_open;        /* the loop whose element regacc_hook is printing it around */
+    Vec accs_live;               /* RegAcc*: elements in registers in the loop being printed */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -94,6 +96,11 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
     }
     if (lower_reg_temp(c->k, e->var))
         return arena_printf(A(c), "%s_r", e->var->cname);
+    for (int i = 0; i < c->accs_live.len; i++) {
+        const RegAcc *ra = vec_at(&c->accs_live, i);
+        if (expr_equal(ra->elem, e))
+            return arena_printf(A(c), "gf_a%d", ra->id);
+    }
     for (int i = 0; i < c->rot.len; i++) {
         Rot *r = vec_at(&c->rot, i);
         bool ok;
@@ -254,8 +261,48 @@ static void emit_ivs(Buf *b, CudaCx *c, Kernel *k, const char *const *t)
     }
 }
 
+/* A sequential loop with an element in a register (KernelLow.reg_accs):
+ * loaded before it, the loop reading and updating gf_a<id>, stored after
+ * it; all of it only when the loop runs. */
+static bool regacc_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    CudaCx *c = (CudaCx *)cx;
+    if (s->kind != S_FOR || s == c->acc_open)
+        return false;
+    const RegAcc *ra = NULL;
+    for (int i = 0; i < c->kl->reg_accs.len && !ra; i++)
+        if (((const RegAcc *)vec_at(&c->kl->reg_accs, i))->loop == s)
+            ra = vec_at(&c->kl->reg_accs, i);
+    if (!ra)
+        return false;
+    Buf lb = {0}, ub = {0}, el = {0};
+    emit_expr(&lb, cx, s->lb);
+    emit_expr(&ub, cx, s->ub);
+    emit_expr(&el, cx, ra->elem);
+    buf_line(b, "if (%s < %s) { /* %s in a register over the loop of line %d */", lb.data, ub.data, el.data,
+             s->loc.line);
+    b->indent++;
+    buf_line(b, "%s gf_a%d = %s;", type_c_name(type_elem(ra->elem->var->ty)), ra->id, el.data);
+    const Stmt *open = c->acc_open;
+    c->acc_open = s;
+    vec_push(A(c), &c->accs_live, (void *)ra);
+    emit_stmt(b, cx, s);
+    c->accs_live.len--;
+    c->acc_open = open;
+    buf_line(b, "%s = gf_a%d;", el.data, ra->id);
+    b->indent--;
+    buf_line(b, "}");
+    buf_free(&lb);
+    buf_free(&ub);
+    buf_free(&el);
+    return true;
+}
+
 static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
 {
+    bool (*hook)(Buf *, EmitCtx *, const Stmt *) = c->base.stmt_hook;
+    if (!hook && c->kl->reg_accs.len)
+        c->base.stmt_hook = regacc_hook;
     for (int i = 0; i < k->reg_temps.len; i++) {
         Var *v = vec_at(&k->reg_temps, i);
         buf_line(b, "%s %s_r; /* temporary '%s' lives in a register */", type_c_name(type_elem(v->ty)), v->cname,
@@ -274,6 +321,7 @@ static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
             buf_line(b, "}");
         }
     }
+    c->base.stmt_hook = hook;
 }
 
 static void emit_red_init(Buf *b, Kernel *k)

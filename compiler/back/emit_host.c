@@ -432,16 +432,46 @@ static bool uses_var(const Expr *e, const void *v)
     return (e->kind == E_VAR || e->kind == E_INDEX) && e->var == v;
 }
 
+/* A statement before or after the q loop of a blocked body: an array
+ * element assigned, no loop, nothing declared (it runs in a loop over the
+ * block's iterations of its own). */
+static bool block_side_stmt(const Stmt *s)
+{
+    return s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && !s->atomic && !s->red;
+}
+
+/* The one loop of body (a loop, or a block of it and statements around it
+ * that block_side_stmt allows), or NULL. */
+static Stmt *block_body_loop(Stmt *body)
+{
+    while (body->kind == S_BLOCK && body->list.len == 1)
+        body = vec_at(&body->list, 0);
+    if (body->kind == S_FOR)
+        return body;
+    if (body->kind != S_BLOCK)
+        return NULL;
+    Stmt *q = NULL;
+    for (int i = 0; i < body->list.len; i++) {
+        Stmt *x = vec_at(&body->list, i);
+        if (x->kind == S_FOR && !q)
+            q = x;
+        else if (!block_side_stmt(x))
+            return NULL;
+    }
+    return q;
+}
+
 /* The sequential loop to run outside blocks of kernel k's innermost
- * parallel loop, or NULL when k's loops stay as they are. */
+ * parallel loop, or NULL when k's loops stay as they are.  Array stores
+ * before and after it in the body (gemm's `C[i][j] *= beta` once
+ * deps_fuse_siblings put it there) run in loops over the block of their
+ * own, before and after it. */
 Stmt *host_block_loop(Kernel *k)
 {
     if (k->kind == K_SERIAL || k->pdims < 1 || k->nests.len != 1 || k->reg_temps.len)
         return NULL;
-    Stmt *q = nest_inner_body(vec_at(&k->nests, 0), k->pdims);
-    while (q->kind == S_BLOCK && q->list.len == 1)
-        q = vec_at(&q->list, 0);
-    if (q->kind != S_FOR || q->brk || q->parallel)
+    Stmt *q = block_body_loop(nest_inner_body(vec_at(&k->nests, 0), k->pdims));
+    if (!q || q->brk || q->parallel)
         return NULL;
     for (int d = 0; d < k->pdims; d++)
         if (ir_expr_any(q->lb, uses_var, k->loops[d]->iv) || ir_expr_any(q->ub, uses_var, k->loops[d]->iv))
@@ -479,20 +509,41 @@ static void emit_blocked(Buf *b, HostCx *h, Kernel *k, Stmt *q)
     buf_line(b, "for (long long gf_blk = %s; gf_blk < (long long)(%s); gf_blk += %s) {", lb.data, ub.data, span);
     b->indent++;
     buf_line(b, "const long long gf_blk_end = gf_min(gf_blk + %s, (long long)(%s));", span, ub.data);
-    emit_for_head(b, q, qlb.data, qub.data);
-    b->indent++;
-    if (p->step == 1)
-        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s++) {", type_c_name(p->iv->ty), p->iv->cname,
-                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname);
-    else
-        buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s += %lld) {", type_c_name(p->iv->ty), p->iv->cname,
-                 type_c_name(p->iv->ty), p->iv->cname, p->iv->cname, p->step);
-    b->indent++;
-    emit_stmt(b, &h->base, q->body);
-    for (int i = 0; i < 3; i++) {
-        b->indent--;
-        buf_line(b, "}");
+    Stmt *body = nest_inner_body(vec_at(&k->nests, 0), k->pdims);
+    while (body->kind == S_BLOCK && body->list.len == 1)
+        body = vec_at(&body->list, 0);
+    /* the statements before q, q, the statements after it: each part with
+     * the block's iterations of p inside (q) or around it (the others) */
+    int n = body->kind == S_BLOCK ? body->list.len : 1;
+    int at = 0;
+    while (at < n && (body->kind == S_BLOCK ? vec_at(&body->list, at) : body) != q)
+        at++;
+    for (int part = 0; part < 3; part++) {
+        int from = part == 0 ? 0 : part == 1 ? at : at + 1, to = part == 0 ? at : part == 1 ? at + 1 : n;
+        if (from >= to)
+            continue;
+        if (part == 1) {
+            emit_for_head(b, q, qlb.data, qub.data);
+            b->indent++;
+        }
+        if (p->step == 1)
+            buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s++) {", type_c_name(p->iv->ty), p->iv->cname,
+                     type_c_name(p->iv->ty), p->iv->cname, p->iv->cname);
+        else
+            buf_line(b, "for (%s %s = (%s)gf_blk; %s < gf_blk_end; %s += %lld) {", type_c_name(p->iv->ty),
+                     p->iv->cname, type_c_name(p->iv->ty), p->iv->cname, p->iv->cname, p->step);
+        b->indent++;
+        if (part == 1)
+            emit_stmt(b, &h->base, q->body);
+        for (int i = from; part != 1 && i < to; i++)
+            emit_stmt(b, &h->base, vec_at(&body->list, i));
+        for (int i = 0; i < (part == 1 ? 2 : 1); i++) {
+            b->indent--;
+            buf_line(b, "}");
+        }
     }
+    b->indent--;
+    buf_line(b, "}");
     buf_free(&lb);
     buf_free(&ub);
     buf_free(&qlb);

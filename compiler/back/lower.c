@@ -1292,7 +1292,7 @@ static bool lower_tiled(LowCx *c)
 {
     Kernel *k = c->k;
     KernelLow *kl = c->kl;
-    if (k->kind != K_MAP || k->nests.len != 1 || k->lib || k->folded_into || k->vec4 || k->atomics.len ||
+    if (k->kind != K_MAP || k->nests.len != 1 || k->folded_into || k->vec4 || k->atomics.len ||
         k->reg_temps.len || k->red_vars.len || (k->pdims != 1 && k->pdims != 2))
         return false;
     Stmt *jb = NULL;
@@ -1321,6 +1321,197 @@ static bool lower_tiled(LowCx *c)
         kl->acc = body_at(kloop->body, 0);
     tile_regs(c);
     return true;
+}
+
+/* ---- elements kept in registers over a sequential loop ---------------------------
+ * trmm's `for (k = i + 1; k < m; k++) B[i][j] += A[k][i] * B[k][j];`
+ * updates B[i][j] at every k and reads other elements of B: nvcc must load
+ * and store the element at each step (B[k][j] might be it), a round trip
+ * through memory per step.  When every other access of the array in the
+ * loop provably touches another element (some subscript differs by an
+ * amount that the loop's bounds keep from 0), the element lives in a
+ * register over the loop: loaded before it and stored after it, only when
+ * the loop runs (RegAcc). */
+
+typedef struct AccScan {
+    IrVisitor v;
+    const Stmt *loop;
+    const Var *var;              /* the array (NULL: collect the candidates) */
+    Vec *out;                    /* Expr*: its accesses / the candidates' lhs */
+    Arena *a;
+    bool bare;                   /* the array named without a subscript (a call's argument) */
+} AccScan;
+
+static Expr *acc_scan_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    AccScan *c = (AccScan *)v;
+    if (c->var && e->var == c->var) {
+        if (e->kind == E_INDEX)
+            vec_push(c->a, c->out, e);
+        else if (e->kind == E_VAR)
+            c->bare = true;
+    }
+    return e;
+}
+
+static bool acc_scan_stmt(IrVisitor *v, Stmt *s)
+{
+    AccScan *c = (AccScan *)v;
+    if (!c->var && s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && !s->atomic)
+        vec_push(c->a, c->out, s->lhs);
+    if (c->var && s->kind == S_ASSIGN && s->atomic && s->lhs->var == c->var)
+        c->bare = true;          /* an atomic update goes to memory */
+    return true;
+}
+
+/* Whether v is set inside loop (its index, an inner loop's, declared or assigned there). */
+static IrFind sets_var(const Stmt *s, const void *v)
+{
+    if ((s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
+        (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v))
+        return IR_FOUND;
+    return IR_NEXT;
+}
+
+typedef struct FixedCx {
+    const Stmt *loop;
+    bool moves;
+} FixedCx;
+
+static bool var_moves(const Expr *e, const void *arg)
+{
+    FixedCx *c = (FixedCx *)arg;
+    if (e->kind == E_CALL || (e->kind == E_INDEX))
+        c->moves = true;         /* a call or a load in a subscript: not followed */
+    else if (e->kind == E_VAR && ir_stmt_find(c->loop, sets_var, e->var))
+        c->moves = true;
+    return false;
+}
+
+/* Whether f is a constant (every coefficient 0); its value in *c. */
+static bool aff_const(const Aff *f, long long *c)
+{
+    for (int t = 0; t < f->nterms; t++)
+        if (f->terms[t].coef)
+            return false;
+    *c = f->c;
+    return true;
+}
+
+/* f with the loop index iv replaced by the affine form b. */
+static Aff *aff_at(Arena *a, const Aff *f, const Var *iv, const Aff *b)
+{
+    long long k = aff_coef(f, iv);
+    Aff one = {0, &(AffTerm){(Var *)iv, 1}, 1};
+    return aff_add(a, aff_add(a, f, &one, -k), b, k);
+}
+
+/* Whether x never touches elem at any iteration of loop (iv in [lb, ub)):
+ * some subscript's difference x - elem, a * iv + g with g fixed over the
+ * loop, is kept from 0 by the bounds (a * lb + g > 0 for a >= 0, ...). */
+static bool apart_over_loop(Arena *a, const Expr *x, const Expr *elem, const Stmt *loop)
+{
+    if (!x->aff || !elem->aff || x->nkids != elem->nkids)
+        return false;
+    Aff *lb = aff_of(a, loop->lb), *ub = aff_of(a, loop->ub);
+    Aff *last = ub ? aff_add(a, ub, &(Aff){-1, NULL, 0}, 1) : NULL;
+    for (int d = 0; d < x->nkids; d++) {
+        if (!x->aff[d] || !elem->aff[d])
+            continue;
+        Aff *f = aff_add(a, x->aff[d], elem->aff[d], -1);
+        /* the other variables of f must be fixed over the loop */
+        bool fixed = true;
+        for (int t = 0; t < f->nterms; t++)
+            if (f->terms[t].coef && f->terms[t].var != loop->iv && ir_stmt_find(loop, sets_var, f->terms[t].var))
+                fixed = false;
+        if (!fixed)
+            continue;
+        long long k = aff_coef(f, loop->iv), c;
+        if (!k) {
+            if (aff_const(f, &c) && c)
+                return true;
+            continue;
+        }
+        /* f moves monotonically with iv: its value at the first and at the last index */
+        Aff *at_lb = lb ? aff_at(a, f, loop->iv, lb) : NULL, *at_last = last ? aff_at(a, f, loop->iv, last) : NULL;
+        if (k > 0 && ((at_lb && aff_const(at_lb, &c) && c > 0) || (at_last && aff_const(at_last, &c) && c < 0)))
+            return true;
+        if (k < 0 && ((at_lb && aff_const(at_lb, &c) && c < 0) || (at_last && aff_const(at_last, &c) && c > 0)))
+            return true;
+    }
+    return false;
+}
+
+static bool reg_acc_type(const Type *t)
+{
+    switch (t->kind) {
+    case TY_FLOAT: case TY_DOUBLE: case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG: case TY_LLONG:
+    case TY_ULLONG:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The element of `loop` to keep in a register, or NULL. */
+static const Expr *reg_acc_of(LowCx *c, Stmt *loop)
+{
+    if (loop->kind != S_FOR || loop->parallel || loop->brk || loop->step <= 0)
+        return NULL;
+    Vec cands = {0};
+    AccScan sc = {{.stmt = acc_scan_stmt, .expr = NULL}, loop, NULL, &cands, A(c), false};
+    ir_visit_stmt(&sc.v, loop->body);
+    for (int i = 0; i < cands.len; i++) {
+        const Expr *e = vec_at(&cands, i);
+        Var *v = e->var;
+        if (v->is_private || lower_reg_temp(c->k, v) || !reg_acc_type(type_elem(v->ty)) || !e->aff)
+            continue;
+        FixedCx fx = {loop, false};
+        for (int d = 0; d < e->nkids; d++)
+            ir_expr_any(e->kids[d], var_moves, &fx);
+        if (fx.moves)
+            continue;
+        Vec accs = {0};
+        AccScan va = {{.stmt = acc_scan_stmt, .expr = acc_scan_expr}, loop, v, &accs, A(c), false};
+        ir_visit_stmt(&va.v, loop->body);
+        if (va.bare)
+            continue;
+        bool ok = true;
+        for (int j = 0; ok && j < accs.len; j++) {
+            const Expr *x = vec_at(&accs, j);
+            ok = expr_equal(x, e) || apart_over_loop(A(c), x, e, loop);
+        }
+        if (ok)
+            return e;
+    }
+    return NULL;
+}
+
+static bool reg_acc_stmt(IrVisitor *v, Stmt *s)
+{
+    LowCx *c = v->user;
+    if (s->kind == S_WHILE)
+        return false;
+    const Expr *e = s->kind == S_FOR ? reg_acc_of(c, s) : NULL;
+    if (!e)
+        return true;
+    RegAcc *ra = arena_alloc(A(c), sizeof *ra);
+    ra->loop = s;
+    ra->elem = e;
+    ra->id = c->kl->reg_accs.len;
+    vec_push(A(c), &c->kl->reg_accs, ra);
+    return false;                /* one element per loop nest: the inner loops read it from the register */
+}
+
+/* The sequential loops of a 1-D or 2-D map (not its parallel loops) whose
+ * updated element stays in a register. */
+static void lower_reg_accs(LowCx *c)
+{
+    Kernel *k = c->k;
+    IrVisitor v = {.stmt = reg_acc_stmt, .user = c};
+    for (int i = 0; i < k->nests.len; i++)
+        ir_visit_stmt(&v, nest_inner_body(vec_at(&k->nests, i), k->pdims));
 }
 
 static Shape shape_of(const Kernel *k)
@@ -1359,8 +1550,11 @@ static KernelLow *lower_kernel(Unit *u, Kernel *k, const LowerOptions *o)
     case SH_ROW: kl->geom = GEOM_ROWS; lower_row(&c); break;
     case SH_COUNT: unreachable();
     }
-    if (kl->shape == SH_FLAT || kl->shape == SH_GRID)
+    if (kl->shape == SH_FLAT || kl->shape == SH_GRID) {
         kl->geom = k->red_vars.len ? GEOM_RESIDENT : GEOM_COVER;
+        if (!k->vec4)
+            lower_reg_accs(&c);
+    }
     return kl;
 }
 

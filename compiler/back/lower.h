@@ -88,6 +88,15 @@ typedef struct Staged {
     int id;
 } Staged;
 
+/* An array element a sequential loop updates, kept in a register over the
+ * loop (lower.c: every other access of the array there touches another
+ * element): gf_a<id>, loaded before the loop and stored after it. */
+typedef struct RegAcc {
+    Stmt *loop;
+    const Expr *elem;
+    int id;
+} RegAcc;
+
 typedef struct KernelLow {
     Kernel *k;
     Shape shape;
@@ -98,6 +107,8 @@ typedef struct KernelLow {
     Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
     /* SH_FLAT */
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
+    /* SH_FLAT, SH_GRID */
+    Vec reg_accs;                /* RegAcc*: elements in registers over sequential loops */
     /* SH_GRID */
     int skew;                    /* the innermost loop starts at this small constant: threads start aligned */
     Vec rots;                    /* Rot*: row windows kept in registers (2-D, one nest) */

@@ -22,22 +22,21 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
 
 static const char *shape(Unit *u, Region *r, Kernel *k)
 {
-    static char buf[160];
     if (k->kind == K_SERIAL)
         return "one thread, in order";
     const char *tiled = lower_tiled_text(u, r, k);
-    if (tiled) {
-        snprintf(buf, sizeof buf, "2-D, %s", tiled);
-        return buf;
-    }
-    snprintf(buf, sizeof buf, "%d-D%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
-             k->kind == K_ROW ? ", a warp per row up to 512, else a block" : k->kind == K_REDUCE ? ", deterministic reduction" : "",
-             k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
-             !k->folded_into ? "" : k->folded_into->lib->init == k ? ", folded into the beta of the library calls of "
-                                                                   : ", folded into the cuBLASLt call of ");
-    if (k->folded_into)
-        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", k->folded_into->name);
-    return buf;
+    if (tiled)
+        return arena_printf(u->arena, "2-D, %s%s",
+                            k->lib ? (k->lib->epi ? "cuBLASLt, else its kernel " : "cuBLAS, else its kernel ") : "", tiled);
+    return arena_printf(u->arena, "%d-D%s%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
+                        k->kind == K_ROW      ? ", a warp per row up to 512, else a block"
+                        : k->kind == K_REDUCE ? ", deterministic reduction"
+                                              : "",
+                        k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
+                        !k->folded_into                      ? ""
+                        : k->folded_into->lib->init == k ? ", folded into the beta of the library calls of "
+                                                         : ", folded into the cuBLASLt call of ",
+                        k->folded_into ? k->folded_into->name : "");
 }
 
 /* The atomic updates of v in the region: their operator (deps.c makes them

@@ -315,6 +315,7 @@ struct Stmt {
     Stmt *body;
     bool parallel;               /* proven: carries no dependence */
     bool interchanged;           /* its header was swapped with its inner loop's (deps.c) */
+    int fused_line;              /* the line of the sibling loop fused into it (deps_fuse_siblings), or 0 */
     bool reduction;              /* parallel once reduction accumulators are combined */
     int depth;                   /* loop depth (outermost loop = 0) */
     int ord;                     /* textual ordinal in the schedule (deps.c) */
@@ -496,6 +497,13 @@ Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent);
 /* Removes v's declaration and its frees from every block under s; returns
  * the declaration (NULL if none). */
 Stmt *ir_take_decl(Stmt *s, const Var *v);
+/* References to `from` under s (expressions, declarations, a loop's index)
+ * become `to`, in place; the affine forms of subscripts under s are dropped
+ * (recomputed). */
+void ir_rename_var(Stmt *s, const Var *from, Var *to);
+/* Region.seq_body, once: a deep copy of the body before a pass rewrites it
+ * (priv.c, deps_fuse_siblings), its temporaries given Vars of their own. */
+void ir_seq_snapshot(Region *r, Arena *a);
 
 /* ---- decls.c: the declarations generated code needs, rebuilt from the AST --- */
 
@@ -650,6 +658,11 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * when every dependence keeps the inner index equal (Stmt.interchanged);
  * true if any was swapped: the caller analyses the region again. */
 bool deps_interchange(Region *r);
+/* Fuses a parallel loop with the next one in the same loop body when they
+ * have the same header and every dependence between them keeps the index
+ * equal (Stmt.fused_line; the C body is kept in Region.seq_body); true if
+ * any was fused: the caller analyses the region again and calls it again. */
+bool deps_fuse_siblings(Region *r);
 /* The bounding box of the elements of `v` that the region touches: per
  * dimension, the first and last index as expressions in the integer
  * parameters, typed long long (parameters cast to it); isl's floor

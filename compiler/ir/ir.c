@@ -527,6 +527,60 @@ Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent)
     return c;
 }
 
+/* ---- renaming, the original body ---------------------------------------------- */
+
+typedef struct Rename {
+    IrVisitor v;
+    const Var *from;
+    Var *to;
+} Rename;
+
+static bool rename_stmt(IrVisitor *v, Stmt *s)
+{
+    Rename *c = (Rename *)v;
+    if ((s->kind == S_DECL || s->kind == S_FREE) && s->var == c->from)
+        s->var = c->to;
+    if (s->kind == S_FOR && s->iv == c->from)
+        s->iv = c->to;
+    return true;
+}
+
+static Expr *rename_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    Rename *c = (Rename *)v;
+    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == c->from)
+        e->var = c->to;
+    if (e->kind == E_INDEX)
+        e->aff = NULL;           /* its subscripts may name `from`: recomputed by the analyses */
+    return e;
+}
+
+void ir_rename_var(Stmt *s, const Var *from, Var *to)
+{
+    Rename c = {{.stmt = rename_stmt, .expr = rename_expr}, from, to};
+    ir_visit_stmt(&c.v, s);
+}
+
+void ir_seq_snapshot(Region *r, Arena *a)
+{
+    if (r->seq_body)
+        return;
+    r->seq_body = ir_copy_stmt(a, r->body, NULL);
+    for (int i = 0; i < r->vars.len; i++) {
+        Var *t = vec_at(&r->vars, i);
+        if (!t->is_temp || !t->decl)
+            continue;
+        Var *o = arena_alloc(a, sizeof *o);
+        *o = *t;
+        /* sizes of its own too: the renaming reaches into them */
+        o->dims = arena_alloc(a, sizeof(Expr *) * (size_t)(t->ndims ? t->ndims : 1));
+        for (int d = 0; d < t->ndims; d++)
+            o->dims[d] = ir_copy_expr(a, t->dims[d]);
+        ir_rename_var(r->seq_body, t, o);
+    }
+}
+
 typedef struct TakeCx {
     IrVisitor v;
     const Var *var;

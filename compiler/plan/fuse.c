@@ -1510,13 +1510,19 @@ typedef struct Interchanged {
 } Interchanged;
 
 /* Through blocks and loops (not ifs or while loops): each pair of loops
- * swapped by deps_interchange, noted at the outer one. */
+ * swapped by deps_interchange, noted at the outer one, and each loop that
+ * deps_fuse_siblings fused its next sibling into. */
 static bool note_interchange(IrVisitor *v, Stmt *s)
 {
     Interchanged *c = (Interchanged *)v;
     F *f = c->f;
     if (s->kind != S_FOR)
         return s->kind == S_BLOCK;
+    if (s->fused_line)
+        vec_push(f->a, &f->plan->notes,
+                 arena_printf(f->a, "line %d: the loop of line %d fused into it: one loop over '%s' runs both bodies, "
+                              "each element's statements in the original order", s->loc.line, s->fused_line,
+                              s->iv->name));
     if (s == c->inner || !s->interchanged)
         return true;
     Stmt *in = sole_loop(s->body);

@@ -34,6 +34,9 @@ PROTO2(void, tsgemm, int ni, int nj, int nk, float q, const float *a, const floa
 PROTO2(void, tdgemm, int ni, int nj, int nk, double q, const double *a, const double *b, double *c);
 PROTO2(void, tcovf, int m, int n, float float_n, const float *data, float *cov);
 PROTO2(void, tkeep, int ni, int nj, int nk, const double *a, const double *b, double *c);
+PROTO2(void, tpgemm, int ni, int nj, int nk, double alpha, double beta, double *c, const double *a, const double *b);
+PROTO2(void, tsyrk, int n, int m, double alpha, double beta, double *c, const double *a);
+PROTO2(void, tsyr2k, int n, int m, double alpha, double beta, double *c, const double *a, const double *b);
 
 static uint64_t rng;
 static int failures;
@@ -223,6 +226,46 @@ static void check_covf(int m, int n)
     free(data), free(want), free(got);
 }
 
+/* PolyBench's gemm, syrk and syr2k (i-k-j, beta in a loop of its own): c
+ * starts from random values, so an element the kernel skips or scales
+ * twice differs; the triangles' upper part must stay as it was. */
+static void check_pb(int ni, int nj, int nk)
+{
+    size_t na = (size_t)ni * nk, nb = (size_t)nk * nj, nc = (size_t)ni * nj;
+    double *a = dvec(na), *b = dvec(nb), *c = dvec(nc), *want = malloc(nc * sizeof *want);
+    memcpy(want, c, nc * sizeof *c);
+    tpgemm(ni, nj, nk, 1.5, -0.75, want, a, b);
+    double *da = to_dev(a, na * sizeof *a), *db = to_dev(b, nb * sizeof *b), *dc = to_dev(c, nc * sizeof *c);
+    gf_tpgemm(ni, nj, nk, 1.5, -0.75, dc, da, db);
+    from_dev(c, dc, nc * sizeof *c);
+    same("tpgemm", ni, nj, nk, want, c, nc, 'd');
+    gf_free(da), gf_free(db);
+    free(a), free(b), free(c), free(want);
+    /* n = ni rows of a and b, m = nk columns */
+    int n = ni, m = nk;
+    size_t ns = (size_t)n * m, nn = (size_t)n * n;
+    double *sa = dvec(ns), *sb = dvec(ns), *sc = dvec(nn), *sw = malloc((nn ? nn : 1) * sizeof *sw);
+    double *dsa = to_dev(sa, ns * sizeof *sa), *dsb = to_dev(sb, ns * sizeof *sb);
+    for (int two = 0; two < 2; two++) {
+        double *got = malloc((nn ? nn : 1) * sizeof *got);
+        memcpy(sw, sc, nn * sizeof *sc);
+        memcpy(got, sc, nn * sizeof *sc);
+        double *dsc = to_dev(got, nn * sizeof *got);
+        if (two) {
+            tsyr2k(n, m, 1.5, -0.75, sw, sa, sb);
+            gf_tsyr2k(n, m, 1.5, -0.75, dsc, dsa, dsb);
+        } else {
+            tsyrk(n, m, 1.5, -0.75, sw, sa);
+            gf_tsyrk(n, m, 1.5, -0.75, dsc, dsa);
+        }
+        from_dev(got, dsc, nn * sizeof *got);
+        same(two ? "tsyr2k" : "tsyrk", n, m, 0, sw, got, nn, 'd');
+        free(got);
+    }
+    gf_free(dsa), gf_free(dsb);
+    free(sa), free(sb), free(sc), free(sw);
+}
+
 /* ---- throughput: best of 3 calls after a first one ------------------------------ */
 
 static double now(void)
@@ -317,6 +360,32 @@ static void bench_cov(int m, int n)
     free(data), free(cov);
 }
 
+/* PolyBench's syrk at LARGE's size (n = 1200, m = 1000), lower triangle;
+ * beta = 0, so every call leaves the same values (c * 0 + the terms) */
+static void bench_syrk(int n, int m)
+{
+    size_t na = (size_t)n * m, nc = (size_t)n * n;
+    double *a = dvec(na), *c = dvec(nc);
+    double *da = to_dev(a, na * sizeof *a), *dc = to_dev(c, nc * sizeof *c);
+    double t;
+    BEST_OF(t, gf_tsyrk(n, m, 1.0, 0.0, dc, da));
+    from_dev(c, dc, nc * sizeof *c);
+    gf_free(da);
+    for (int s = 0; s < SAMPLES; s++) {
+        int i = (int)(urand() * n), j = (int)(urand() * n);
+        if (j > i) {
+            int x = i;
+            i = j, j = x;
+        }
+        double acc = 0.0;
+        for (int k = 0; k < m; k++)
+            acc += 1.0 * a[(size_t)i * m + k] * a[(size_t)j * m + k];
+        same("bench tsyrk", i, j, n, &acc, &c[(size_t)i * n + j], 1, 'd');
+    }
+    printf("tile_gflops syrk_%dx%d %.1f\n", n, m, 2.0 * m * ((double)n * (n + 1) / 2) / t * 1e-9);
+    free(a), free(c);
+}
+
 int main(void)
 {
     if (!gf_have_device()) {
@@ -358,6 +427,10 @@ int main(void)
         check_lower(m, rb[(i + 4) % nr]);
         check_gemm(m, rb[(i + 6) % nr], rb[(i + 7) % nr]);
     }
+    for (int i = 0; i < nr; i++)
+        check_pb(rb[i], rb[(i + 3) % nr], rb[(i + 5) % nr]);
+    check_pb(200, 1, 33);
+    check_pb(1, 129, 200);
     check_prod(65, 257, 1);
     check_prod(1, 129, 200);
     check_prod(300, 7, 64);
@@ -370,6 +443,7 @@ int main(void)
     bench_sgemm(2048);
     bench_dgemm(2048);
     bench_cov(2600, 3000);
+    bench_syrk(1200, 1000);
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

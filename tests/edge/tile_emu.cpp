@@ -61,6 +61,9 @@ void tsgemm(int ni, int nj, int nk, float q, const float *a, const float *b, flo
 void tdgemm(int ni, int nj, int nk, double q, const double *a, const double *b, double *c);
 void tcovf(int m, int n, float float_n, const float *data, float *cov);
 void tkeep(int ni, int nj, int nk, const double *a, const double *b, double *c);
+void tpgemm(int ni, int nj, int nk, double alpha, double beta, double *c, const double *a, const double *b);
+void tsyrk(int n, int m, double alpha, double beta, double *c, const double *a);
+void tsyr2k(int n, int m, double alpha, double beta, double *c, const double *a, const double *b);
 }
 static int fails;
 template <typename T> static std::vector<T> rnd(size_t n, bool integer)
@@ -127,6 +130,23 @@ static void run(int a, int b, int c)
         tgemm_int(ni, nj, nk, 7, IA.data(), IB.data(), wi.data());
         launch(ni, nj, 64, 64, [&] { tgemm_int_k0<int>(ni, nj, nk, 7, IA.data(), IB.data(), gi.data(), ni, nj); });
         same("tgemm_int", ni, nj, nk, wi, gi);
+        // PolyBench's order: c scaled by beta first, the k loop outside the column loop
+        auto PA = rnd<double>((size_t)ni * nk, false), PB = rnd<double>((size_t)nk * nj, false);
+        auto PC = rnd<double>((size_t)ni * nj, false), wp = PC, gp = PC;
+        tpgemm(ni, nj, nk, 1.5, -0.75, wp.data(), PA.data(), PB.data());
+        launch(ni, nj, 64, 64, [&] { tpgemm_k0<int>(ni, nj, -0.75, nk, 1.5, gp.data(), PA.data(), PB.data(), ni, nj); });
+        same("tpgemm", ni, nj, nk, wp, gp);
+        // the triangles: n = a, m = c (a's rows, b's columns)
+        int n = ni, m = nk;
+        auto SA = rnd<double>((size_t)n * m, false), SB = rnd<double>((size_t)n * m, false);
+        auto SC = rnd<double>((size_t)n * n, false), ws = SC, gs = SC;
+        tsyrk(n, m, 1.5, -0.75, ws.data(), SA.data());
+        launch(n, n, 64, 64, [&] { tsyrk_k0<int>(n, -0.75, m, 1.5, gs.data(), SA.data(), n, n); });
+        same("tsyrk", n, m, 0, ws, gs);
+        ws = SC, gs = SC;
+        tsyr2k(n, m, 1.5, -0.75, ws.data(), SA.data(), SB.data());
+        launch(n, n, 64, 64, [&] { tsyr2k_k0<int>(n, -0.75, m, 1.5, gs.data(), SA.data(), SB.data(), n, n); });
+        same("tsyr2k", n, m, 0, ws, gs);
     }
 }
 int main()

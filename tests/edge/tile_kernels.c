@@ -115,3 +115,42 @@ GPUFUSE void tkeep(int ni, int nj, int nk, const double a[ni][nk], const double 
             c[i][j] = s / t;
         }
 }
+
+/* PolyBench's order (i-k-j, the scaling by beta in a loop of its own):
+ * interchanged and the two column loops fused (deps_fuse_siblings), the
+ * products are 2-D tiles; cuBLAS's forms by default, so the tests set
+ * GPUFUSE_BLAS=0 to run these kernels.  tpgemm a rectangle, tsyrk and
+ * tsyr2k the lower triangle (j <= i). */
+GPUFUSE void tpgemm(int ni, int nj, int nk, double alpha, double beta, double c[ni][nj], const double a[ni][nk],
+                    const double b[nk][nj])
+{
+    for (int i = 0; i < ni; i++) {
+        for (int j = 0; j < nj; j++)
+            c[i][j] *= beta;
+        for (int k = 0; k < nk; k++)
+            for (int j = 0; j < nj; j++)
+                c[i][j] += alpha * a[i][k] * b[k][j];
+    }
+}
+
+GPUFUSE void tsyrk(int n, int m, double alpha, double beta, double c[n][n], const double a[n][m])
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j <= i; j++)
+            c[i][j] *= beta;
+        for (int k = 0; k < m; k++)
+            for (int j = 0; j <= i; j++)
+                c[i][j] += alpha * a[i][k] * a[j][k];
+    }
+}
+
+GPUFUSE void tsyr2k(int n, int m, double alpha, double beta, double c[n][n], const double a[n][m], const double b[n][m])
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j <= i; j++)
+            c[i][j] *= beta;
+        for (int k = 0; k < m; k++)
+            for (int j = 0; j <= i; j++)
+                c[i][j] += a[j][k] * alpha * b[i][k] + b[j][k] * alpha * a[i][k];
+    }
+}

@@ -55,14 +55,14 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // CHECK: for k in [0, p) step 1 ; line 36, sequential
 // CHECK-NEXT: S0: C[i][j] += (A[k][i] * B[j][k])
 // REPORT-LABEL: region dense
-// REPORT: kernel dense_k0 [map, 2-D, cuBLASLt]: lines 9-15
+// REPORT: kernel dense_k0 [map, 2-D, cuBLASLt, else its kernel tiled 64x64 (4x4 per thread, k by 16), shared: x, w]: lines 9-15
 // REPORT-NEXT: kernel dense_k1 [map, 2-D, folded into the cuBLASLt call of dense_k0]: lines 16-18
 // REPORT: line 9: kernel dense_k0 (lines 9-15) is a library call: y = relu(x * w + b) (float, one cuBLASLt call with its epilogue); kernel dense_k1 (line 16) is its epilogue
 // REPORT-LABEL: region relu_inline
-// REPORT: kernel relu_inline_k0 [map, 2-D, cuBLASLt]: lines 23-29
+// REPORT: kernel relu_inline_k0 [map, 2-D, cuBLASLt, else its kernel tiled 64x64 (4x4 per thread, k by 16), shared: x, w]: lines 23-29
 // REPORT: line 23: kernel relu_inline_k0 (lines 23-29) is a library call: y = relu(x * w) (float, one cuBLASLt call with its epilogue)
 // REPORT-LABEL: region acc_t
-// REPORT: kernel acc_t_k0 [map, 2-D, cuBLAS]: lines 34-37
+// REPORT: kernel acc_t_k0 [map, 2-D, cuBLAS, else its kernel tiled 64x64 (4x4 per thread, k by 16), shared: A, B]: lines 34-37
 // REPORT: line 34: kernel acc_t_k0 (lines 34-37) is a library call: C = A^T * B^T + C (double, cuBLAS GEMM)
 // REPORT-LABEL: region not_product
 // REPORT: kernel not_product_k0 [map, 2-D, tiled 64x64 (4x4 per thread, k by 16), shared: A, B]: lines 42-48
@@ -73,7 +73,7 @@ GPUFUSE void not_product(int n, int m, int p, const float A[n][p], const float B
 // DIFF-SIZE: y = n * m
 // CU-LABEL: extern "C" void dense(
 // CU: bool gf_epi_dense_k0 = false; /* dense_k1 is done by the cuBLASLt call */
-// CU: const bool gf_lib_dense_k0 = gf_blas_fits((long long)(n), (long long)(p), (long long)(p)) && gf_blas_fits((long long)(p), (long long)(m), (long long)(m)) && gf_blas_fits((long long)(n), (long long)(m), (long long)(m)) && gf_blas_use(gf_c, (double)(long long)(n) * (long long)(m) * (long long)(p) * 0.00096);
+// CU: const bool gf_lib_dense_k0 = gf_blas_fits((long long)(n), (long long)(p), (long long)(p)) && gf_blas_fits((long long)(p), (long long)(m), (long long)(m)) && gf_blas_fits((long long)(n), (long long)(m), (long long)(m)) && gf_blas_use(gf_c, (double)(long long)(n) * (long long)(m) * (long long)(p) * 0.00011);
 // CU: if (gf_lib_dense_k0) {
 // CU-NEXT: gf_call_gemm_epilogue(gf_c, (long long)(n), (long long)(m), (long long)(p), gf_d_x, gf_d_w, gf_d_b, gf_d_y, GF_EPI_BIAS | GF_EPI_RELU, "dense_k0");
 // CU-NEXT: gf_epi_dense_k0 = true;

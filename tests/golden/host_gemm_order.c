@@ -16,13 +16,36 @@ GPUFUSE void gemm_ikj(int ni, int nj, int nk, double alpha, double beta, double 
     }
 }
 
+// The two column loops fused (deps_fuse_siblings): a 2-D map over (i, j),
+// the scaling before the sum over k for each element; the C body keeps the
+// loops apart.  The host plan runs j by blocks, the scaling in a loop of its
+// own per block, then k around the block's j: B read by rows.
 // CHECK-LABEL: region gemm_ikj
 // CHECK: for i in [0, n{{i}}) step 1 ; line 10, parallel
-// HOST-LABEL: /* row gemm_ikj_k0:
-// HOST: #pragma omp parallel for
+// CHECK: for j in [0, n{{j}}) step 1 ; line 11, parallel
+// CHECK-NEXT: block
+// CHECK-NEXT: S0: C[i][j] *= beta
+// CHECK-NEXT: for k in [0, n{{k}}) step 1 ; line 14, sequential
+// REPORT: kernel gemm_ikj_k0 [map, 2-D, cuBLAS, else its kernel tiled 64x64 (4x4 per thread, k by 16), shared: A, B]: lines 10-16
+// REPORT: line 11: the loop of line 13 fused into it: one loop over 'j' runs both bodies
+// REPORT: host plan: kernel gemm_ikj_k0 runs 'j' by blocks inside the loop over 'k'
+// the C body: the loops as written
+// HOST-LABEL: GF_UNUSED static void gf_seq_gemm_ikj(
+// HOST: for (int j = 0; j < nj; j++) {
+// HOST-NEXT: C[((long long)i * nj + j)] *= beta;
+// HOST-NEXT: }
+// HOST-NEXT: for (int k = 0; k < nk; k++) {
+// HOST-NEXT: for (int j_1 = 0; j_1 < nj; j_1++) {
+// HOST-LABEL: /* map gemm_ikj_k0:
+// HOST: #pragma omp parallel for collapse(2)
 // HOST-NEXT: #endif
 // HOST-NEXT: for (int i = 0; i < ni; i++) {
-// HOST: for (int k = 0; k < nk; k++) {
-// HOST-NEXT: for (int j_1 = 0; j_1 < nj; j_1++) {
-// HOST-NEXT: C[((long long)i * nj + j_1)] += alpha * A[((long long)i * nk + k)] * B[((long long)k * nj + j_1)];
+// HOST-NEXT: for (long long gf_blk = 0; gf_blk < (long long)(nj); gf_blk += gf_bs) {
+// HOST-NEXT: const long long gf_blk_end
+// HOST-NEXT: for (int j = (int)gf_blk; j < gf_blk_end; j++) {
+// HOST-NEXT: C[((long long)i * nj + j)] *= beta;
+// HOST-NEXT: }
+// HOST-NEXT: for (int k = 0; k < nk; k++) {
+// HOST-NEXT: for (int j = (int)gf_blk; j < gf_blk_end; j++) {
+// HOST-NEXT: C[((long long)i * nj + j)] += alpha * A[((long long)i * nk + k)] * B[((long long)k * nj + j)];
 // CU: gf_call_gemm(gf_c, GF_OP_N, GF_OP_N, (long long)(ni), (long long)(nj), (long long)(nk)

@@ -20,5 +20,5 @@ GPUFUSE void matmul(int n, int m, int p, const float A[n][p], const float B[p][m
 // CHECK-NEXT: for k in [0, p) step 1 ; line 9, parallel reduction
 // CHECK-NEXT: S1: acc += (A[i][k] * B[k][j]) ; reduction + on acc
 // CHECK-NEXT: S2: C[i][j] = acc
-// REPORT: kernel matmul_k0 [map, 2-D, cuBLAS]: lines 6-12
+// REPORT: kernel matmul_k0 [map, 2-D, cuBLAS, else its kernel tiled 64x64 (4x4 per thread, k by 16), shared: A, B]: lines 6-12
 // REPORT-NEXT: line 6: kernel matmul_k0 (lines 6-12) is a library call: C = A * B (float, cuBLAS GEMM)
