@@ -382,11 +382,25 @@ static void emit_red_finish(Buf *b, CudaCx *c, Kernel *k)
 }
 
 /* The 16-byte vector type an element type travels in (the vec4 form):
- * float4 for float and float _Complex, int4 for int, uint4 for the rest
+ * float4 for float and float _Complex, int4 for int, double2 for double,
+ * longlong2 and ulonglong2 for the 8-byte integers, uint4 for the rest
  * (unsigned; gf_f16, gf_bf16, shorts, chars and bool as raw bits). */
 static const char *vec_type(const Type *t)
 {
-    return t->kind == TY_FLOAT || t->kind == TY_CF ? "float4" : t->kind == TY_INT ? "int4" : "uint4";
+    switch (t->kind) {
+    case TY_FLOAT: case TY_CF:
+        return "float4";
+    case TY_INT:
+        return "int4";
+    case TY_DOUBLE:
+        return "double2";
+    case TY_LONG: case TY_LLONG:
+        return "longlong2";
+    case TY_ULONG: case TY_ULLONG:
+        return "ulonglong2";
+    default:
+        return "uint4";
+    }
 }
 
 /* The 16-byte accesses of array v per thread of the vector form: k->vecw
@@ -412,8 +426,9 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     buf_line(b, "const GF_I gf_tid = (GF_I)blockIdx.x * blockDim.x + threadIdx.x;");
     const char *t0[] = {"gf_t"};
     if (vec) {
-        /* 16-byte loads and stores of w consecutive elements (4 floats or
-         * ints, 2 float _Complex, 8 halves or shorts, 16 chars: 16 bytes of
+        /* 16-byte loads and stores of w consecutive elements (2 doubles,
+         * 8-byte integers or float _Complex, 4 floats or ints, 8 halves or
+         * shorts, 16 chars: 16 bytes of
          * the smallest element, 2 or 4 accesses of the larger ones), moved
          * as bits into an array of the element type that the scalar body
          * then reads and writes (a half is still read through gf_h2f and

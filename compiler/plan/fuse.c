@@ -175,16 +175,18 @@ static bool unit_stride(const Expr *e, const void *iv)
 {
     if (e->kind != E_INDEX)
         return false;
-    /* true when NOT x[iv] with an element the vector form moves: 4 bytes
-     * (float, int), 8 (float _Complex), 2 (_Float16, __bf16, short) or 1
-     * (char, _Bool) */
+    /* true when NOT x[iv] with an element the vector form moves: 8 bytes
+     * (double, long, long long, float _Complex), 4 (float, int), 2
+     * (_Float16, __bf16, short) or 1 (char, _Bool); a double _Complex is
+     * already one 16-byte access */
     if (e->nkids != 1 || !e->aff || !e->aff[0])
         return true;
     const Aff *a = e->aff[0];
     if (a->c != 0 || a->nterms != 1 || a->terms[0].var != iv || a->terms[0].coef != 1)
         return true;
     switch (e->ty->kind) {
-    case TY_FLOAT: case TY_INT: case TY_UINT: case TY_CF:
+    case TY_DOUBLE: case TY_LONG: case TY_ULONG: case TY_LLONG: case TY_ULLONG: case TY_CF:
+    case TY_FLOAT: case TY_INT: case TY_UINT:
     case TY_F16: case TY_BF16: case TY_SHORT: case TY_USHORT:
     case TY_BOOL: case TY_CHAR: case TY_SCHAR: case TY_UCHAR:
         return false;
@@ -941,9 +943,9 @@ static void mark_vec4(Kernel *k)
             return;
     }
     /* every array of the kernel is accessed at [i] only; a thread takes 16
-     * bytes of the smallest element (4 floats or ints, 2 float _Complex, 8
-     * halves or shorts, 16 chars) and as many elements of the others, in
-     * one to four 16-byte accesses per array */
+     * bytes of the smallest element (2 doubles, 8-byte integers or float
+     * _Complex, 4 floats or ints, 8 halves or shorts, 16 chars) and as many
+     * elements of the others, in one to four 16-byte accesses per array */
     int size[2] = {0, 0};
     for (int i = 0; i < k->nests.len; i++)
         ir_stmt_any(vec_at(&k->nests, i), elem_sizes, size);

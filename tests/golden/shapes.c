@@ -68,14 +68,18 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);
 // CU: if (gf_vec) gf_launch(gf_c, "scale_k0", scale_k0_v4<int>, gf_cover_1d(gf_need), GF_THREADS, 0, gf_s, 
 
+// a double sum: its 16-byte form (2 a thread) and the scalar kernel, both
+// on the resident blocks
 // CU-LABEL: /* total_k0: reduce kernel for shapes.c
+// CU: __global__ void __launch_bounds__(GF_THREADS) total_k0_v4(
 // CU: __global__ void __launch_bounds__(GF_THREADS) total_k0(
 // CU: if (gf_last_block(gf_ticket)) {
 // CU-LABEL: static double gf_launch_total(
 // CU-NOT: gf_graph_begin
-// CU: const long long gf_need = gf_blocks_for(gf_n0);
+// CU: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 2 : gf_n0);
 // CU: if (gf_n0 > 0 || 1) {
-// CU: gf_cap = gf_resident(total_k0<int>, GF_THREADS, gf_sms); total_k0<int><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(
+// CU: if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(total_k0_v4<int>, GF_THREADS, gf_sms); total_k0_v4<int><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(
+// CU-NEXT: else { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(total_k0<int>, GF_THREADS, gf_sms); total_k0<int><<<gf_resident_1d(gf_need, gf_cap), GF_THREADS, 0, gf_s>>>(
 
 // CU-LABEL: /* blur_k0: map kernel for shapes.c
 // CU: __global__ void __launch_bounds__(GF_THREADS) blur_k0(

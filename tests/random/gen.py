@@ -40,7 +40,12 @@ import re
 import sys
 
 CNAME = {'float': 'float', 'double': 'double', 'int': 'int', 'uchar': 'unsigned char', 'P': 'P', 'Q': 'Q',
-         'half': '_Float16', 'cfloat': 'float _Complex', 'cdouble': 'double _Complex'}
+         'half': '_Float16', 'cfloat': 'float _Complex', 'cdouble': 'double _Complex',
+         'long': 'long', 'llong': 'long long', 'ulong': 'unsigned long', 'ullong': 'unsigned long long'}
+# 8-byte integer element types (kind lewise): signed ones filled in
+# [-2^40, 2^40], unsigned ones with any 64 bits; compared exactly
+INT8_SIGNED = ('long', 'llong')
+INT8_UNSIGNED = ('ulong', 'ullong')
 # complex element types: filled and compared as arrays of their two parts
 CPARTS = {'cfloat': 'float', 'cdouble': 'double'}
 FSUF = {'float': 'f', 'double': ''}
@@ -65,13 +70,15 @@ class Arr:
     def __init__(self, name, ty, dims, const=False, fill='f', style='vla', restrict=False,
                  tol=None, lo=None, hi=None):
         self.name, self.ty, self.dims, self.const = name, ty, dims, const
-        self.fill = fill          # 'f' [lo,hi), 'i' ints [lo,hi], 'u' 0..255, 'idx' [0,hi)
+        self.fill = fill          # 'f' [lo,hi), 'i' ints [lo,hi], 'u' 0..255, 'idx' [0,hi),
+                                  # 'l' 8-byte signed in [-2^40, 2^40], 'L' 8-byte unsigned, any bits
         self.style = style        # 'vla': float x[n][m]; 'ptr': float *restrict x (flattened)
         self.restrict = restrict
         self.tol = tol            # None: by type; ('red', acc) ; ('prod',)
         self.alias = None         # (other array, element offset): passed as other + offset
         if lo is None:
-            lo, hi = {'f': (-1.0, 1.0), 'i': (-100, 100), 'u': (0, 255), 'idx': (0, 1)}[fill]
+            lo, hi = {'f': (-1.0, 1.0), 'i': (-100, 100), 'u': (0, 255), 'idx': (0, 1),
+                      'l': (-(1 << 40), 1 << 40), 'L': (0, (1 << 64) - 1)}[fill]
         self.lo, self.hi = lo, hi
 
     def param(self):
@@ -312,7 +319,7 @@ class Builder:
     def leaves_for(self, arrs, idx):
         out = []
         for a in arrs:
-            b = {'f': max(abs(a.lo), abs(a.hi)), 'i': 100, 'u': 255, 'idx': a.hi}[a.fill]
+            b = {'f': max(abs(a.lo), abs(a.hi)), 'i': 100, 'u': 255, 'idx': a.hi, 'l': 1 << 40, 'L': 1 << 64}[a.fill]
             out.append(Leaf(a.at(*idx), a.ty, b, nonneg=a.fill in ('u', 'idx')))
         return out
 
@@ -442,6 +449,99 @@ class Builder:
                      '    }', '    out[0] = m;', '    out[1] = s;']
         # out[1] is a float sum rounded to half: the sum's tolerance, then half's
         out.tol = ('f', 2e-3)
+        return reg
+
+    # ---- 8-byte elements (docs/types.md) -------------------------------------------
+    def qexpr(self, leaves, signed, depth):
+        """An expression in long long (signed) or unsigned long long over
+        8-byte integer and double leaves; returns (text, bound).  Signed
+        values stay below 2^62 (no overflow), no left shift of a signed
+        value, no division; unsigned arithmetic wraps as C defines it."""
+        r = self.r
+        t = 'long long' if signed else 'unsigned long long'
+        lim = 1 << 61
+        if depth <= 0 or r.random() < 0.25:
+            if r.random() < 0.12 or not leaves:
+                c = r.randrange(-50, 51) if signed else r.randrange(0, 1 << 63)
+                return (f'({c}LL)' if signed else f'{c}ULL'), abs(c)
+            lf = r.choice(leaves)
+            if lf.ty in ('float', 'double'):   # through long long: a negative double to unsigned is undefined
+                return f'({t})(long long)({lf.text} * 1e6)', int(lf.bound * 1e6) + 1
+            if signed and lf.ty in INT8_UNSIGNED:
+                return f'(long long)({lf.text} >> 24)', 1 << 40
+            return f'({t}){lf.text}', lf.bound
+        a, ba = self.qexpr(leaves, signed, depth - 1)
+        c = r.randrange(8)
+        if c < 3:
+            b, bb = self.qexpr(leaves, signed, depth - 1)
+            op = r.choice('+-')
+            if signed and ba + bb > lim:
+                return f'(({a}) % 1000003 {op} ({b}) % 1000003)', 2000006
+            return f'({a} {op} {b})', ba + bb
+        if c == 3:
+            k = r.randrange(2, 1000)
+            if not signed:
+                b, _ = self.qexpr(leaves, signed, depth - 1)
+                return r.choice([f'({a}) * {k}ULL', f'({a}) * ({b})']), 1 << 64
+            if ba * k > lim:
+                return f'(({a}) % 1000003) * {k}', 1000003 * k
+            return f'({a}) * {k}', ba * k
+        if c < 6:
+            b, bb = self.qexpr(leaves, signed, depth - 1)
+            op = r.choice('&|^')
+            return f'({a} {op} {b})', 1 << max(ba, bb, 1).bit_length()
+        if c == 6:
+            k = r.randrange(1, 40)
+            return f'(({a}) >> {k})', ba >> k
+        if not signed:
+            return r.choice([f'(({a}) << {r.randrange(1, 40)})', f'(~({a}))']), 1 << 64
+        return f'(({a}) < 0 ? -({a}) : ({a}))', ba
+
+    def k_lewise(self, idx):
+        """8-byte elements: long, long long, their unsigned types and double
+        (with a float array now and then) read and written at [i], so the
+        kernel takes the 16-byte form (2 elements a thread, 4 beside a float
+        array; docs/types.md) when the arrays are aligned; integer results
+        compared exactly, double ones as doubles."""
+        r, g = self.r, self.g
+        reg = self.new_region(idx, 'lewise')
+        n = self.size(big=True)
+        reg.sizes = [('n', n)]
+        tys = ['long', 'llong', 'ulong', 'ullong', 'double']
+        ins = []
+        for k in range(r.randrange(1, 4)):
+            ty = r.choice(tys)
+            fill = 'l' if ty in INT8_SIGNED else 'L' if ty in INT8_UNSIGNED else 'f'
+            a = Arr(f'x{k}', ty, ['n'], const=r.random() < 0.8, fill=fill, style=self.pick_style(['n']),
+                    restrict=r.random() < 0.7)
+            reg.params.append(a)
+            ins.append(a)
+        if r.random() < 0.3:
+            ins.append(self.in_arr(reg, 'xf', 'float', ['n']))
+        leaves = self.leaves_for(ins, ['i'])
+        # double expressions see the integers reduced to a small range
+        fleaves = [lf for lf in leaves if lf.ty in ('float', 'double')]
+        fleaves += [Leaf(f'(int)({lf.text} % 1000)', 'int', 999, raw=False) for lf in leaves
+                    if lf.ty in INT8_SIGNED + INT8_UNSIGNED]
+        outs = []
+        for k in range(r.randrange(1, 3)):
+            ty = r.choice(tys)
+            fill = 'l' if ty in INT8_SIGNED else 'L' if ty in INT8_UNSIGNED else 'f'
+            o = Arr(f'y{k}', ty, ['n'], fill=fill, style=self.pick_style(['n']), restrict=r.random() < 0.7)
+            reg.params.append(o)
+            outs.append(o)
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        for o in outs:
+            def rhs():
+                if o.ty == 'double':
+                    return g.fexpr(fleaves, 'double', 3)[0]
+                e = self.qexpr(leaves, o.ty in INT8_SIGNED, 3)[0]
+                return f'({CNAME[o.ty]})({e})'
+            if r.random() < 0.25:
+                reg.body += [f'        if ({g.cond(leaves)})', f'            {o.at("i")} = {rhs()};']
+            else:
+                reg.body.append(f'        {o.at("i")} = {rhs()};')
+        reg.body.append('    }')
         return reg
 
     # ---- complex (docs/types.md) -------------------------------------------------
@@ -1719,9 +1819,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred']
+         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -1733,6 +1833,8 @@ OFF_BY_DEFAULT = set()   # scalarpre, redelem, noparams joined the mix when G5-G
 OFF_BY_DEFAULT |= {'hewise', 'hred'}
 # so do the complex kinds (random_complex, random_complex_cuda)
 OFF_BY_DEFAULT |= {'cewise', 'cred'}
+# and the 8-byte element kind (random_int64, random_int64_cuda)
+OFF_BY_DEFAULT |= {'lewise'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
@@ -1781,6 +1883,16 @@ static void fill_i(int *p, size_t n, int lo, int hi)
 { for (size_t i = 0; i < n; i++) p[i] = lo + (int)(gen_next() % (unsigned long long)(hi - lo + 1)); if (n && p[0] == 0 && hi > 0) p[0] = hi; }
 static void fill_u(unsigned char *p, size_t n)
 { for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(gen_next() >> 24); if (n && p[0] == 0) p[0] = 7; }
+/* 8-byte integers (long, long long and their unsigned types, through memcpy):
+ * signed in [-2^40, 2^40], unsigned any 64 bits */
+__attribute__((unused)) static void fill_q(void *p, size_t n, int sgn)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long v = gen_next() * 0x9e3779b97f4a7c15ULL;
+        if (sgn) v = (unsigned long long)((long long)(v >> 23) - (1LL << 40));
+        memcpy((char *)p + 8 * i, &v, 8);
+    }
+}
 
 static int gen_mismatches, gen_compared, gen_rejected, gen_unexpected;
 
@@ -1825,6 +1937,17 @@ static int cmp_i(const char *reg, const char *w, const int *a, const int *b, siz
     int bad = 0;
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i] && bad++ < 3) bad_value(reg, w, (long)i, a[i], b[i]);
+    return bad != 0;
+}
+__attribute__((unused)) static int cmp_q(const char *reg, const char *w, const void *a, const void *b, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        long long x, y;
+        memcpy(&x, (const char *)a + 8 * i, 8);
+        memcpy(&y, (const char *)b + 8 * i, 8);
+        if (x != y && bad++ < 3) bad_value(reg, w, (long)i, (double)x, (double)y);
+    }
     return bad != 0;
 }
 static int cmp_u(const char *reg, const char *w, const unsigned char *a, const unsigned char *b, size_t n)
@@ -1908,6 +2031,8 @@ def emit_runner(reg, seed, idx):
             L.append(f'    fill_i(ref_{a.name}, cnt_{a.name}, {int(a.lo)}, {int(a.hi)});')
         elif a.fill == 'idx':
             L.append(f'    fill_i(ref_{a.name}, cnt_{a.name}, 0, {a.hi} - 1);')
+        elif a.fill in ('l', 'L'):
+            L.append(f'    fill_q(ref_{a.name}, cnt_{a.name}, {int(a.fill == "l")});')
         else:
             L.append(f'    fill_u(ref_{a.name}, cnt_{a.name});')
         L.append(f'    memcpy(got_{a.name}, ref_{a.name}, cnt_{a.name} * sizeof({c}));')
@@ -1978,6 +2103,8 @@ def emit_runner(reg, seed, idx):
             L.append(f'    bad |= {f}("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name}, {t}, {floor});')
         elif a.ty == 'int':
             L.append(f'    bad |= cmp_i("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
+        elif a.ty in INT8_SIGNED + INT8_UNSIGNED:
+            L.append(f'    bad |= cmp_q("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
         else:
             L.append(f'    bad |= cmp_u("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
     L.append('done:')
