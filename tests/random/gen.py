@@ -1264,6 +1264,79 @@ class Builder:
                          f'            {o.at("i", "j")} = s;', '        }']
         return reg
 
+    def k_sibling(self, idx):
+        """Loops one after the other inside a row loop (deps_fuse_siblings)
+        and elements updated over a sequential loop (lower_reg_accs):
+        PolyBench's gemm and syrk orders (a row scaled in one loop, the
+        products added in `for k for j`: fused after interchange), a second
+        loop reading the first's stores at another index or a row total
+        (must stay apart), and trmm's update of B[i][j] over k > i while
+        reading B[k][j] (the element in a register)."""
+        r = self.r
+        reg = self.new_region(idx, 'sibling')
+        dim = lambda: r.choice([1, 2, 15, 16, 17, 31, 33, 63, 64, 65, 100])
+        ty = r.choice(['float', 'double'])
+        c = CNAME[ty]
+        v = r.randrange(4)
+        if v == 0:   # gemm (rectangle) or syrk (j <= i), i-k-j
+            tri = r.random() < 0.5
+            ni, nk = dim(), dim()
+            nj = ni if tri else dim()
+            reg.sizes = [('ni', ni), ('nk', nk)] + ([] if tri else [('nj', nj)])
+            jn = 'ni' if tri else 'nj'
+            a = self.in_arr(reg, 'a', ty, ['ni', 'nk'])
+            b = self.in_arr(reg, 'b', ty, ['nj' if not tri else 'ni', 'nk'] if tri else ['nk', 'nj'])
+            o = self.out_arr(reg, 'o', ty, ['ni', jn])
+            o.tol = ('rowred', ty, 'nk')
+            hi = 'j <= i' if tri else 'j < nj'
+            bj = b.at('j', 'k') if tri else b.at('k', 'j')
+            scale = r.choice(['1.5', '-0.5', '0'])
+            reg.body += ['    for (int i = 0; i < ni; i++) {', f'        for (int j = 0; {hi}; j++)',
+                         f'            {o.at("i", "j")} *= {scale};', '        for (int k = 0; k < nk; k++)',
+                         f'            for (int j = 0; {hi}; j++)',
+                         f'                {o.at("i", "j")} += 2 * {a.at("i", "k")} * {bj};', '    }']
+        elif v == 1:   # fusable and not: the same element, another index, a row total
+            n, m = dim(), dim()
+            reg.sizes = [('n', n), ('m', m)]
+            a = self.in_arr(reg, 'a', ty, ['n', 'm'])
+            t = self.out_arr(reg, 't', ty, ['n', 'm'])
+            o = self.out_arr(reg, 'o', ty, ['n', 'm'])
+            second = r.choice([f'{t.at("i", "j")} * 3 + {a.at("i", "j")}',
+                               f'{t.at("i", "m - 1 - j")} - {a.at("i", "j")}',
+                               f'{t.at("i", "j")} + {t.at("i", "0")}'])
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        for (int j = 0; j < m; j++)',
+                         f'            {t.at("i", "j")} = {a.at("i", "j")} * 2 + 1;', '        for (int j = 0; j < m; j++)',
+                         f'            {o.at("i", "j")} = {second};', '    }']
+        elif v == 2:   # a row total between two loops: only the first two may fuse
+            n, m = dim(), dim()
+            reg.sizes = [('n', n), ('m', m)]
+            a = self.in_arr(reg, 'a', ty, ['n', 'm'])
+            o = self.out_arr(reg, 'o', ty, ['n', 'm'])
+            o.tol = ('rowred', ty, 'm')
+            reg.body += ['    for (int i = 0; i < n; i++) {', f'        {c} s = 0;',
+                         '        for (int j = 0; j < m; j++)', f'            {o.at("i", "j")} = {a.at("i", "j")} + 1;',
+                         '        for (int j = 0; j < m; j++)', f'            s += {o.at("i", "j")};',
+                         '        for (int j = 0; j < m; j++)', f'            {o.at("i", "j")} = {o.at("i", "j")} - s / (m + 1);',
+                         '    }']
+        else:   # trmm: B[i][j] over k > i, reading B[k][j]
+            m, n = dim(), dim()
+            reg.sizes = [('m', m), ('n', n)]
+            a = self.in_arr(reg, 'a', ty, ['m', 'm'])
+            bb = self.out_arr(reg, 'b', ty, ['m', 'n'])
+            bb.tol = ('rowred', ty, 'm')
+            lo = r.choice(['i + 1', 'i + 2', '0'])
+            if lo == '0':   # k from 0: B[k][j] may be B[i][j]: stays in memory
+                reg.body += ['    for (int i = 0; i < m; i++)', '        for (int j = 0; j < n; j++) {',
+                             '            for (int k = 0; k < i; k++)',
+                             f'                {bb.at("i", "j")} += {a.at("k", "i")} * {bb.at("k", "j")};',
+                             f'            {bb.at("i", "j")} = 0.5 * {bb.at("i", "j")};', '        }']
+            else:
+                reg.body += ['    for (int i = 0; i < m; i++)', '        for (int j = 0; j < n; j++) {',
+                             f'            for (int k = {lo}; k < m; k++)',
+                             f'                {bb.at("i", "j")} += {a.at("k", "i")} * {bb.at("k", "j")};',
+                             f'            {bb.at("i", "j")} = 0.5 * {bb.at("i", "j")};', '        }']
+        return reg
+
     def k_reject(self, idx):
         """Regions gpufuse must reject: running sums and recurrences."""
         r = self.r
@@ -1819,9 +1892,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise']
+         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -1835,6 +1908,8 @@ OFF_BY_DEFAULT |= {'hewise', 'hred'}
 OFF_BY_DEFAULT |= {'cewise', 'cred'}
 # and the 8-byte element kind (random_int64, random_int64_cuda)
 OFF_BY_DEFAULT |= {'lewise'}
+# and the sibling loops (random_sibling, random_sibling_cuda)
+OFF_BY_DEFAULT |= {'sibling'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
