@@ -268,7 +268,10 @@ GF_HD inline gf_c64 cexp(gf_c64 z)
  * cuda::std::complex (CUDA's own <cuda/std/complex>, libc++'s algorithms
  * with C99 Annex G's special values): gf_c32/gf_c64 and cuda::std::complex
  * hold the same two reals, converted by value.  Textbook formulas, so not
- * glibc's ulps: docs/types.md gives the accuracy to expect. */
+ * glibc's ulps: docs/types.md gives the accuracy to expect.  Two of Annex
+ * G's signed zeros libcu++ 3.0 misses are set here: csqrt(+-0 +- i0) =
+ * +0 +- i0, and ccosh(x +- i0)'s imaginary part has the sign of x * (+-0)
+ * (ccos(z) is ccosh(iz), as C defines it). */
 #define GF_CX_STD1(C, R, name, fn)                                                                 \
     GF_HD inline C name(C z)                                                                       \
     {                                                                                              \
@@ -276,18 +279,28 @@ GF_HD inline gf_c64 cexp(gf_c64 z)
         return C(w.real(), w.imag());                                                              \
     }
 #define GF_CX_STD(C, R, S)                                                                         \
-    GF_CX_STD1(C, R, csqrt##S, sqrt) GF_CX_STD1(C, R, clog##S, log) GF_CX_STD1(C, R, csin##S, sin)       \
-    GF_CX_STD1(C, R, ccos##S, cos) GF_CX_STD1(C, R, ctan##S, tan) GF_CX_STD1(C, R, casin##S, asin)       \
+    GF_CX_STD1(C, R, gf_csqrt_std##S, sqrt) GF_CX_STD1(C, R, clog##S, log) GF_CX_STD1(C, R, csin##S, sin) \
+    GF_CX_STD1(C, R, gf_ccosh_std##S, cosh) GF_CX_STD1(C, R, ctan##S, tan) GF_CX_STD1(C, R, casin##S, asin)       \
     GF_CX_STD1(C, R, cacos##S, acos) GF_CX_STD1(C, R, catan##S, atan) GF_CX_STD1(C, R, csinh##S, sinh)   \
-    GF_CX_STD1(C, R, ccosh##S, cosh) GF_CX_STD1(C, R, ctanh##S, tanh) GF_CX_STD1(C, R, casinh##S, asinh) \
+    GF_CX_STD1(C, R, ctanh##S, tanh) GF_CX_STD1(C, R, casinh##S, asinh) \
     GF_CX_STD1(C, R, cacosh##S, acosh) GF_CX_STD1(C, R, catanh##S, atanh) GF_CX_STD1(C, R, cproj##S, proj) \
     GF_HD inline C cpow##S(C a, C b)                                                               \
     {                                                                                              \
         cuda::std::complex<R> w = cuda::std::pow(cuda::std::complex<R>(a.x, a.y), cuda::std::complex<R>(b.x, b.y)); \
         return C(w.real(), w.imag());                                                              \
     }
+#define GF_CX_STD_FIX(C, S)                                                                        \
+    GF_HD inline C csqrt##S(C z) { return z.x == 0 && z.y == 0 ? C(0, z.y) : gf_csqrt_std##S(z); }          \
+    GF_HD inline C ccosh##S(C z)                                                                   \
+    {                                                                                              \
+        return z.y == 0 && z.x == z.x ? C(cosh##S(z.x), signbit(z.x) ? -z.y : z.y) : gf_ccosh_std##S(z); \
+    }                                                                                              \
+    GF_HD inline C ccos##S(C z) { return ccosh##S(C(-z.y, z.x)); }
 GF_CX_STD(gf_c32, float, f)
 GF_CX_STD(gf_c64, double, )
+GF_CX_STD_FIX(gf_c32, f)
+GF_CX_STD_FIX(gf_c64, )
+#undef GF_CX_STD_FIX
 #undef GF_CX_STD
 #undef GF_CX_STD1
 #if defined(_OPENMP)   /* the CPU plan's sums and products of complex (C++: a class needs its own) */
