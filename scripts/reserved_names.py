@@ -34,7 +34,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CUDA_INCLUDES = ['math.h', 'stddef.h', 'stdint.h', 'stdio.h', 'stdlib.h', 'string.h', 'cuda_runtime.h',
-                 'cuda/std/limits', 'gpufuse/launch.h']
+                 'cuda/std/limits', 'cuda/std/complex', 'gpufuse/launch.h']
 C_INCLUDES = ['math.h', 'stddef.h', 'stdint.h', 'stdio.h', 'stdlib.h', 'string.h', 'stdbool.h', 'gpufuse.h']
 
 # declarations whose name is global when their parents are only these

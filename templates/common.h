@@ -79,6 +79,7 @@ typedef __bf16 gf_bf16;
  * or __divdc3 (Smith's method with its scalings).  Products are rounded
  * one by one (__fmul_rn: no contraction into fma), as the host computes. */
 #if defined(__CUDACC__) && defined(GF_USES_COMPLEX)
+#include <cuda/std/complex>
 #if defined(__CUDA_ARCH__)
 #define GF_CX_MULF(a, b) __fmul_rn((a), (b))
 #define GF_CX_MULD(a, b) __dmul_rn((a), (b))
@@ -263,6 +264,45 @@ GF_HD inline gf_c64 cexp(gf_c64 z)
     double e = exp(z.x);
     return z.y == 0 ? gf_c64(e, z.y) : gf_c64(e * cos(z.y), e * sin(z.y));
 }
+/* The rest of <complex.h> (float and double forms) from libcu++'s
+ * cuda::std::complex (CUDA's own <cuda/std/complex>, libc++'s algorithms
+ * with C99 Annex G's special values): gf_c32/gf_c64 and cuda::std::complex
+ * hold the same two reals, converted by value.  Textbook formulas, so not
+ * glibc's ulps: docs/types.md gives the accuracy to expect.  Two of Annex
+ * G's signed zeros libcu++ 3.0 misses are set here: csqrt(+-0 +- i0) =
+ * +0 +- i0, and ccosh(x +- i0)'s imaginary part has the sign of x * (+-0)
+ * (ccos(z) is ccosh(iz), as C defines it). */
+#define GF_CX_STD1(C, R, name, fn)                                                                 \
+    GF_HD inline C name(C z)                                                                       \
+    {                                                                                              \
+        cuda::std::complex<R> w = cuda::std::fn(cuda::std::complex<R>(z.x, z.y));                  \
+        return C(w.real(), w.imag());                                                              \
+    }
+#define GF_CX_STD(C, R, S)                                                                         \
+    GF_CX_STD1(C, R, gf_csqrt_std##S, sqrt) GF_CX_STD1(C, R, clog##S, log) GF_CX_STD1(C, R, csin##S, sin) \
+    GF_CX_STD1(C, R, gf_ccosh_std##S, cosh) GF_CX_STD1(C, R, ctan##S, tan) GF_CX_STD1(C, R, casin##S, asin)       \
+    GF_CX_STD1(C, R, cacos##S, acos) GF_CX_STD1(C, R, catan##S, atan) GF_CX_STD1(C, R, csinh##S, sinh)   \
+    GF_CX_STD1(C, R, ctanh##S, tanh) GF_CX_STD1(C, R, casinh##S, asinh) \
+    GF_CX_STD1(C, R, cacosh##S, acosh) GF_CX_STD1(C, R, catanh##S, atanh) GF_CX_STD1(C, R, cproj##S, proj) \
+    GF_HD inline C cpow##S(C a, C b)                                                               \
+    {                                                                                              \
+        cuda::std::complex<R> w = cuda::std::pow(cuda::std::complex<R>(a.x, a.y), cuda::std::complex<R>(b.x, b.y)); \
+        return C(w.real(), w.imag());                                                              \
+    }
+#define GF_CX_STD_FIX(C, S)                                                                        \
+    GF_HD inline C csqrt##S(C z) { return z.x == 0 && z.y == 0 ? C(0, z.y) : gf_csqrt_std##S(z); }          \
+    GF_HD inline C ccosh##S(C z)                                                                   \
+    {                                                                                              \
+        return z.y == 0 && z.x == z.x ? C(cosh##S(z.x), signbit(z.x) ? -z.y : z.y) : gf_ccosh_std##S(z); \
+    }                                                                                              \
+    GF_HD inline C ccos##S(C z) { return ccosh##S(C(-z.y, z.x)); }
+GF_CX_STD(gf_c32, float, f)
+GF_CX_STD(gf_c64, double, )
+GF_CX_STD_FIX(gf_c32, f)
+GF_CX_STD_FIX(gf_c64, )
+#undef GF_CX_STD_FIX
+#undef GF_CX_STD
+#undef GF_CX_STD1
 #if defined(_OPENMP)   /* the CPU plan's sums and products of complex (C++: a class needs its own) */
 #pragma omp declare reduction(+ : gf_c32 : omp_out += omp_in) initializer(omp_priv = gf_c32(0.0f, 0.0f))
 #pragma omp declare reduction(* : gf_c32 : omp_out *= omp_in) initializer(omp_priv = gf_c32(1.0f, 0.0f))
@@ -285,6 +325,12 @@ float crealf(float _Complex), cimagf(float _Complex), cabsf(float _Complex), car
 float _Complex conjf(float _Complex), cexpf(float _Complex);
 double creal(double _Complex), cimag(double _Complex), cabs(double _Complex), carg(double _Complex);
 double _Complex conj(double _Complex), cexp(double _Complex);
+#define GF_CX_DECL(S, C)                                                                                  \
+    C csqrt##S(C), clog##S(C), csin##S(C), ccos##S(C), ctan##S(C), casin##S(C), cacos##S(C), catan##S(C), csinh##S(C), \
+        ccosh##S(C), ctanh##S(C), casinh##S(C), cacosh##S(C), catanh##S(C), cproj##S(C), cpow##S(C, C);
+GF_CX_DECL(f, float _Complex)
+GF_CX_DECL(, double _Complex)
+#undef GF_CX_DECL
 #endif
 
 GF_UNUSED static inline void *gf_tmp_alloc(size_t bytes)

@@ -472,8 +472,11 @@ static bool is_math_func(const char *name)
 }
 
 /* <complex.h>'s functions a kernel may call (float and double forms):
- * templates/common.h defines each for CUDA as C computes it (docs/types.md). */
-static const char *const complex_funcs[] = {"creal", "cimag", "conj", "cabs", "cexp", "carg", NULL};
+ * templates/common.h defines each for CUDA (the transcendental ones through
+ * libcu++'s cuda::std::complex, docs/types.md); the host plan calls glibc. */
+static const char *const complex_funcs[] = {"creal", "cimag", "conj", "cabs", "cexp", "carg", "csqrt", "cpow",
+                                            "clog", "csin", "ccos", "ctan", "casin", "cacos", "catan", "csinh",
+                                            "ccosh", "ctanh", "casinh", "cacosh", "catanh", "cproj", NULL};
 
 static bool is_complex_func(const char *name)
 {
@@ -485,17 +488,10 @@ static bool is_complex_func(const char *name)
     return false;
 }
 
-/* The rest of <complex.h> (and its long double forms): refused by name. */
+/* <complex.h>'s long double forms (csqrtl, cabsl, ...): refused by name. */
 static bool is_complex_refused(const char *name)
 {
-    static const char *const others[] = {"csqrt", "cpow", "clog", "csin", "ccos", "ctan", "casin", "cacos", "catan",
-                                         "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh", "cproj", NULL};
     size_t n = strlen(name);
-    for (int i = 0; others[i]; i++) {
-        size_t m = strlen(others[i]);
-        if (!strncmp(name, others[i], m) && (n == m || (n == m + 1 && (name[m] == 'f' || name[m] == 'l'))))
-            return true;
-    }
     for (int i = 0; complex_funcs[i]; i++)
         if (n == strlen(complex_funcs[i]) + 1 && !strncmp(name, complex_funcs[i], n - 1) && name[n - 1] == 'l')
             return true;
@@ -1043,7 +1039,7 @@ static Expr *conv_expr_(P *p, CXCursor c)
         Func *h = NULL;
         if (is_complex_refused(name))
             reject(p, c, "-Wgpufuse-call", "'%s' is not among the complex functions gpufuse compiles for the GPU "
-                   "(docs/types.md: creal, cimag, conj, cabs, cexp, carg and their float forms)", name);
+                   "(docs/types.md: the float and double forms of <complex.h>, not the long double ones)", name);
         if (!is_math_func(name) && !is_complex_func(name)) {
             h = decls_helper(p->u, callee);
             if (!h) {

@@ -583,6 +583,19 @@ class Builder:
         if c == 8:
             b, bb = self.cexpr(leaves, ty, depth - 1)
             return f'({a}) / ({fnum(1, rt)} + cabs{f}({b}) + _Complex_I)', ba
+        if c == 9 and r.random() < 0.5:
+            # the rest of <complex.h> on w = 0.5+0.5i + u, |u| < 0.25: away
+            # from every pole, branch point and cut (clog 0, catanh/casin
+            # +-1, catan/casinh +-i, cacosh's cut on the real axis), so the
+            # results stay finite and well conditioned, |result| < 3
+            fn = r.choice(['csqrt', 'clog', 'csin', 'ccos', 'ctan', 'casin', 'cacos', 'catan', 'csinh', 'ccosh',
+                           'ctanh', 'casinh', 'cacosh', 'catanh', 'cproj', 'cpow'])
+            w = (f'({fnum(0.5, rt)} + {fnum(0.5, rt)} * _Complex_I + {fnum(0.25, rt)} * ({a}) / '
+                 f'({fnum(1, rt)} + cabs{f}({a})))')
+            if fn == 'cpow':
+                b, bb = self.cexpr(leaves, ty, depth - 1)
+                return f'cpow{f}({w}, {fnum(0.5, rt)} * ({b}) / ({fnum(1, rt)} + cabs{f}({b})))', 3
+            return f'{fn}{f}({w})', 3
         if c == 9:
             return f'cexp{f}(_Complex_I * cimag{f}({a}) + {fnum(0.1, rt)} * creal{f}({a}) / ({fnum(1, rt)} + cabs{f}({a})))', 1.2
         if c == 10:
