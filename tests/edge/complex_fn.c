@@ -13,15 +13,15 @@
 #include "devcopy.h"
 
 #define PROTO2(ret, name, ...) ret name(__VA_ARGS__); ret gf_##name(__VA_ARGS__)
-PROTO2(void, cfn_float, int n, const float _Complex *z, const float _Complex *p, float _Complex out[][16]);
-PROTO2(void, cfn_double, int n, const double _Complex *z, const double _Complex *p, double _Complex out[][16]);
+PROTO2(void, cfn_float, int n, const float _Complex *z, const float _Complex *p, float _Complex out[][8]);
+PROTO2(void, cfn_double, int n, const double _Complex *z, const double _Complex *p, double _Complex out[][8]);
 
 static double x[CFN_N], y[CFN_N], px[CFN_N], py[CFN_N], xf[CFN_N], yf[CFN_N];
 static double got[CFN_N * CFN_NFUNCS * 2], ref[CFN_N * CFN_NFUNCS * 2];
 
 static int check_float(void)
 {
-    static float _Complex z[CFN_N], p[CFN_N], out[CFN_N][16], dev[CFN_N][16];
+    static float _Complex z[CFN_N], p[CFN_N], out[CFN_N][8], dev[CFN_N][8];
     for (int i = 0; i < CFN_N; i++) {
         z[i] = __builtin_complex((float)x[i], (float)y[i]), p[i] = __builtin_complex((float)px[i], (float)py[i]);
         xf[i] = crealf(z[i]), yf[i] = cimagf(z[i]);
@@ -42,7 +42,7 @@ static int check_float(void)
 
 static int check_double(void)
 {
-    static double _Complex z[CFN_N], p[CFN_N], out[CFN_N][16], dev[CFN_N][16];
+    static double _Complex z[CFN_N], p[CFN_N], out[CFN_N][8], dev[CFN_N][8];
     for (int i = 0; i < CFN_N; i++)
         z[i] = __builtin_complex(x[i], y[i]), p[i] = __builtin_complex(px[i], py[i]);
     void *dz = to_dev(z, sizeof z), *dp = to_dev(p, sizeof p), *dout = to_dev(out, sizeof out);

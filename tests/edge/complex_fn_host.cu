@@ -16,10 +16,8 @@ extern "C" void cfn_ref_d(int k, double x, double y, double px, double py, doubl
     {                                                                                                        \
         switch (k) {                                                                                         \
         case 0: return csqrt##S(z);  case 1: return clog##S(z);    case 2: return cpow##S(z, p);            \
-        case 3: return csin##S(z);   case 4: return ccos##S(z);    case 5: return ctan##S(z);               \
-        case 6: return casin##S(z);  case 7: return cacos##S(z);   case 8: return catan##S(z);              \
-        case 9: return csinh##S(z);  case 10: return ccosh##S(z);  case 11: return ctanh##S(z);             \
-        case 12: return casinh##S(z); case 13: return cacosh##S(z); case 14: return catanh##S(z);           \
+        case 3: return csin##S(z);   case 4: return ccos##S(z);    case 5: return csinh##S(z);              \
+        case 6: return ccosh##S(z);                                                                         \
         default: return cproj##S(z);                                                                         \
         }                                                                                                    \
     }

@@ -11,8 +11,8 @@ GPUFUSE void c_funcs(int n, const float _Complex *restrict z, float _Complex *re
 {
     for (int i = 0; i < n; i++) {
         a[i] = csqrtf(z[i]) + clogf(z[i]) * cpowf(z[i], 1.5f);
-        b[i] = csinf(z[i]) - ccoshf(z[i]) + catanhf(z[i] * 0.5f) + cprojf(z[i]);
-        m[i] = cabsf(casinhf(z[i])) + crealf(ctanf(z[i]));
+        b[i] = csinf(z[i]) - ccoshf(z[i]) + csinhf(z[i] * 0.5f) + cprojf(z[i]);
+        m[i] = cabsf(ccosf(z[i])) + crealf(csinhf(z[i]));
     }
 }
 
@@ -20,7 +20,7 @@ GPUFUSE void z_funcs(int n, const double _Complex *restrict w, const float _Comp
                      double _Complex *restrict b)
 {
     for (int i = 0; i < n; i++)
-        b[i] = cacos(w[i]) + casin(w[i]) * catan(w[i]) + cpow(w[i], z[i]) + ctanh(w[i]) + cacosh(w[i])
+        b[i] = csqrt(w[i]) + clog(w[i]) * csin(w[i]) + cpow(w[i], z[i]) + ccosh(w[i]) + cproj(w[i])
              + ccos(w[i]) / csinh(w[i] + 1.0);
 }
 
@@ -34,10 +34,10 @@ GPUFUSE float _Complex c_sqrt_sum(int n, const float _Complex *restrict z)
 // CHECK-LABEL: region c_funcs
 // CHECK: for i in [0, n) step 1 ; line 12, parallel
 // CHECK: S0: a[i] = (csqrtf(z[i]) + (clogf(z[i]) * cpowf(z[i], (float _Complex)1.5f)))
-// CHECK: S1: b[i] = (((csinf(z[i]) - ccoshf(z[i])) + catanhf((z[i] * 0.5f))) + cprojf(z[i]))
-// CHECK: S2: m[i] = (cabsf(casinhf(z[i])) + crealf(ctanf(z[i])))
+// CHECK: S1: b[i] = (((csinf(z[i]) - ccoshf(z[i])) + csinhf((z[i] * 0.5f))) + cprojf(z[i]))
+// CHECK: S2: m[i] = (cabsf(ccosf(z[i])) + crealf(csinhf(z[i])))
 // CHECK-LABEL: region z_funcs
-// CHECK: S0: b[i] = (((((cacos(w[i]) + (casin(w[i]) * catan(w[i]))) + cpow(w[i], (double _Complex)z[i])) + ctanh(w[i])) + cacosh(w[i])) + (ccos(w[i]) / csinh((w[i] + 1.0))))
+// CHECK: S0: b[i] = (((((csqrt(w[i]) + (clog(w[i]) * csin(w[i]))) + cpow(w[i], (double _Complex)z[i])) + ccosh(w[i])) + cproj(w[i])) + (ccos(w[i]) / csinh((w[i] + 1.0))))
 // CHECK-LABEL: region c_sqrt_sum
 // CHECK: S1: s += csqrtf(z[i]) ; reduction + on s
 // CU: #define GF_USES_COMPLEX 1
@@ -45,7 +45,7 @@ GPUFUSE float _Complex c_sqrt_sum(int n, const float _Complex *restrict z)
 // CU: GF_CX_STD(gf_c32, float, f)
 // CU-NEXT: GF_CX_STD(gf_c64, double, )
 // CU: a_v[gf_k] = csqrtf(z_v[gf_k]) + clogf(z_v[gf_k]) * cpowf(z_v[gf_k], (gf_c32)1.5f);
-// CU: b[i] = cacos(w[i]) + casin(w[i]) * catan(w[i]) + cpow(w[i], (gf_c64)z[i]) + ctanh(w[i]) + cacosh(w[i]) + ccos(w[i]) / csinh(w[i] + 1.0);
+// CU: b[i] = csqrt(w[i]) + clog(w[i]) * csin(w[i]) + cpow(w[i], (gf_c64)z[i]) + ccosh(w[i]) + cproj(w[i]) + ccos(w[i]) / csinh(w[i] + 1.0);
 // CU: s += csqrtf(z_v[gf_k]);
 // CU: s = gf_block_reduce(s, gf_add<gf_c32>());
 // HOST: typedef float _Complex gf_c32;
