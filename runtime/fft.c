@@ -686,12 +686,16 @@ static gf_status make_cb_plan(cufftHandle h, const gf_fft_cb *cb, int dbl, size_
     return GF_SUCCESS;
 }
 
-/* GPUFUSE_FFT_CALLBACKS=0 turns callbacks off (read at each call, which
- * costs nothing beside an FFT, so a program may compare both ways). */
+/* GPUFUSE_FFT_CALLBACKS=1 turns callbacks on (read at each call, which
+ * costs nothing beside an FFT, so a program may compare both ways).  Off by
+ * default: on the H200 (CUDA 13.0, release build) cuFFT with the LTO
+ * callbacks took twice the time of the plain FFT and the separate kernels
+ * at 2^24 complex64 (power spectrum 0.83 against 0.42 ms, convolution 1.68
+ * against 0.89 ms: edge_fft_callbacks, docs/libraries.md). */
 static int callbacks_on(void)
 {
     const char *e = getenv("GPUFUSE_FFT_CALLBACKS");
-    return !(e && !strcmp(e, "0"));
+    return e && !strcmp(e, "1");
 }
 
 /* Under fft_mu: plans and runs the FFT with callbacks; GF_ERROR_NOT_SUPPORTED
@@ -740,7 +744,7 @@ int gf_call_fft_cb(gf_call *c, const gf_fft_cb *cb, int rank, int n0, int n1, in
     gf_status st;
     pthread_mutex_lock(&fft_mu);
     if (!callbacks_on())
-        st = cb_fail("%s", "GPUFUSE_FFT_CALLBACKS=0");
+        st = cb_fail("%s", "GPUFUSE_FFT_CALLBACKS is not 1 (the separate kernels are the default: faster on the H200)");
     else if (!cb || !info)
         st = cb_fail("%s", "no callbacks");
     else if ((st = check_shape(what ? what : "gf_call_fft_cb", KIND_C2C, rank, dims, batch, in, out, direction, t,

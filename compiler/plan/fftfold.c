@@ -328,9 +328,16 @@ static void fold_one(Arena *a, Region *r, Plan *p, int i)
 
 void fft_fold(Arena *a, Region *r, Plan *p)
 {
+    int notes = p->notes.len;
     for (int i = 0; i < p->steps.len; i++) {
         Step *st = vec_at(&p->steps, i);
         if (st->kind == P_LIB && !strncmp(st->stmt->rhs->text, "gf_fft_", 7))
             fold_one(a, r, p, i);
     }
+    bool folded = false;
+    for (int i = 0; i < p->steps.len; i++)
+        folded |= ((Step *)vec_at(&p->steps, i))->kind == P_KERNEL && ((Step *)vec_at(&p->steps, i))->kernel->fft_step;
+    if (folded && p->notes.len > notes)
+        note(a, p, "the FFT callbacks run when GPUFUSE_FFT_CALLBACKS=1; by default the folded kernels run separately "
+                   "(faster on the H200: docs/libraries.md)");
 }

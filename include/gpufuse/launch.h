@@ -222,7 +222,7 @@ void gf_call_fft(gf_call *c, int kind, int rank, int n0, int n1, int n2, int bat
  * number of complex elements the folded nests cover (must equal the
  * transform's elements, else nothing runs).  c2c only.  Returns 1 when the
  * FFT ran with its callbacks (the folded nests' work is done), 0 when
- * nothing ran: GPUFUSE_FFT_CALLBACKS=0, no NVRTC, a compile or planning
+ * nothing ran: GPUFUSE_FFT_CALLBACKS is not 1 (the default), no NVRTC, a compile or planning
  * failure; the launcher then runs the kernels and gf_call_fft. */
 typedef struct gf_fft_cb {
     const char *source;

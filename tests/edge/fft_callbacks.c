@@ -68,12 +68,15 @@ static double rel(const float *got, const float *ref, size_t n)
     return r > 0 ? sqrt(d / r) : sqrt(d);
 }
 
+/* on: GPUFUSE_FFT_CALLBACKS=1; off: 0, or (default) unset */
 static void callbacks(int on)
 {
-    if (on)
-        unsetenv("GPUFUSE_FFT_CALLBACKS");
-    else
+    if (on == 1)
+        setenv("GPUFUSE_FFT_CALLBACKS", "1", 1);
+    else if (on == 0)
         setenv("GPUFUSE_FFT_CALLBACKS", "0", 1);
+    else
+        unsetenv("GPUFUSE_FFT_CALLBACKS");
 }
 
 static uint64_t folded(void)
@@ -180,6 +183,12 @@ static void one_size(int n, int body, int timed)
     run(&d, 1);
     must(gf_sync(), "gf_sync");
     snprintf(what, sizeof what, "n=%d: GPUFUSE_FFT_CALLBACKS=0 ran no callbacks", n);
+    check(what, folded() == f1);
+    callbacks(-1);
+    run(&d, 0);
+    run(&d, 1);
+    must(gf_sync(), "gf_sync");
+    snprintf(what, sizeof what, "n=%d: GPUFUSE_FFT_CALLBACKS unset (the default) ran no callbacks", n);
     check(what, folded() == f1);
     get(p_sep, d.p, n);
     get(c_sep, d.c, c2);
