@@ -1335,7 +1335,6 @@ static bool lower_tiled(LowCx *c)
 
 typedef struct AccScan {
     IrVisitor v;
-    const Stmt *loop;
     const Var *var;              /* the array (NULL: collect the candidates) */
     Vec *out;                    /* Expr*: its accesses / the candidates' lhs */
     Arena *a;
@@ -1460,7 +1459,7 @@ static const Expr *reg_acc_of(LowCx *c, Stmt *loop)
     if (loop->kind != S_FOR || loop->parallel || loop->brk || loop->step <= 0)
         return NULL;
     Vec cands = {0};
-    AccScan sc = {{.stmt = acc_scan_stmt, .expr = NULL}, loop, NULL, &cands, A(c), false};
+    AccScan sc = {{.stmt = acc_scan_stmt, .expr = NULL}, NULL, &cands, A(c), false};
     ir_visit_stmt(&sc.v, loop->body);
     for (int i = 0; i < cands.len; i++) {
         const Expr *e = vec_at(&cands, i);
@@ -1473,7 +1472,7 @@ static const Expr *reg_acc_of(LowCx *c, Stmt *loop)
         if (fx.moves)
             continue;
         Vec accs = {0};
-        AccScan va = {{.stmt = acc_scan_stmt, .expr = acc_scan_expr}, loop, v, &accs, A(c), false};
+        AccScan va = {{.stmt = acc_scan_stmt, .expr = acc_scan_expr}, v, &accs, A(c), false};
         ir_visit_stmt(&va.v, loop->body);
         if (va.bare)
             continue;
