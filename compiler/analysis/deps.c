@@ -1719,27 +1719,16 @@ typedef struct Sib {
     bool any;
 } Sib;
 
-static bool assigns_var(const Stmt *s, const void *v)
-{
-    return (s->kind == S_ASSIGN && s->lhs && s->lhs->kind == E_VAR && s->lhs->var == v) ||
-           (s->kind == S_DECL && s->var == v) || (s->kind == S_FOR && s->iv == v);
-}
-
 typedef struct BoundCx {
     const Stmt *body;
     bool hit;
 } BoundCx;
 
-static IrFind assigns_find(const Stmt *s, const void *v)
-{
-    return assigns_var(s, v) ? IR_FOUND : IR_NEXT;
-}
-
 /* Whether a variable e reads is assigned under body. */
 static bool bound_var_set(const Expr *e, const void *arg)
 {
     BoundCx *c = (BoundCx *)arg;
-    if (e->kind == E_VAR && ir_stmt_find(c->body, assigns_find, e->var))
+    if (e->kind == E_VAR && ir_assigns_var(c->body, e->var))
         c->hit = true;
     return false;
 }

@@ -579,19 +579,6 @@ static bool stmt_cached_ok(const Stmt *s, Var *v, Var *row_iv, Var *coop_iv)
  * hand-written kernel keeps it) instead of computed again.  Exact: the
  * same expression of the same operands (lower.h's RowVal). */
 
-/* Whether s assigns v: a loop index, a declaration or an assignment of it. */
-static IrFind assigns_stmt(const Stmt *s, const void *v)
-{
-    bool hit = (s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
-               (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v);
-    return hit ? IR_FOUND : IR_NEXT;
-}
-
-static bool assigns_var(const Stmt *s, const Var *v)
-{
-    return ir_stmt_find(s, assigns_stmt, v) != NULL;
-}
-
 /* Whether e reads only what stays the same from loop `from` through loop
  * `to` of the row (statements list[from..to]): arrays held in registers
  * at [row][this loop's index], the loop index, and scalars none of those
@@ -608,7 +595,7 @@ static bool rowval_operands_ok(LowCx *c, const Expr *e, const Vec *list, int fro
         if (e->var->is_array)
             return false;
         for (int i = from; i <= to; i++)
-            if (assigns_var(vec_at(list, i), e->var))
+            if (ir_assigns_var(vec_at(list, i), e->var))
                 return false;
     }
     if (e->kind == E_INDEX)
@@ -1364,15 +1351,6 @@ static bool acc_scan_stmt(IrVisitor *v, Stmt *s)
     return true;
 }
 
-/* Whether v is set inside loop (its index, an inner loop's, declared or assigned there). */
-static IrFind sets_var(const Stmt *s, const void *v)
-{
-    if ((s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
-        (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v))
-        return IR_FOUND;
-    return IR_NEXT;
-}
-
 typedef struct FixedCx {
     const Stmt *loop;
     bool moves;
@@ -1383,7 +1361,7 @@ static bool var_moves(const Expr *e, const void *arg)
     FixedCx *c = (FixedCx *)arg;
     if (e->kind == E_CALL || (e->kind == E_INDEX))
         c->moves = true;         /* a call or a load in a subscript: not followed */
-    else if (e->kind == E_VAR && ir_stmt_find(c->loop, sets_var, e->var))
+    else if (e->kind == E_VAR && ir_assigns_var(c->loop, e->var))
         c->moves = true;
     return false;
 }
@@ -1422,7 +1400,7 @@ static bool apart_over_loop(Arena *a, const Expr *x, const Expr *elem, const Stm
         /* the other variables of f must be fixed over the loop */
         bool fixed = true;
         for (int t = 0; t < f->nterms; t++)
-            if (f->terms[t].coef && f->terms[t].var != loop->iv && ir_stmt_find(loop, sets_var, f->terms[t].var))
+            if (f->terms[t].coef && f->terms[t].var != loop->iv && ir_assigns_var(loop, f->terms[t].var))
                 fixed = false;
         if (!fixed)
             continue;

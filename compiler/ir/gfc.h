@@ -497,6 +497,9 @@ Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent);
 /* Removes v's declaration and its frees from every block under s; returns
  * the declaration (NULL if none). */
 Stmt *ir_take_decl(Stmt *s, const Var *v);
+/* Whether s or a statement under it sets scalar v: a loop over it, its
+ * declaration, an assignment to it. */
+bool ir_assigns_var(const Stmt *s, const Var *v);
 /* References to `from` under s (expressions, declarations, a loop's index)
  * become `to`, in place; the affine forms of subscripts under s are dropped
  * (recomputed). */

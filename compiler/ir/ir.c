@@ -527,6 +527,18 @@ Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent)
     return c;
 }
 
+static IrFind assigns_stmt(const Stmt *s, const void *v)
+{
+    bool hit = (s->kind == S_FOR && s->iv == v) || (s->kind == S_DECL && s->var == v) ||
+               (s->kind == S_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == v);
+    return hit ? IR_FOUND : IR_NEXT;
+}
+
+bool ir_assigns_var(const Stmt *s, const Var *v)
+{
+    return ir_stmt_find(s, assigns_stmt, v) != NULL;
+}
+
 /* ---- renaming, the original body ---------------------------------------------- */
 
 typedef struct Rename {
