@@ -410,6 +410,18 @@ static int vec_accesses(const Kernel *k, const Var *v)
     return type_size(type_elem(v->ty)) * k->vecw / 16;
 }
 
+/* The loop body of a 1-D map's element gf_t: its index and the nests'
+ * statements, and the loop's closing brace. */
+static void flat_elements(Buf *b, CudaCx *c)
+{
+    const char *t0[] = {"gf_t"};
+    b->indent++;
+    emit_ivs(b, c, c->k, t0);
+    emit_nest_bodies(b, c, c->k);
+    b->indent--;
+    buf_line(b, "}");
+}
+
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
 static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
@@ -489,11 +501,7 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     } else {
         buf_line(b, "for (GF_I gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
     }
-    b->indent++;
-    emit_ivs(b, c, k, t0);
-    emit_nest_bodies(b, c, k);
-    b->indent--;
-    buf_line(b, "}");
+    flat_elements(b, c);
     if (k->red_vars.len)
         emit_red_finish(b, c, k);
     b->indent = 0;
@@ -505,6 +513,153 @@ static void print_flat(Buf *b, CudaCx *c)
     if (c->k->vec4)
         emit_flat_form(b, c, true);
     emit_flat_form(b, c, false);
+}
+
+/* ---- a region in one block (RegionLow.block) ------------------------------------------ */
+
+static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name);
+
+/* The parameters of <region>_blk: every kernel's scalars and arrays once,
+ * an array const when no kernel stores it. */
+static void block_vars(CudaCx *c, Vec *scalars, Vec *arrays, Vec *stored)
+{
+    for (int i = 0; i < c->low->kernels.len; i++) {
+        const KernelLow *kl = vec_at(&c->low->kernels, i);
+        for (int j = 0; j < kl->uses.scalars.len; j++) {
+            Var *v = vec_at(&kl->uses.scalars, j);
+            if (!is_fresh(kl->k, v) && !in(scalars, v))
+                vec_push(A(c), scalars, v);
+        }
+        for (int j = 0; j < kl->uses.arrays.len; j++) {
+            Var *v = vec_at(&kl->uses.arrays, j);
+            if (lower_reg_temp(kl->k, v))
+                continue;
+            if (!in(arrays, v))
+                vec_push(A(c), arrays, v);
+            if (in(&kl->uses.stored, v) && !in(stored, v))
+                vec_push(A(c), stored, v);
+        }
+    }
+}
+
+static void serial_body(Buf *b, CudaCx *c);
+
+static const char *block_name(CudaCx *c)
+{
+    return arena_printf(A(c), "%s_blk", c->r->cname);
+}
+
+/* <region>_blk: the region's maps one after the other in one block, each
+ * striding over its elements with the block's threads. */
+static void print_block(Buf *b, CudaCx *c)
+{
+    Vec scalars = {0}, arrays = {0}, stored = {0};
+    block_vars(c, &scalars, &arrays, &stored);
+    const Vec *ks = &c->low->kernels;
+    const Kernel *k0 = ((KernelLow *)vec_at(ks, 0))->k, *kn = ((KernelLow *)vec_at(ks, ks->len - 1))->k;
+    buf_printf(b, "/* %s: the %d kernels of %s() in one thread block (%s lines %d-%d), __syncthreads() between them;\n"
+                  " * launched instead of them when each has at most GF_BLOCK_ELEMS elements */\n",
+               block_name(c), ks->len, c->r->name, c->u->gen_path, k0->first_line, kn->last_line);
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_BLOCK_THREADS) %s(", block_name(c));
+    int n = 0;
+    for (int i = 0; i < scalars.len; i++) {
+        Var *v = vec_at(&scalars, i);
+        buf_printf(b, "%s%s %s", n++ ? ", " : "", type_c_name(v->ty), v->cname);
+    }
+    for (int i = 0; i < arrays.len; i++) {
+        Var *v = vec_at(&arrays, i);
+        buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", in(&stored, v) ? "" : "const ", type_c_name(type_elem(v->ty)),
+                   v->alias_class ? "" : "__restrict__ ", v->cname);
+    }
+    for (int i = 0; i < ks->len; i++)
+        if (((KernelLow *)vec_at(ks, i))->shape == SH_FLAT)
+            buf_printf(b, "%sGF_I gf_b%d", n++ ? ", " : "", i);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    buf_line(b, "const GF_I gf_stride = blockDim.x;");
+    buf_line(b, "const GF_I gf_tid = threadIdx.x;");
+    for (int i = 0; i < ks->len; i++) {
+        c->kl = vec_at(ks, i);
+        c->k = c->kl->k;
+        if (i)
+            buf_line(b, "__syncthreads(); /* what the kernels before wrote is seen from here on */");
+        if (c->kl->shape == SH_SERIAL) {
+            buf_line(b, "if (threadIdx.x == 0) { /* %s: %s lines %d-%d, one thread in order */", c->k->name,
+                     c->u->gen_path, c->k->first_line, c->k->last_line);
+            b->indent++;
+            serial_body(b, c);
+            b->indent--;
+            buf_line(b, "}");
+            continue;
+        }
+        buf_line(b, "{ /* %s: %s lines %d-%d */", c->k->name, c->u->gen_path, c->k->first_line, c->k->last_line);
+        b->indent++;
+        buf_line(b, "const GF_I gf_n0 = gf_b%d;", i);
+        buf_line(b, "for (GF_I gf_t = gf_tid; gf_t < gf_n0; gf_t += gf_stride) {");
+        flat_elements(b, c);
+        b->indent--;
+        buf_line(b, "}");
+    }
+    c->k = NULL;
+    c->kl = NULL;
+    b->indent = 0;
+    buf_puts(b, "}\n\n");
+}
+
+/* The launcher's choice: the region in one block when every kernel fits,
+ * else (the caller prints them) its kernels; closed by block_launch_end. */
+static void block_launch_begin(Buf *b, CudaCx *c)
+{
+    const Vec *ks = &c->low->kernels;
+    buf_line(b, "{ /* %s: the region in one launch when every kernel has at most GF_BLOCK_ELEMS elements */",
+             block_name(c));
+    b->indent++;
+    Buf most = {0}, args = {0};
+    for (int i = 0; i < ks->len; i++) {
+        const KernelLow *kl = vec_at(ks, i);
+        const char *t = arena_printf(A(c), "gf_b%d", i);
+        if (kl->shape == SH_SERIAL)
+            buf_line(b, "const long long %s = 1; /* %s: one thread */", t, kl->k->name);
+        else
+            trip_count(b, c, kl->k->loops[0], t);
+        Buf m = {0};
+        if (i)
+            buf_printf(&m, "gf_max(%s, %s)", most.data, t);
+        else
+            buf_puts(&m, t);
+        buf_free(&most);
+        most = m;
+    }
+    Vec scalars = {0}, arrays = {0}, stored = {0};
+    block_vars(c, &scalars, &arrays, &stored);
+    int n = 0;
+    for (int i = 0; i < scalars.len; i++)
+        buf_printf(&args, "%s%s", n++ ? ", " : "", ((Var *)vec_at(&scalars, i))->cname);
+    for (int i = 0; i < arrays.len; i++)
+        buf_printf(&args, "%sgf_d_%s", n++ ? ", " : "", ((Var *)vec_at(&arrays, i))->cname);
+    for (int i = 0; i < ks->len; i++)
+        if (((KernelLow *)vec_at(ks, i))->shape == SH_FLAT)
+            buf_printf(&args, "%s(int)gf_b%d", n++ ? ", " : "", i);
+    buf_line(b, "const long long gf_bmax = %s;", most.data);
+    buf_line(b, "if (gf_bmax <= GF_BLOCK_ELEMS && gf_big < GF_I32_LIMIT) {");
+    b->indent++;
+    buf_line(b, "if (gf_bmax > 0)");
+    buf_line(b, "    %s;", kcall(c, block_name(c), arena_printf(A(c), "%s<int>", block_name(c)), "1",
+                                "gf_block_threads(gf_bmax)", args.data));
+    buf_line(b, "gf_call_check(gf_c, cudaGetLastError(), \"%s\");", block_name(c));
+    b->indent--;
+    buf_line(b, "} else {");
+    b->indent++;
+    buf_free(&most);
+    buf_free(&args);
+}
+
+static void block_launch_end(Buf *b)
+{
+    b->indent--;
+    buf_line(b, "}");
+    b->indent--;
+    buf_line(b, "}");
 }
 
 static void emit_one_iv(Buf *b, CudaCx *c, Stmt *l, const char *t)
@@ -1017,15 +1172,12 @@ static void print_tiled(Buf *b, CudaCx *c)
 /* A serial kernel: one thread runs the statements in order.  Results start
  * from their current value (an argument, or their device slot) unless
  * assigned before any read, and are stored to their slot at the end. */
-static void print_serial(Buf *b, CudaCx *c)
+/* A serial kernel's statements: its scalars assigned before they are read,
+ * then its nests in order. */
+static void serial_body(Buf *b, CudaCx *c)
 {
     Kernel *k = c->k;
     const Uses *u = &c->kl->uses;
-    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(1) %s(", k->name);
-    kernel_params(b, c->kl);
-    buf_puts(b, ")\n{\n");
-    b->indent = 1;
-    emit_dev_loads(b, c, k);
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
         if (is_fresh(k, v))
@@ -1039,6 +1191,17 @@ static void print_serial(Buf *b, CudaCx *c)
             buf_line(b, "/* %s:%d */", c->u->gen_path, s->loc.line);
         emit_stmt(b, &c->base, s);
     }
+}
+
+static void print_serial(Buf *b, CudaCx *c)
+{
+    Kernel *k = c->k;
+    buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(1) %s(", k->name);
+    kernel_params(b, c->kl);
+    buf_puts(b, ")\n{\n");
+    b->indent = 1;
+    emit_dev_loads(b, c, k);
+    serial_body(b, c);
     for (int i = 0; i < k->results.len; i++) {
         Var *v = vec_at(&k->results, i);
         buf_line(b, "*gf_out_%s = %s; /* '%s' stays on the device for what follows */", v->cname, v->cname, v->name);
@@ -2496,7 +2659,11 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         emit_graph_begin(b, r);
     c->launcher = true;
     c->base.stmt_hook = launcher_hook;
+    if (c->low->block)
+        block_launch_begin(b, c);
     launcher_steps(b, c, &r->plan->steps);
+    if (c->low->block)
+        block_launch_end(b);
     c->base.stmt_hook = NULL;
     c->launcher = false;
     c->graph = false;
@@ -2555,6 +2722,8 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
         }
         c.k = NULL;
         c.kl = NULL;
+        if (c.low->block)
+            print_block(b, &c);
         emit_host_cost(b, r);
         buf_puts(b, "/* the CPU fallback: the same plan with OpenMP */\nstatic ");
         emit_host_region(b, u, r, arena_printf(u->arena, "gf_host_%s", r->cname), true, true);

@@ -1621,6 +1621,30 @@ static void lower_graph(RegionLow *l)
     graph_steps(l, &r->plan->steps);
 }
 
+/* RegionLow.block: at least two kernels, each a 1-D map or a serial
+ * kernel of its own step; nothing else on the device path. */
+static bool block_kernel(const RegionLow *l, const Step *st)
+{
+    if (st->kind != P_KERNEL || st->sync_before.len || st->host_prelude.len || st->kernel->fft_step)
+        return false;
+    const KernelLow *kl = lower_of(l, st->kernel);
+    const Kernel *k = kl->k;
+    if (kl->via != VIA_KERNEL || k->red_vars.len || k->results.len || k->dev_in.len || k->dev_prelude.len)
+        return false;
+    return kl->shape == SH_SERIAL || (kl->shape == SH_FLAT && kl->geom == GEOM_COVER && k->pdims == 1);
+}
+
+static void lower_block(RegionLow *l)
+{
+    const Region *r = l->r;
+    const Vec *steps = &r->plan->steps;
+    l->block = r->ret->kind == TY_VOID && steps->len >= 2;
+    for (int i = 0; i < steps->len && l->block; i++)
+        l->block = block_kernel(l, vec_at(steps, i));
+    for (int i = 0; i < l->temps.len && l->block; i++)
+        l->block = lower_temp_early(vec_at(&l->temps, i));
+}
+
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
 {
     RegionLow *l = arena_alloc(u->arena, sizeof *l);
@@ -1631,6 +1655,7 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     TempSink t = {u->arena, r, &l->temps};
     ir_stmt_find(r->body, temp_decl, &t);
     lower_graph(l);
+    lower_block(l);
     return l;
 }
 

@@ -146,6 +146,15 @@ typedef struct RegionLow {
     bool graph;
     const char *graph_why;
     int graph_line;
+    /* The region in one thread block (<region>_blk): its device path is
+     * nothing but 1-D maps (SH_FLAT covering their elements, no reductions)
+     * and serial kernels, nothing read back, no host statement or control
+     * between them, so one block can run them in order with
+     * __syncthreads() between them (a serial kernel in its thread 0);
+     * the launcher takes it when every trip count is at most
+     * GF_BLOCK_ELEMS (templates/device.cuh): one launch instead of one per
+     * kernel. */
+    bool block;
 } RegionLow;
 
 typedef struct LowerOptions {
@@ -170,6 +179,9 @@ RedOp lower_red_of(const Kernel *k, const Var *v);
 
 /* GF_TILE of templates/device.cuh: the tile's side. */
 #define GF_TILE_SIDE 16
+/* GF_BLOCK_ELEMS of templates/device.cuh: the most elements a kernel of a
+ * region in one block may have (RegionLow.block). */
+#define GF_BLOCK_ELEMS_MAX 4096
 /* --report's and -Rgpufuse's words for a tiled kernel ("tiled 16x16, shared:
  * data"), or NULL when r's kernel k keeps another shape. */
 const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);

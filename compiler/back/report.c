@@ -163,12 +163,17 @@ static void report_graph(FILE *f, Unit *u, Region *r)
         fprintf(f, "  CUDA graph: a repeated call with the same shapes replays its launches (GPUFUSE_GRAPHS=0: off)\n");
     else
         fprintf(f, "  CUDA graph: none (line %d: %s)\n", l->graph_line, l->graph_why);
+    if (l->block)
+        fprintf(f, "  one block: when every kernel has at most %d elements, one launch of %s_blk runs the %d kernels in "
+                   "one thread block, __syncthreads() between them\n",
+                GF_BLOCK_ELEMS_MAX, r->cname, l->kernels.len);
 }
 
 static void json_graph(FILE *f, Unit *u, Region *r)
 {
     const RegionLow *l = graph_of(u, r);
     bool on = r->plan->kernels.len && l->graph;
+    fprintf(f, ", \"one_block\": %s", r->plan->kernels.len && l->block ? "true" : "false");
     fprintf(f, ", \"cuda_graph\": %s, \"cuda_graph_why\": ", on ? "true" : "false");
     if (on)
         fprintf(f, "null");

@@ -104,6 +104,21 @@ r = {x["name"]: x for x in json.load(open("out.txt"))["regions"]}
 assert r["axpy"]["cuda_graph"] is True and r["axpy"]["cuda_graph_why"] is None, r["axpy"]
 assert r["steps"]["cuda_graph"] is False and r["steps"]["cuda_graph_why"] == "line 4: a host loop around kernels", r["steps"]
 assert r["mm"]["cuda_graph"] is False and "library call" in r["mm"]["cuda_graph_why"], r["mm"]
+assert r["axpy"]["one_block"] is False and r["steps"]["one_block"] is False, r
+'
+# a region of maps only, in one block when small; the limit the report names is the one the kernels use
+cat > ob.c <<'C'
+#include <gpufuse.h>
+GPUFUSE void two(int n, float y[restrict n], float z[restrict n]) { for (int i = 0; i < n; i++) y[i] *= 2; for (int i = 0; i < n; i++) z[i] = y[n - 1 - i]; }
+C
+run ob.c --emit=report
+check '--report: maps in one block when small' has 'one block: when every kernel has at most 4096 elements, one launch of two_blk runs the 2 kernels' out.txt
+check '  ... the report and templates/device.cuh say the same limit' grep -q '^#define GF_BLOCK_ELEMS 4096$' "$ROOT/templates/device.cuh"
+run ob.c --emit=report --report=json
+check '--report=json: one_block' python3 -c '
+import json
+r = {x["name"]: x for x in json.load(open("out.txt"))["regions"]}
+assert r["two"]["one_block"] is True, r["two"]
 '
 # every -Wgpufuse-NAME the compiler uses is one the options know
 unknown=''

@@ -5,8 +5,9 @@
  * the user's and on the default one; host arrays (staged outside the
  * graph) and data regions between replays; and a call that runs out of
  * device memory (GPUFUSE_POOL_LIMIT) between replays, which must run on
- * the host, be right and be reported.  Every result is compared with the C
- * body, elements outside the written range included.  The profile must show
+ * the host, be right and be reported; regions in one thread block at
+ * sizes on both sides of GF_BLOCK_ELEMS.  Every result is compared with the
+ * C body, elements outside the written range included.  The profile must show
  * replayed calls, or none with `graph_test off` (GPUFUSE_GRAPHS=0).  Needs
  * a GPU: exit 77 without one. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -19,9 +20,11 @@
 void chain3(int n, float a, float b, float *restrict y, float *restrict z);
 void gf_chain3(int n, float a, float b, float *restrict y, float *restrict z);
 void smooth3(int n, float a, const float *restrict x, float *restrict out);
+void mixed3(int n, int m, float s, const float *x, float *u, float *v, double *w);
+void gf_mixed3(int n, int m, float s, const float *x, float *u, float *v, double *w);
 void gf_smooth3(int n, float a, const float *restrict x, float *restrict out);
 
-#define CAP 4096                 /* elements of every buffer (room for offsets) */
+#define CAP 12288                /* elements of every buffer (room for offsets) */
 #define BIG (6 << 20)            /* smooth3 on this many host floats does not fit in LIMIT */
 #define LIMIT "64M"
 
@@ -80,8 +83,10 @@ static void to_host(float *h, const float *d, size_t n)
 /* The shapes of the sequence: runs of one size (replays), changes between. */
 static int size_at(int i)
 {
+    /* at most 4096 (GF_BLOCK_ELEMS): the region in one block; more: its kernels */
     static const int sizes[] = {256, 256, 256, 256, 1000, 1000, 1000, 1000, 1000, 3, 3, 3, 3, 0, 0, 0, 0, 4000, 4000,
-                                4000, 4000, 256, 256, 256, 256, 256, 256, 17, 17, 17, 17, 17};
+                                4000, 4000, 4096, 4096, 4097, 4097, 12000, 12000, 1025, 1025, 256, 256, 256, 256, 256,
+                                256, 17, 17, 17, 17, 17};
     int k = (int)(sizeof sizes / sizeof *sizes);
     return sizes[(i / 3) % k];
 }
@@ -176,6 +181,64 @@ static void host_and_regions(void)
     free(x), free(out), free(ref);
 }
 
+/* mixed3 (maps of other lengths and steps, a serial kernel between them)
+ * on device buffers at sizes on both sides of GF_BLOCK_ELEMS, each shape
+ * called three times (the graph built, then replayed). */
+static void mixed_sizes(void)
+{
+    static const int nm[][2] = {{1, 1}, {5, 3}, {300, 77}, {77, 300}, {1024, 1025}, {4096, 4096}, {4096, 4097},
+                                {4097, 64}, {100, 9000}, {12000, 12000}};
+    float *x, *u, *v, *hx = malloc(CAP * sizeof *hx), *hu = malloc(CAP * sizeof *hu), *hv = malloc(CAP * sizeof *hv);
+    float *gu = malloc(CAP * sizeof *gu), *gv = malloc(CAP * sizeof *gv);
+    double *w, *hw = malloc(CAP * sizeof *hw), *gw = malloc(CAP * sizeof *gw);
+    if (gf_malloc((void **)&x, CAP * sizeof *x) || gf_malloc((void **)&u, CAP * sizeof *u) ||
+        gf_malloc((void **)&v, CAP * sizeof *v) || gf_malloc((void **)&w, CAP * sizeof *w)) {
+        fprintf(stderr, "gf_malloc: %s\n", gf_last_error());
+        exit(1);
+    }
+    int bad = 0;
+    for (size_t t = 0; t < sizeof nm / sizeof *nm && !bad; t++) {
+        for (int rep = 0; rep < 3 && !bad; rep++) {
+            int n = nm[t][0], m = nm[t][1];
+            float s = 0.75f + 0.5f * (float)rep;
+            fill(hx, CAP, (int)t);
+            fill(hu, CAP, rep + 1);
+            fill(hv, CAP, rep + 2);
+            for (int i = 0; i < CAP; i++)
+                hw[i] = -1.0 - i;
+            to_dev(x, hx, CAP);
+            to_dev(u, hu, CAP);
+            to_dev(v, hv, CAP);
+            if (gf_memcpy(w, hw, CAP * sizeof *hw, GF_HOST_TO_DEVICE) != GF_SUCCESS) {
+                fprintf(stderr, "gf_memcpy: %s\n", gf_last_error());
+                exit(1);
+            }
+            gf_mixed3(n, m, s, x, u, v, w);
+            mixed3(n, m, s, hx, hu, hv, hw);
+            to_host(gu, u, CAP);
+            to_host(gv, v, CAP);
+            if (gf_memcpy(gw, w, CAP * sizeof *gw, GF_DEVICE_TO_HOST) != GF_SUCCESS) {
+                fprintf(stderr, "gf_memcpy: %s\n", gf_last_error());
+                exit(1);
+            }
+            char what[120];
+            snprintf(what, sizeof what, "mixed3 n %d m %d call %d: u", n, m, rep);
+            bad |= !same(what, gu, hu, CAP);
+            snprintf(what, sizeof what, "mixed3 n %d m %d call %d: v", n, m, rep);
+            bad |= !same(what, gv, hv, CAP);
+            for (int i = 0; i < CAP && !bad; i++)
+                if (fabs(gw[i] - hw[i]) > 1e-5 * fmax(1.0, fabs(hw[i]))) {
+                    printf("  mixed3 n %d m %d call %d: w element %d is %.17g, the C body %.17g\n", n, m, rep, i, gw[i],
+                           hw[i]);
+                    bad = 1;
+                }
+        }
+    }
+    check("mixed3 on both sides of GF_BLOCK_ELEMS matches the C body", !bad);
+    gf_free(x), gf_free(u), gf_free(v), gf_free(w);
+    free(hx), free(hu), free(hv), free(hw), free(gu), free(gv), free(gw);
+}
+
 /* The "replayed" column of chain3's line in the profile (-1: no such column). */
 static long replayed(const char *fn)
 {
@@ -227,6 +290,7 @@ int main(int argc, char **argv)
     }
     device_sequence("user stream", 600, s);
     host_and_regions();
+    mixed_sizes();
     gf_stream_destroy(s);
     long r = replayed("chain3"), r2 = replayed("smooth3");
     printf("  replayed calls: chain3 %ld, smooth3 %ld\n", r, r2);

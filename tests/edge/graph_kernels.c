@@ -28,3 +28,22 @@ GPUFUSE void smooth3(int n, float a, const float *restrict x, float *restrict ou
     out[n - 1] = u[n - 1];
     free(u);
 }
+
+/* A region in one block (RegionLow.block) of another kind: maps of
+ * different lengths and steps, a scalar private to the iteration, a double
+ * array, reads at indices no dependence test resolves (so separate kernels,
+ * each reading what the one before wrote), and a statement between them
+ * that runs as a serial kernel. */
+GPUFUSE void mixed3(int n, int m, float s, const float x[restrict n], float u[restrict n], float v[restrict m],
+                    double w[restrict n])
+{
+    for (int i = 0; i < n; i++)
+        u[i] = x[i] * s - (float)i;
+    for (int i = 1; i < m; i += 2) {
+        float t = u[(i + 1) % n];
+        v[i] = t * t + u[(i + 3) % n];
+    }
+    v[0] = u[n - 1];
+    for (int i = 0; i < n; i++)
+        w[i] = (double)v[(i * 7) % m] + u[n - 1 - i];
+}

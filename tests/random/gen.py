@@ -281,8 +281,10 @@ class Builder:
             return r.choice([2097153, 3145733])
         if small:
             return r.choice([1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 40, 64])
+        # 4096 and 4097: either side of GF_BLOCK_ELEMS (a region of maps in
+        # one thread block up to it, its kernels beyond)
         return r.choice([1, 2, 3, 5, 7, 16, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 257, 500,
-                         1000, 1023, 1024, 2049, 4096])
+                         1000, 1023, 1024, 2049, 4096, 4097, 6000])
 
     def elem_ty(self, allow=('float', 'double', 'int', 'uchar')):
         return self.r.choice(list(allow))
