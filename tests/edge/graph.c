@@ -183,7 +183,7 @@ static void host_and_regions(void)
 
 /* mixed3 (maps of other lengths and steps, a serial kernel between them)
  * on device buffers at sizes on both sides of GF_BLOCK_ELEMS, each shape
- * called three times (the graph built, then replayed). */
+ * called four times (direct launches, the graph built, then replayed). */
 static void mixed_sizes(void)
 {
     static const int nm[][2] = {{1, 1}, {5, 3}, {300, 77}, {77, 300}, {1024, 1025}, {4096, 4096}, {4096, 4097},
@@ -198,7 +198,7 @@ static void mixed_sizes(void)
     }
     int bad = 0;
     for (size_t t = 0; t < sizeof nm / sizeof *nm && !bad; t++) {
-        for (int rep = 0; rep < 3 && !bad; rep++) {
+        for (int rep = 0; rep < 4 && !bad; rep++) {
             int n = nm[t][0], m = nm[t][1];
             float s = 0.75f + 0.5f * (float)rep;
             fill(hx, CAP, (int)t);
@@ -292,13 +292,14 @@ int main(int argc, char **argv)
     host_and_regions();
     mixed_sizes();
     gf_stream_destroy(s);
-    long r = replayed("chain3"), r2 = replayed("smooth3");
-    printf("  replayed calls: chain3 %ld, smooth3 %ld\n", r, r2);
+    long r = replayed("chain3"), r2 = replayed("smooth3"), r3 = replayed("mixed3");
+    printf("  replayed calls: chain3 %ld, smooth3 %ld, mixed3 %ld\n", r, r2, r3);
     if (off) {
-        check("GPUFUSE_GRAPHS=0: no call replayed", r == -1 && r2 == -1);
+        check("GPUFUSE_GRAPHS=0: no call replayed", r == -1 && r2 == -1 && r3 == -1);
     } else {
         check("chain3 calls replayed", r > 300);
         check("smooth3 calls replayed", r2 > 30);
+        check("mixed3 calls replayed", r3 >= 10);
     }
     check("no error reported but the one out of memory", reports == 1);
     gf_profile_print(NULL);

@@ -38,7 +38,7 @@ GPUFUSE void mixed3(int n, int m, float s, const float x[restrict n], float u[re
                     double w[restrict n])
 {
     for (int i = 0; i < n; i++)
-        u[i] = x[i] * s - (float)i;
+        u[i] = x[i] * s + 0.25f;
     for (int i = 1; i < m; i += 2) {
         float t = u[(i + 1) % n];
         v[i] = t * t + u[(i + 3) % n];
