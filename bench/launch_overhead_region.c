@@ -1,8 +1,9 @@
 /* launch_overhead_region.c - the 3-kernel region launch_overhead.c calls
  * 100000 times on 256 elements (issue 18: a repeated call replays a CUDA
  * graph): each nest reads what the one before wrote at other indices, so
- * gpufuse keeps three kernels.  launch_overhead_kernel.cu launches the same
- * three kernels by hand. */
+ * gpufuse keeps three kernels (at 256 elements the launcher runs them as one
+ * kernel of one block: docs/runtime.md).  launch_overhead_kernel.cu launches
+ * the same three kernels by hand. */
 #include <gpufuse.h>
 
 GPUFUSE void chain3(int n, float a, float b, float *restrict y, float *restrict z)
