@@ -2318,6 +2318,8 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
             emit_stmt(b, &c->base, vec_at(&st->host_prelude, j));
         switch (st->kind) {
         case P_HOST:
+            if (c->low->block)
+                break;           /* printed before the region's one launch (emit_launcher) */
             if (st->deferred)
                 buf_line(b, "/* line %d runs in the kernels that read it */", st->stmt->loc.line);
             else
@@ -2659,8 +2661,15 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         emit_graph_begin(b, r);
     c->launcher = true;
     c->base.stmt_hook = launcher_hook;
-    if (c->low->block)
+    if (c->low->block) {
+        /* its host steps (temporaries' pointers into the scratch) first: both ways use them */
+        for (int i = 0; i < r->plan->steps.len; i++) {
+            Step *st = vec_at(&r->plan->steps, i);
+            if (st->kind == P_HOST)
+                emit_stmt(b, &c->base, st->stmt);
+        }
         block_launch_begin(b, c);
+    }
     launcher_steps(b, c, &r->plan->steps);
     if (c->low->block)
         block_launch_end(b);

@@ -1622,7 +1622,8 @@ static void lower_graph(RegionLow *l)
 }
 
 /* RegionLow.block: at least two kernels, each a 1-D map or a serial
- * kernel of its own step; nothing else on the device path. */
+ * kernel of its own step; beside them only temporaries' declarations and
+ * frees (block_host). */
 static bool block_kernel(const RegionLow *l, const Step *st)
 {
     if (st->kind != P_KERNEL || st->sync_before.len || st->host_prelude.len || st->kernel->fft_step)
@@ -1634,13 +1635,30 @@ static bool block_kernel(const RegionLow *l, const Step *st)
     return kl->shape == SH_SERIAL || (kl->shape == SH_FLAT && kl->geom == GEOM_COVER && k->pdims == 1);
 }
 
+/* A host step the launcher may run before the region's one launch: a
+ * temporary's declaration (its device pointer into the call's scratch,
+ * reserved before gf_call_map, which reads parameters only) or a free()
+ * (scratch lives until the call ends: nothing is printed). */
+static bool block_host(const Step *st)
+{
+    if (st->kind != P_HOST || st->sync_before.len || st->host_prelude.len || st->deferred)
+        return false;
+    const Stmt *s = st->stmt;
+    return s->kind == S_FREE || (s->kind == S_DECL && s->var->is_array && lower_temp_early(s->var));
+}
+
 static void lower_block(RegionLow *l)
 {
     const Region *r = l->r;
     const Vec *steps = &r->plan->steps;
-    l->block = r->ret->kind == TY_VOID && steps->len >= 2;
-    for (int i = 0; i < steps->len && l->block; i++)
-        l->block = block_kernel(l, vec_at(steps, i));
+    int kernels = 0;
+    l->block = r->ret->kind == TY_VOID;
+    for (int i = 0; i < steps->len && l->block; i++) {
+        const Step *st = vec_at(steps, i);
+        kernels += st->kind == P_KERNEL;
+        l->block = block_host(st) || block_kernel(l, st);
+    }
+    l->block = l->block && kernels >= 2;
     for (int i = 0; i < l->temps.len && l->block; i++)
         l->block = lower_temp_early(vec_at(&l->temps, i));
 }

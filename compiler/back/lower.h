@@ -149,7 +149,8 @@ typedef struct RegionLow {
     /* The region in one thread block (<region>_blk): its device path is
      * nothing but 1-D maps (SH_FLAT covering their elements, no reductions)
      * and serial kernels, nothing read back, no host statement or control
-     * between them, so one block can run them in order with
+     * between them but temporaries' declarations (printed before), so one
+     * block can run them in order with
      * __syncthreads() between them (a serial kernel in its thread 0);
      * the launcher takes it when every trip count is at most
      * GF_BLOCK_ELEMS (templates/device.cuh): one launch instead of one per
