@@ -54,17 +54,24 @@ static void check_sum(const char *what, int n, int m, int p, const void *want, c
                       double slack)
 {
     double tol = 4.0 * (p + 1) * (dbl ? 2.3e-16 : 1.2e-7) + slack, worst = 0;
-    size_t bad = 0;
+    size_t bad = 0, first = 0, nan_want = 0, nan_got = 0;
     for (size_t i = 0; i < len; i++) {
         double w = dbl ? ((const double *)want)[i] : ((const float *)want)[i];
         double g = dbl ? ((const double *)got)[i] : ((const float *)got)[i];
         double d = fabs(w - g);
-        if (!(d <= tol * (1 + fabs(w))))
-            bad++;
+        if (!(d <= tol * (1 + fabs(w))) && !bad++)
+            first = i;
+        nan_want += w != w, nan_got += g != g;
         if (d > worst || d != d)
             worst = d;
     }
     printf("  %-14s n=%-4d m=%-4d p=%-4d max |diff| %.2e  %s\n", what, n, m, p, worst, bad ? "FAILED" : "ok");
+    if (bad) /* which side is wrong, and where: what an intermittent failure needs to be found */
+        printf("    %zu of %zu elements differ, the first at %zu (row %zu, column %zu): the C body %.9g, the "
+               "launcher %.9g; NaN: %zu in the C body's, %zu in the launcher's\n",
+               bad, len, first, m ? first / (size_t)m : 0, m ? first % (size_t)m : 0,
+               dbl ? ((const double *)want)[first] : ((const float *)want)[first],
+               dbl ? ((const double *)got)[first] : ((const float *)got)[first], nan_want, nan_got);
     failures += bad != 0;
 }
 
