@@ -113,7 +113,10 @@ static void run(int n, int m, int p, unsigned seed)
 {
     int ld = p + 3;
     size_t big = (size_t)(n > p ? n : p) * (size_t)(m > ld ? m : ld) + 16;
-    float *A = malloc(big * sizeof *A), *B = malloc(big * sizeof *B), *b = malloc((size_t)(m + 1) * sizeof *b);
+    /* the bias: m values for the dense regions, p for mlp's b1[h] with h = p (it once had m + 1 only:
+     * mlp read past it, and NaN in the heap beyond made both sides NaN now and then) */
+    const size_t nbias = (size_t)(m > p ? m : p) + 1;
+    float *A = malloc(big * sizeof *A), *B = malloc(big * sizeof *B), *b = malloc(nbias * sizeof *b);
     float *c1 = malloc(big * sizeof *c1), *c2 = malloc(big * sizeof *c2);
     double *dA = malloc(big * sizeof *dA), *dB = malloc(big * sizeof *dB);
     double *d1 = malloc(big * sizeof *d1), *d2 = malloc(big * sizeof *d2);
@@ -123,7 +126,7 @@ static void run(int n, int m, int p, unsigned seed)
     }
     fill_f(A, big, seed);
     fill_f(B, big, seed + 1);
-    fill_f(b, (size_t)m + 1, seed + 2);
+    fill_f(b, nbias, seed + 2);
     fill_d(dA, big, seed + 3);
     fill_d(dB, big, seed + 4);
     size_t nc = (size_t)n * m;
