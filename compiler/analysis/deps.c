@@ -34,6 +34,7 @@
 /* One access of a polyhedral statement. */
 typedef struct Access {
     Var *var;
+    Expr *e;                     /* the element read or written (NULL: a whole array) */
     isl_map *map;                /* statement instance -> element (not restricted to the domain) */
     bool write, red;             /* red: a reduction statement's own accumulator */
     bool exact;                  /* every subscript affine */
@@ -517,6 +518,7 @@ static void add_access_id(Model *m, PStmt *ps, Expr *e, bool write, bool red, is
     ac->exact = true;
     Var *v = e->var;
     ac->var = v;
+    ac->e = e;
     if (e->kind == E_VAR) {
         /* a scalar local: expanded over the loops enclosing its declaration */
         isl_id_free(id);
@@ -1084,7 +1086,15 @@ static bool skipped(const Var *v, Var *const *skip, int nskip)
 }
 
 /* The accesses of `only` (NULL: all), but those of the arrays in skip. */
+static AccSets access_sets_ex(Model *m, const Var *only, Var *const *skip, int nskip, Access *const *ex, int nex);
+
 static AccSets access_sets(Model *m, const Var *only, Var *const *skip, int nskip)
+{
+    return access_sets_ex(m, only, skip, nskip, NULL, 0);
+}
+
+/* ... leaving out the accesses ex[0..nex). */
+static AccSets access_sets_ex(Model *m, const Var *only, Var *const *skip, int nskip, Access *const *ex, int nex)
 {
     AccSets s;
     isl_space *sp = isl_union_set_get_space(m->domain);
@@ -1097,6 +1107,11 @@ static AccSets access_sets(Model *m, const Var *only, Var *const *skip, int nski
         for (int j = 0; j < ps->acc.len; j++) {
             Access *ac = vec_at(&ps->acc, j);
             if ((only && ac->var != only) || skipped(ac->var, skip, nskip))
+                continue;
+            bool out = false;
+            for (int k = 0; k < nex && !out; k++)
+                out = ex[k] == ac;
+            if (out)
                 continue;
             isl_union_map *a = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(ac->map),
                                                                                isl_set_copy(ps->dom)));
@@ -2100,7 +2115,23 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
     ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
     isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
     isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
+    /* a parameter has no declaration to stand for its values from before
+     * the loop: a read that may see one has no source here */
+    isl_union_map *live_in = t->kind == V_PARAM ? isl_union_flow_get_may_no_source(fl) : NULL;
     isl_union_flow_free(fl);
+    if (live_in) {
+        isl_bool none = isl_union_map_is_empty(live_in);
+        isl_union_map_free(live_in);
+        if (isl_bad(m, none < 0)) {
+            isl_union_map_free(dep);
+            return arena_printf(m->a, "the dependence analysis failed (isl: %s)", m->failed);
+        }
+        if (none != isl_bool_true) {
+            isl_union_map_free(dep);
+            return arena_printf(m->a, "an iteration of '%s' reads elements of '%s' it has not written (values "
+                                "from before the loop)", loop->iv->name, t->name);
+        }
+    }
     /* every source in the same iteration of the loop and of those around it */
     isl_union_map *dt = to_time(m, dep);
     isl_union_map *same = time_rel(m, 2 * loop->depth + 2, -1);
@@ -2113,6 +2144,127 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
         return arena_printf(m->a, "an iteration of '%s' reads elements of '%s' that an earlier iteration wrote",
                             loop->iv->name, t->name);
     return NULL;
+}
+
+/* The values each read of x under `loop` may see (isl's value-based flow
+ * over x's writes in the region): whether one may come from a write
+ * inside the loop. */
+static isl_bool reads_loop_value(Model *m, PStmt *rps, Access *rd, Var *x, Stmt *loop)
+{
+    isl_union_map *sink = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(rd->map),
+                                                                          isl_set_copy(rps->dom)));
+    isl_union_map *must = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *may = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_set *inside = isl_union_set_empty(isl_space_copy(m->params));
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        bool in = under(ps, loop);
+        if (in)
+            inside = isl_union_set_union(inside, isl_union_set_from_set(isl_set_copy(ps->dom)));
+        for (int j = 0; j < ps->acc.len; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (ac->var != x || !ac->write)
+                continue;
+            isl_union_map *a = isl_union_map_from_map(isl_map_intersect_domain(isl_map_copy(ac->map),
+                                                                               isl_set_copy(ps->dom)));
+            if (ac->exact && ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE && ps->s->kind != S_LIB)
+                must = isl_union_map_union(must, a);
+            else
+                may = isl_union_map_union(may, a);
+        }
+    }
+    isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
+    ai = isl_union_access_info_set_must_source(ai, must);
+    ai = isl_union_access_info_set_may_source(ai, may);
+    ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
+    isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
+    isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
+    isl_union_flow_free(fl);
+    dep = isl_union_map_intersect_domain(dep, inside);
+    isl_bool e = isl_union_map_is_empty(dep);
+    isl_union_map_free(dep);
+    return e < 0 ? isl_bool_error : e ? isl_bool_false : isl_bool_true;
+}
+
+int deps_old_reads(Region *r, Var *x, Stmt *loop, Expr **reads, int max)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    if (m->failed)
+        return 0;
+    Access *old[64];
+    int nold = 0;
+    bool fresh_read = false, written = false;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (!under(ps, loop))
+            continue;
+        for (int j = 0; j < ps->acc.len; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (ac->var != x)
+                continue;
+            if (ac->write) {
+                written = true;
+                continue;
+            }
+            if (!ac->exact || !ac->e || ac->e->kind != E_INDEX || ac->red) {
+                fresh_read = true;   /* left as it is */
+                continue;
+            }
+            isl_bool lv = reads_loop_value(m, ps, ac, x, loop);
+            if (isl_bad(m, lv < 0))
+                return 0;
+            if (lv)
+                fresh_read = true;
+            else if (nold < 64)
+                old[nold++] = ac;
+            else
+                return 0;
+        }
+    }
+    (void)fresh_read;
+    if (!written || !nold)
+        return 0;
+    /* an expression read elsewhere too (shared) moves only when every read
+     * through it sees values from before the loop */
+    int n = 0;
+    for (int k = 0; k < nold; k++) {
+        Expr *e = old[k]->e;
+        bool all = true;
+        for (int i = 0; i < m->ps.len && all; i++) {
+            PStmt *ps = vec_at(&m->ps, i);
+            for (int j = 0; j < ps->acc.len && all; j++) {
+                Access *ac = vec_at(&ps->acc, j);
+                if (ac->e != e)
+                    continue;
+                bool listed = false;
+                for (int q = 0; q < nold && !listed; q++)
+                    listed = old[q] == ac;
+                all = listed;
+            }
+        }
+        if (!all)
+            return 0;
+        bool dup = false;
+        for (int q = 0; q < n && !dup; q++)
+            dup = reads[q] == e;
+        if (!dup) {
+            if (n == max)
+                return 0;
+            reads[n++] = e;
+        }
+    }
+    /* with those reads elsewhere, the loop must carry no dependence */
+    AccSets s = access_sets_ex(m, NULL, NULL, 0, old, nold);
+    isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
+    isl_union_map *d = deps_between(m, s.w, s.r, s.w, s.r, before);
+    d = isl_union_map_union(d, deps_between(m, s.w, s.r, s.wr, s.rr, before));
+    d = isl_union_map_union(d, deps_between(m, s.wr, s.rr, s.w, s.r, before));
+    isl_union_map_free(before);
+    free_sets(&s);
+    isl_union_map *dt = to_time(m, d);
+    bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
+    isl_union_map_free(dt);
+    return c ? 0 : n;
 }
 
 bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n)

@@ -47,12 +47,30 @@ typedef struct Pv {
     Region *r;
     Arena *a;
     Vec done;                    /* Var*: temporaries already rewritten */
+    Vec done_at;                 /* Stmt*: the loop each of `done` was privatised for */
 } Pv;
 
 static bool in_set(const Vec *s, const void *x)
 {
     for (int i = 0; i < s->len; i++)
         if (vec_at(s, i) == x)
+            return true;
+    return false;
+}
+
+static int index_of(const Vec *s, const void *x)
+{
+    for (int i = s->len - 1; i >= 0; i--)
+        if (vec_at(s, i) == x)
+            return i;
+    return -1;
+}
+
+/* Whether loop `in` is strictly inside loop `out`. */
+static bool inside(const Stmt *out, const Stmt *in)
+{
+    for (const Stmt *s = in->parent; s; s = s->parent)
+        if (s == out)
             return true;
     return false;
 }
@@ -427,8 +445,10 @@ static Stmt *only_loop_using(Stmt *s, const Var *v)
     return NULL;
 }
 
-/* A scalar private to each iteration of `loop` goes as deep as it stays
- * private: into the loop inside that holds all its uses, and so on. */
+/* A scalar or a small array private to each iteration of `loop` goes as
+ * deep as it stays private: into the loop inside that holds all its uses,
+ * and so on (PolyBench doitgen's `sum[NP]`: into the loop over q, which is
+ * then parallel too). */
 static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
 {
     for (;;) {
@@ -440,6 +460,8 @@ static Stmt *scalar_home(Pv *pv, Var *t, Stmt *loop)
 }
 
 static Var *fresh_iv(Pv *pv, const Var *old);
+static Stmt *parent_of(Stmt *s, const Stmt *x);
+static Expr *rename_expr(Arena *a, Expr *e, const Var *from, Var *to);
 static bool has_parallel_loop(const Stmt *s);
 static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to);
 
@@ -496,8 +518,8 @@ static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
     int decl_line = t->loc.line;
     if (!t->is_array && use_outside(pv->r->body, loop, t))
         t = split_scalar(pv, t, loop);
-    if (!t->is_array)
-        loop = scalar_home(pv, t, loop);
+    if (!t->is_array || (n >= 0 && n <= GF_PRIVATE_MAX))
+        loop = scalar_home(pv, t, loop);   /* as deep as it stays private */
     snapshot(pv);
     if (n >= 0 && n <= GF_PRIVATE_MAX) {
         /* a scalar, or a small constant size: declared inside the loop, one
@@ -570,17 +592,420 @@ static Var *priv_rewrite(Pv *pv, Var *t, Stmt *loop)
     return t;
 }
 
+
+/* ---- a parameter array private to each iteration: its last values copied out ------
+ * PolyBench doitgen's `sum` is a parameter each (r, q) iteration fills
+ * before reading it: private to each iteration but live after the call.
+ * The loop gets a temporary of the same shape in its place (privatised
+ * like any temporary in the next rounds), and at the end of the innermost
+ * loop of the band around every use, in its last iteration only, the
+ * temporary's elements are copied into the parameter: what the loop left
+ * in it as written, since every iteration writes the same elements. */
+
+typedef struct Band {
+    Stmt *loops[8];              /* the loops the parameter is private to, outermost first */
+    int n;
+    Stmt *writes[MAX_KIDS];      /* the statements that write it, under the innermost */
+    int nw;
+} Band;
+
+typedef struct Allowed {
+    Stmt *const *ivs;            /* loops whose indices may appear */
+    int n;
+} Allowed;
+
+/* Whether e names something other than the scalar parameters the body
+ * never assigns and the indices of the allowed loops. */
+static bool not_fixed(const Expr *e, const void *arg)
+{
+    const Allowed *al = arg;
+    if (e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD)
+        return true;
+    if (e->kind != E_VAR)
+        return false;
+    const Var *v = e->var;
+    if (v->kind == V_PARAM)
+        return v->is_array || v->scalar_written;
+    for (int i = 0; i < al->n; i++)
+        if (al->ivs[i]->iv == v)
+            return false;
+    return true;
+}
+
+static IrFind writes_of(const Stmt *s, const void *t)
+{
+    return s->kind == S_ASSIGN && s->lhs->kind == E_INDEX && s->lhs->var == t ? IR_FOUND : IR_NEXT;
+}
+
+/* The statements under s that write t (assignments to t[...]) with the
+ * loops between: only blocks and loops of step 1 whose bounds, like the
+ * subscripts, name no more than the scalar parameters and those loops'
+ * indices, so that every iteration around s writes the same elements.
+ * Why not, or NULL. */
+static const char *same_writes(Pv *pv, Stmt *s, const Var *t, Stmt **path, int depth, Band *b)
+{
+    if (!stmt_uses(s, t))
+        return NULL;
+    Allowed al = {path, depth};
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++) {
+            const char *why = same_writes(pv, vec_at(&s->list, i), t, path, depth, b);
+            if (why)
+                return why;
+        }
+        return NULL;
+    case S_FOR:
+        if (depth >= 8)
+            return "its writes are nested too deep";
+        path[depth] = s;
+        if (ir_expr_any(s->lb, not_fixed, &al) || ir_expr_any(s->ub, not_fixed, &al) || s->brk)
+            return arena_printf(pv->a, "the loop on line %d around a write of it has bounds that may change between "
+                                "iterations (or a break)", s->loc.line);
+        return same_writes(pv, s->body, t, path, depth + 1, b);
+    case S_ASSIGN:
+        if (!(s->lhs->kind == E_INDEX && s->lhs->var == t))
+            return NULL;   /* it reads t: the flow analysis decides */
+        if (s->atomic)
+            return arena_printf(pv->a, "line %d updates it through a subscript that may collide", s->loc.line);
+        for (int i = 0; i < s->lhs->nkids; i++)
+            if (ir_expr_any(s->lhs->kids[i], not_fixed, &al))
+                return arena_printf(pv->a, "the element line %d writes depends on more than the loops around it "
+                                    "and the parameters", s->loc.line);
+        if (b->nw >= MAX_KIDS)
+            return "it is written by too many statements";
+        b->writes[b->nw++] = s;
+        return NULL;
+    default:
+        /* reads only (the flow analysis decides), or writes under a
+         * condition or a while loop: not the same elements each time */
+        if (ir_stmt_find(s, writes_of, t))
+            return arena_printf(pv->a, "line %d writes it under a condition or a while loop", s->loc.line);
+        return NULL;
+    }
+}
+
+/* Why parameter array t cannot be private to each iteration of `loop`
+ * with its last values copied out, or NULL (b: the band and the writes). */
+static const char *param_legal(Pv *pv, Var *t, Stmt *loop, Band *b, bool *quiet)
+{
+    Region *r = pv->r;
+    b->n = b->nw = 0;
+    /* a loop that reads what earlier iterations left in t carries a true
+     * dependence: nothing to say about privatising it */
+    *quiet = deps_private_flow(r, t, loop) != NULL;
+    if (*quiet)
+        return "not private";
+    for (int d = 0; d < t->ndims; d++)
+        if (!t->dims[d])
+            return "its outermost extent is not declared (a pointer): a private copy needs its size";
+    if (ir_stmt_any(loop, is_bare, t))
+        return "it is passed whole to a library call";
+    Sub sub = {t, NULL, pv->a};
+    const Stmt *bad = find_non_affine(loop, &sub);
+    if (bad)
+        return arena_printf(pv->a, "a subscript of '%s' on line %d is not affine", t->name, bad->loc.line);
+    /* the band: the loop, and the loop in its body that holds every use
+     * (through blocks only), and so on, each of step 1 with fixed bounds */
+    Stmt *at = loop;
+    for (;;) {
+        if (at->step != 1 || at->brk)
+            return arena_printf(pv->a, "loop '%s' has a step other than 1 or a break", at->iv->name);
+        if (b->n > 0) {
+            Allowed none = {NULL, 0};
+            if (ir_expr_any(at->lb, not_fixed, &none) || ir_expr_any(at->ub, not_fixed, &none))
+                break;
+        }
+        b->loops[b->n++] = at;
+        if (b->n == 8)
+            break;
+        Stmt *in = at->body, *one = NULL;
+        while (in && in->kind == S_BLOCK) {
+            one = NULL;
+            int users = 0;
+            for (int i = 0; i < in->list.len; i++)
+                if (stmt_uses(vec_at(&in->list, i), t)) {
+                    one = vec_at(&in->list, i);
+                    users++;
+                }
+            in = users == 1 ? one : NULL;
+        }
+        if (!in || in->kind != S_FOR || own_uses(in, t) || deps_private_flow(r, t, in))
+            break;
+        at = in;
+    }
+    Stmt *inner = b->loops[b->n - 1];
+    Stmt *path[8];
+    const char *why = same_writes(pv, inner->body, t, path, 0, b);
+    if (why)
+        return why;
+    if (!b->nw)
+        return "the loop does not write it";
+    return NULL;
+}
+
+static bool expr_same(const Expr *x, const Expr *y)
+{
+    if (!x || !y)
+        return x == y;
+    if (x->kind != y->kind || x->nkids != y->nkids || x->var != y->var || x->op != y->op)
+        return false;
+    if ((x->text || y->text) && (!x->text || !y->text || strcmp(x->text, y->text)))
+        return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (!expr_same(x->kids[i], y->kids[i]))
+            return false;
+    return true;
+}
+
+/* Whether write w names only elements write v (earlier) names: v's loops
+ * are the first of w's and the subscripts are the same. */
+static bool covered(const Stmt *w, const Stmt *v, const Stmt *inner)
+{
+    if (!expr_same(w->lhs, v->lhs))
+        return false;
+    for (const Stmt *p = v->parent; p && p != inner; p = p->parent) {
+        const Stmt *q = w->parent;
+        while (q && q != p && q != inner)
+            q = q->parent;
+        if (q != p)
+            return false;
+    }
+    return true;
+}
+
+static Stmt *new_stmt_like(Arena *a, StmtKind k, const Stmt *like, Stmt *parent)
+{
+    Stmt *s = arena_alloc(a, sizeof *s);
+    s->kind = k;
+    s->loc = like->loc;
+    s->end_line = like->loc.line;
+    s->id = -1;
+    s->parent = parent;
+    s->depth = parent ? parent->depth + (parent->kind == S_FOR) : 0;
+    return s;
+}
+
+static void number_stmt(Region *r, Arena *a, Stmt *s)
+{
+    s->id = r->nstmts++;
+    vec_push(a, &r->stmts, s);
+}
+
+/* `t[e] = x[e]` under copies of the loops between inner and write w. */
+static Stmt *copy_out(Pv *pv, Var *t, Var *x, Stmt *w, Stmt *inner, Stmt *parent)
+{
+    Arena *a = pv->a;
+    Stmt *chain[8];
+    int n = 0;
+    for (Stmt *p = w->parent; p && p != inner; p = p->parent)
+        if (p->kind == S_FOR)
+            chain[n++] = p;
+    Stmt *top = NULL, *up = parent;
+    Var *ivs_from[8], *ivs_to[8];
+    for (int i = n - 1; i >= 0; i--) {
+        Stmt *l = new_stmt_like(a, S_FOR, chain[i], up);
+        l->step = 1;
+        l->iv = fresh_iv(pv, chain[i]->iv);
+        l->lb = ir_copy_expr(a, chain[i]->lb);
+        l->ub = ir_copy_expr(a, chain[i]->ub);
+        l->end_line = chain[i]->end_line;
+        ivs_from[n - 1 - i] = chain[i]->iv;
+        ivs_to[n - 1 - i] = l->iv;
+        if (up && up->kind == S_FOR)
+            up->body = l;
+        if (!top)
+            top = l;
+        up = l;
+    }
+    Stmt *as = new_stmt_like(a, S_ASSIGN, w, up);
+    as->op = OP_ASSIGN;
+    as->lhs = ir_copy_expr(a, w->lhs);
+    as->lhs->var = t;
+    as->rhs = ir_copy_expr(a, w->lhs);
+    as->rhs->var = x;
+    for (int i = 0; i < n; i++) {
+        as->lhs = rename_expr(a, as->lhs, ivs_from[i], ivs_to[i]);
+        as->rhs = rename_expr(a, as->rhs, ivs_from[i], ivs_to[i]);
+        /* bounds of inner copies may name outer indices */
+        for (Stmt *l = top; l && l->kind == S_FOR; l = l->body) {
+            l->lb = rename_expr(a, l->lb, ivs_from[i], ivs_to[i]);
+            l->ub = rename_expr(a, l->ub, ivs_from[i], ivs_to[i]);
+        }
+    }
+    as->lhs->aff = as->rhs->aff = NULL;
+    number_stmt(pv->r, a, as);
+    if (up && up->kind == S_FOR)
+        up->body = as;
+    return top ? top : as;
+}
+
+static Expr *var_expr(Arena *a, Var *v)
+{
+    Expr *e = mk(a, E_VAR, v->ty, NULL, 0);
+    e->var = v;
+    return e;
+}
+
+/* Puts `before` just before `loop` and `after` just after it, in its block
+ * (made one when the loop is the body of another loop or a branch). */
+static void insert_around(Pv *pv, Stmt *loop, Stmt *before, Stmt *after)
+{
+    Arena *a = pv->a;
+    Stmt *parent = parent_of(pv->r->body, loop);
+    gfc_assert(parent);
+    if (parent->kind != S_BLOCK) {
+        Stmt *nb = new_stmt_like(a, S_BLOCK, loop, parent);
+        nb->end_line = loop->end_line;
+        nb->depth = loop->depth;
+        vec_push(a, &nb->list, loop);
+        if (parent->body == loop)
+            parent->body = nb;
+        else if (parent->then == loop)
+            parent->then = nb;
+        else if (parent->els == loop)
+            parent->els = nb;
+        loop->parent = nb;
+        parent = nb;
+    }
+    Vec list = {0};
+    for (int i = 0; i < parent->list.len; i++) {
+        Stmt *c = vec_at(&parent->list, i);
+        if (c == loop && before) {
+            vec_push(a, &list, before);
+            before->parent = parent;
+        }
+        vec_push(a, &list, c);
+        if (c == loop && after) {
+            vec_push(a, &list, after);
+            after->parent = parent;
+        }
+    }
+    parent->list = list;
+}
+
+/* Parameter t becomes a temporary in `loop` (b: legal), copied out in the
+ * band's last iteration. */
+static Var *param_rewrite(Pv *pv, Var *t, Stmt *loop, Band *b)
+{
+    Arena *a = pv->a;
+    Region *r = pv->r;
+    snapshot(pv);
+    Var *x = fresh_iv(pv, t);
+    x->kind = V_LOCAL;
+    x->is_temp = true;
+    x->is_array = true;
+    x->is_private = false;
+    x->ext_lo = x->ext_hi = NULL;
+    x->ext_whole = x->write_only = false;
+    x->alias_class = 0;
+    x->delin = NULL;
+    x->delin_bad = x->delin_plain = false;
+    x->depth = loop->depth;
+    x->loc = loop->loc;
+    rename_stmt(a, loop->body, t, x);
+    /* declared (malloc'd) just before the loop, freed after it */
+    Stmt *decl = new_stmt_like(a, S_DECL, loop, NULL);
+    decl->var = x;
+    decl->is_malloc = true;
+    decl->depth = loop->depth;
+    x->decl = decl;
+    number_stmt(r, a, decl);
+    Stmt *fr = new_stmt_like(a, S_FREE, loop, NULL);
+    fr->var = x;
+    fr->depth = loop->depth;
+    fr->loc.line = loop->end_line;
+    insert_around(pv, loop, decl, fr);
+    /* if (iv0 == ub0 - 1 && ...) { t[e] = x[e]; ... } at the end of the innermost loop */
+    Stmt *inner = b->loops[b->n - 1];
+    if (inner->body->kind != S_BLOCK) {
+        Stmt *blk = new_stmt_like(a, S_BLOCK, inner->body, inner);
+        blk->end_line = inner->body->end_line;
+        vec_push(a, &blk->list, inner->body);
+        inner->body->parent = blk;
+        inner->body = blk;
+    }
+    Expr *cond = NULL;
+    for (int i = 0; i < b->n; i++) {
+        Stmt *l = b->loops[i];
+        Type *ity = l->iv->ty;
+        Expr *last = mk_binary(a, OP_SUB, ity);
+        last->kids[0] = ir_copy_expr(a, l->ub);
+        last->kids[1] = mk(a, E_INT, ity, "1", 0);
+        Expr *eq = mk_binary(a, OP_EQ, ity);
+        eq->kids[0] = var_expr(a, l->iv);
+        eq->kids[1] = last;
+        if (!cond) {
+            cond = eq;
+        } else {
+            Expr *and = mk_binary(a, OP_LAND, ity);
+            and->kids[0] = cond;
+            and->kids[1] = eq;
+            cond = and;
+        }
+    }
+    Stmt *iff = new_stmt_like(a, S_IF, inner, inner->body);
+    iff->loc.line = inner->end_line;
+    iff->cond = cond;
+    Stmt *then = new_stmt_like(a, S_BLOCK, inner, iff);
+    iff->then = then;
+    for (int i = 0; i < b->nw; i++) {
+        bool dup = false;
+        for (int j = 0; j < i && !dup; j++)
+            dup = covered(b->writes[i], b->writes[j], inner);
+        if (dup)
+            continue;
+        Stmt *c = copy_out(pv, t, x, b->writes[i], inner, then);
+        c->parent = then;
+        vec_push(a, &then->list, c);
+    }
+    vec_push(a, &inner->body->list, iff);
+    const char *names = "", *lines = "";
+    for (int i = 0; i < b->n; i++) {
+        names = arena_printf(a, "%s%s'%s'", names, i ? (i == b->n - 1 ? " and " : ", ") : "", b->loops[i]->iv->name);
+        lines = arena_printf(a, "%s%s%d", lines, i ? ", " : "", b->loops[i]->loc.line);
+    }
+    vec_push(a, &r->notes,
+             arena_printf(a, "line %d: parameter '%s' is written before it is read in each iteration of loop%s %s "
+                          "(line%s %s; isl: every element read is written earlier in the same iteration): a "
+                          "temporary in the loop, private to each iteration, copied into '%s' in the last "
+                          "iteration (every iteration writes the same elements)", loop->loc.line, t->name,
+                          b->n > 1 ? "s" : "", names, b->n > 1 ? "s" : "", lines, t->name));
+    return x;
+}
+
 /* Privatises the temporaries that keep `loop` from being parallel. */
 static bool try_privatise(Pv *pv, Stmt *loop)
 {
     Region *r = pv->r;
     Var *T[MAX_PRIV];
+    static Band B[MAX_PRIV];     /* a parameter's band (B[i].n == 0: a temporary) */
     int n = 0;
     for (int i = 0; i < r->vars.len && n < MAX_PRIV; i++) {
         Var *t = vec_at(&r->vars, i);
+        if (t->kind == V_PARAM && t->is_array && t->written) {
+            /* a parameter each iteration fills before reading it */
+            if (in_set(&pv->done, t) || !stmt_uses(loop->body, t))
+                continue;
+            bool quiet;
+            const char *why = param_legal(pv, t, loop, &B[n], &quiet);
+            if (why) {
+                if (!t->priv_why && !quiet)
+                    t->priv_why = why;
+                continue;
+            }
+            T[n++] = t;
+            continue;
+        }
         /* a scalar local declared outside the loop (symm's temp2) */
         bool scalar = t->kind == V_LOCAL && !t->is_array && t->depth <= loop->depth;
-        if ((!t->is_temp && !scalar) || !t->decl || in_set(&pv->done, t) || !stmt_uses(loop->body, t))
+        if ((!t->is_temp && !scalar) || !t->decl || !stmt_uses(loop->body, t))
+            continue;
+        int k = index_of(&pv->done, t);
+        /* a temporary expanded for a loop around this one is private to
+         * each of its iterations; it may be for the inner loop's too (PolyBench
+         * doitgen: `sum` over r and q), when that is what keeps it serial */
+        if (k >= 0 && !inside((const Stmt *)vec_at(&pv->done_at, k), loop))
             continue;
         const char *why = priv_legal(pv, t, loop);
         if (why) {
@@ -588,6 +1013,7 @@ static bool try_privatise(Pv *pv, Stmt *loop)
                 t->priv_why = why;
             continue;
         }
+        B[n].n = 0;
         T[n++] = t;
     }
     if (n && !deps_parallel_without(r, loop, T, n)) {
@@ -604,7 +1030,7 @@ static bool try_privatise(Pv *pv, Stmt *loop)
             return false;
         bool any = false;
         for (int i = 0; i < n; i++)
-            if (!T[i]->is_array) {
+            if (!T[i]->is_array && T[i]->kind != V_PARAM) {
                 /* not 'done': inner loops may privatise it further; it is
                  * declared inside `loop` now, no candidate for it again */
                 priv_rewrite(pv, T[i], loop);
@@ -623,6 +1049,7 @@ static bool try_privatise(Pv *pv, Stmt *loop)
             if (j != i)
                 rest[k++] = T[j];
         if (deps_parallel_without(r, loop, rest, k)) {
+            memmove(&B[i], &B[i + 1], sizeof(Band) * (size_t)(n - i - 1));
             memcpy(T, rest, sizeof(Var *) * (size_t)k);
             n = k;
         } else {
@@ -630,11 +1057,135 @@ static bool try_privatise(Pv *pv, Stmt *loop)
         }
     }
     for (int i = 0; i < n; i++) {
+        if (B[i].n) {
+            /* the parameter's temporary is privatised in the next rounds */
+            param_rewrite(pv, T[i], loop, &B[i]);
+            T[i]->priv_why = NULL;
+            vec_push(pv->a, &pv->done, T[i]);
+            vec_push(pv->a, &pv->done_at, loop);
+            continue;
+        }
         Var *p = priv_rewrite(pv, T[i], loop);
         T[i]->priv_why = NULL;
         vec_push(pv->a, &pv->done, p);   /* a split scalar stays a candidate in other loops */
+        vec_push(pv->a, &pv->done_at, loop);
     }
     return true;
+}
+
+/* ---- reads from a copy taken before the loop ---------------------------------------
+ * PolyBench trmm adds to B[i][j] the products with B[k][j], k > i: rows
+ * that later iterations of 'i' rewrite.  Every value those reads see is
+ * from before the loop (isl's value-based flow), so through them the loop
+ * carries anti-dependences only; read from a copy of B taken before the
+ * loop, it carries none and is parallel (deps_old_reads proves both).  The
+ * copy costs one pass over the array; it is made only when it makes the
+ * loop parallel. */
+
+/* A loop index of its own for the copy's loops. */
+static Var *named_iv(Pv *pv, const Var *like, const char *name)
+{
+    Var named = *like;
+    named.name = name;
+    return fresh_iv(pv, &named);
+}
+
+static void old_copy_rewrite(Pv *pv, Var *x, Stmt *loop, Expr **reads, int n)
+{
+    Arena *a = pv->a;
+    Region *r = pv->r;
+    snapshot(pv);
+    Var *x0 = fresh_iv(pv, x);
+    x0->kind = V_LOCAL;
+    x0->is_temp = x0->is_array = true;
+    x0->is_private = false;
+    x0->ext_lo = x0->ext_hi = NULL;
+    x0->ext_whole = x0->write_only = false;
+    x0->alias_class = 0;
+    x0->delin = NULL;
+    x0->delin_bad = x0->delin_plain = false;
+    x0->depth = loop->depth;
+    x0->loc = loop->loc;
+    x0->written = x0->read = true;
+    Stmt *decl = new_stmt_like(a, S_DECL, loop, NULL);
+    decl->var = x0;
+    decl->is_malloc = true;
+    decl->depth = loop->depth;
+    x0->decl = decl;
+    number_stmt(r, a, decl);
+    Stmt *fr = new_stmt_like(a, S_FREE, loop, NULL);
+    fr->var = x0;
+    fr->depth = loop->depth;
+    fr->loc.line = loop->end_line;
+    insert_around(pv, loop, decl, fr);
+    /* for (c0 = 0; c0 < d0; c0++) ... x0[c0]... = x[c0]...; */
+    Type *et = type_elem(x->ty);
+    Expr *dst = mk(a, E_INDEX, et, NULL, x->ndims), *src = mk(a, E_INDEX, et, NULL, x->ndims);
+    dst->var = x0;
+    src->var = x;
+    Stmt *top = NULL, *up = NULL;
+    for (int d = 0; d < x->ndims; d++) {
+        Stmt *l = new_stmt_like(a, S_FOR, loop, up);
+        l->depth = loop->depth + d;
+        l->step = 1;
+        l->iv = named_iv(pv, loop->iv, arena_printf(a, "%s_c%d", x->name, d));
+        l->iv->depth = l->depth;
+        l->lb = mk(a, E_INT, l->iv->ty, "0", 0);
+        l->ub = ir_copy_expr(a, x->dims[d]);
+        l->end_line = loop->loc.line;
+        dst->kids[d] = var_expr(a, l->iv);
+        src->kids[d] = var_expr(a, l->iv);
+        if (up)
+            up->body = l;
+        else
+            top = l;
+        up = l;
+    }
+    Stmt *as = new_stmt_like(a, S_ASSIGN, loop, up);
+    as->depth = loop->depth + x->ndims;
+    as->op = OP_ASSIGN;
+    as->lhs = dst;
+    as->rhs = src;
+    number_stmt(r, a, as);
+    up->body = as;
+    insert_around(pv, loop, top, NULL);
+    const char *lines = "";
+    for (int i = 0; i < n; i++) {
+        reads[i]->var = x0;
+        reads[i]->aff = NULL;
+        lines = arena_printf(a, "%s%s%d", lines, i ? ", " : "", reads[i]->loc.line);
+    }
+    vec_push(a, &r->notes,
+             arena_printf(a, "line %d: the read%s of '%s' on line%s %s see%s only values from before the loop over "
+                          "'%s' (isl: value-based flow): read from a copy of '%s' taken before the loop, which then "
+                          "carries no dependence", loop->loc.line, n > 1 ? "s" : "", x->name, n > 1 ? "s" : "",
+                          lines, n > 1 ? "" : "s", loop->iv->name, x->name));
+}
+
+/* A copy of an array made before `loop` for the reads that see only its
+ * values from before the loop, when that makes the loop parallel. */
+static bool try_old_copy(Pv *pv, Stmt *loop)
+{
+    Region *r = pv->r;
+    for (int i = 0; i < r->vars.len; i++) {
+        Var *x = vec_at(&r->vars, i);
+        if (!x->is_array || x->is_private || !(x->kind == V_PARAM || x->is_temp) || !x->ndims ||
+            !type_is_arith(type_elem(x->ty)) || !stmt_uses(loop->body, x))
+            continue;
+        bool sized = true;
+        for (int d = 0; d < x->ndims; d++)
+            if (!x->dims[d] || ir_expr_any(x->dims[d], not_param, NULL))
+                sized = false;
+        if (!sized)
+            continue;
+        Expr *reads[16];
+        int n = deps_old_reads(r, x, loop, reads, 16);
+        if (n) {
+            old_copy_rewrite(pv, x, loop, reads, n);
+            return true;
+        }
+    }
+    return false;
 }
 
 typedef struct Once {
@@ -642,13 +1193,27 @@ typedef struct Once {
     Pv *pv;
 } Once;
 
+/* Whether a temporary was privatised for parallel loop s or a loop inside
+ * it (a loop inside that may then be made parallel by privatising it again). */
+static bool has_done_inside(const Pv *pv, const Stmt *s)
+{
+    for (int i = 0; i < pv->done_at.len; i++) {
+        const Stmt *at = vec_at(&pv->done_at, i);
+        if (at == s || inside(s, at))
+            return true;
+    }
+    return false;
+}
+
 static bool privatise_at(IrVisitor *v, Stmt *s)
 {
     if (s->kind == S_BLOCK)
         return true;
-    if (s->kind != S_FOR || s->parallel)
+    if (s->kind != S_FOR)
         return false;
-    if (try_privatise(((Once *)v)->pv, s))
+    if (s->parallel)             /* the loops inside, for what was privatised for it */
+        return has_done_inside(((Once *)v)->pv, s);
+    if (try_privatise(((Once *)v)->pv, s) || try_old_copy(((Once *)v)->pv, s))
         v->done = true;
     return true;                 /* then the loops inside */
 }
@@ -715,7 +1280,7 @@ static Expr *rename_node(IrVisitor *v, Expr *e, Stmt *owner)
 {
     (void)owner;
     Rename *c = (Rename *)v;
-    if (e->kind == E_VAR && e->var == c->from)
+    if ((e->kind == E_VAR || e->kind == E_INDEX) && e->var == c->from)
         e->var = c->to;
     return e;
 }
@@ -724,7 +1289,7 @@ static Expr *rename_node(IrVisitor *v, Expr *e, Stmt *owner)
  * shared between the copies distribution makes), else e itself. */
 static Expr *rename_expr(Arena *a, Expr *e, const Var *from, Var *to)
 {
-    if (!e || !ir_expr_any(e, is_bare, from))
+    if (!e || !ir_expr_any(e, is_use, from))
         return e;
     Rename c = {{.expr = rename_node}, from, to, a};
     return ir_visit_expr(&c.v, ir_copy_expr(a, e), NULL);
@@ -1239,7 +1804,7 @@ static bool note_private(IrVisitor *v, Stmt *s)
 
 bool priv_region(Unit *u, Region *r)
 {
-    Pv pv = {u, r, u->arena, {0}};
+    Pv pv = {u, r, u->arena, {0}, {0}};
     Once notes = {{.stmt = note_private}, &pv};
     ir_visit_stmt(&notes.v, r->body);
     bool changed = false;

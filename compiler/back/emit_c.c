@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+static void emit_bare(Buf *b, EmitCtx *cx, const Expr *e);
+
 static int prec_of(const Expr *e)
 {
     switch (e->kind) {
@@ -40,14 +42,14 @@ static void emit_sub(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
 {
     if (half_storage(e)) {
         buf_puts(b, "gf_h2f(");
-        emit_expr(b, cx, e);
+        emit_bare(b, cx, e);
         buf_puts(b, ")");
         return;
     }
     bool paren = prec_of(e) < min_prec;
     if (paren)
         buf_puts(b, "(");
-    emit_expr(b, cx, e);
+    emit_bare(b, cx, e);
     if (paren)
         buf_puts(b, ")");
 }
@@ -62,7 +64,7 @@ static void emit_lvalue(Buf *b, EmitCtx *cx, const Expr *e, int min_prec)
 {
     bool paren = prec_of(e) < min_prec;
     buf_puts(b, paren ? "(" : "");
-    emit_expr(b, cx, e);
+    emit_bare(b, cx, e);
     buf_puts(b, paren ? ")" : "");
 }
 
@@ -75,18 +77,18 @@ static void emit_stored(Buf *b, EmitCtx *cx, const Expr *e, const Type *to)
     }
     if (to && to->kind == TY_F16 && !half_storage(e)) {
         buf_puts(b, "gf_to_f16(");
-        emit_expr(b, cx, e);
+        emit_bare(b, cx, e);
         buf_puts(b, ")");
         return;
     }
-    emit_expr(b, cx, e);
+    emit_bare(b, cx, e);
 }
 
 void emit_index(Buf *b, EmitCtx *cx, const Expr *e)
 {
     Var *v = e->var;
     if (e->nkids == 1) {
-        emit_expr(b, cx, e->kids[0]);
+        emit_bare(b, cx, e->kids[0]);
         return;
     }
     /* ((i0 * d1 + i1) * d2 + i2), in 64 bits */
@@ -127,7 +129,7 @@ static const char *call_name(EmitCtx *cx, const Expr *e)
     return NULL;
 }
 
-void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
+static void emit_bare(Buf *b, EmitCtx *cx, const Expr *e)
 {
     switch (e->kind) {
     case E_INT:
@@ -183,9 +185,9 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
     case E_BINARY: {
         if (cx->device && cx->fast_math && e->op == OP_DIV && e->ty && e->ty->kind == TY_FLOAT) {
             buf_puts(b, "__fdividef(");
-            emit_expr(b, cx, e->kids[0]);
+            emit_bare(b, cx, e->kids[0]);
             buf_puts(b, ", ");
-            emit_expr(b, cx, e->kids[1]);
+            emit_bare(b, cx, e->kids[1]);
             buf_puts(b, ")");
             return;
         }
@@ -199,9 +201,9 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
         emit_sub(b, cx, e->kids[0], 4);
         buf_puts(b, " ? ");
         if (half_storage(e)) {   /* a choice between stored halves: no conversion */
-            emit_expr(b, cx, e->kids[1]);
+            emit_bare(b, cx, e->kids[1]);
             buf_puts(b, " : ");
-            emit_expr(b, cx, e->kids[2]);
+            emit_bare(b, cx, e->kids[2]);
             return;
         }
         emit_sub(b, cx, e->kids[1], 3);
@@ -211,11 +213,11 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
     case E_CAST:
         if (e->ty->kind == TY_F16) {   /* the cast rounds: storage again */
             if (half_storage(e->kids[0])) {
-                emit_expr(b, cx, e->kids[0]);
+                emit_bare(b, cx, e->kids[0]);
                 return;
             }
             buf_puts(b, "gf_to_f16(");
-            emit_expr(b, cx, e->kids[0]);
+            emit_bare(b, cx, e->kids[0]);
             buf_puts(b, ")");
             return;
         }
@@ -305,13 +307,13 @@ void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
     Type *et = type_elem(s->lhs->var->ty);
     const char *tn = type_c_name(et);
     Buf l = {0}, r = {0};
-    emit_expr(&l, cx, s->lhs);
+    emit_bare(&l, cx, s->lhs);
     Expr *val = s->rhs;
     if (s->atomic == RED_MIN || s->atomic == RED_MAX) {
         if (!ir_minmax_update(s, &val, NULL))
             unreachable();
     }
-    emit_expr(&r, cx, val);
+    emit_bare(&r, cx, val);
     const char *mm = s->atomic == RED_MIN ? "min" : s->atomic == RED_MAX ? "max" : NULL;
     if (cx->device && (!mm || type_is_integer(et)) && s->atomic != RED_MUL) {
         /* the device template's overloads pick the CUDA atomic for the
@@ -347,7 +349,7 @@ void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s)
             nv->nkids = 2;
         }
         Buf n = {0};
-        emit_expr(&n, cx, nv);
+        emit_bare(&n, cx, nv);
         buf_line(b, "{ /* atomic %s: compare-and-swap until no other thread changed the element */",
                  mm ? mm : op_spelling(s->op));
         b->indent++;
@@ -392,7 +394,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         if (s->brk) {
             /* the loop stops after the iteration that breaks */
             buf_puts(&ub, " && !");
-            emit_expr(&ub, cx, s->brk);
+            emit_bare(&ub, cx, s->brk);
         }
         if (s->step == 1)
             buf_line(b, "for (%s %s = %s; %s < %s; %s++) {", type_c_name(s->iv->ty), s->iv->cname, lb.data,
@@ -413,7 +415,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
         if (s->brk) {
             /* the condition is not evaluated again after a break */
             buf_puts(&c, "!");
-            emit_expr(&c, cx, s->brk);
+            emit_bare(&c, cx, s->brk);
             buf_puts(&c, " && ");
             emit_sub(&c, cx, s->cond, 6);
         } else {
@@ -458,11 +460,11 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
             if (v->ndims > 1)
                 emit_sub(&n, cx, v->dims[0], 13);   /* the left operand of '*' */
             else
-                emit_expr(&n, cx, v->dims[0]);
+                emit_bare(&n, cx, v->dims[0]);
             for (int i = 1; i < v->ndims; i++) {
                 buf_puts(&n, " * ");
                 Buf d = {0};
-                emit_expr(&d, cx, v->dims[i]);
+                emit_bare(&d, cx, v->dims[i]);
                 buf_printf(&n, "(size_t)(%s)", d.data);
                 buf_free(&d);
             }
@@ -487,7 +489,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
             return;
         }
         Buf l = {0}, r = {0};
-        emit_expr(&l, cx, s->lhs);
+        emit_bare(&l, cx, s->lhs);
         if (s->op != OP_ASSIGN && s->lhs->ty && s->lhs->ty->kind == TY_F16) {
             /* h op= v is h = (_Float16)(h op v), computed in float (or double) */
             emit_sub(&r, cx, s->rhs, op_prec(op_assign_base(s->op)) + 1);
@@ -525,7 +527,7 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_puts(&r, i ? ", " : "");
             /* C++ wants the enums */
             buf_puts(&r, roles[i] == 'O' ? "(gf_op)(" : roles[i] == 'D' ? "(gf_dtype)(" : "");
-            emit_expr(&r, cx, s->rhs->kids[i]);
+            emit_bare(&r, cx, s->rhs->kids[i]);
             buf_puts(&r, roles[i] == 'O' || roles[i] == 'D' ? ")" : "");
         }
         /* gcc cannot see that the loops before it filled a temporary the
@@ -571,4 +573,19 @@ void emit_prototype(Buf *b, Region *r, const char *name)
     buf_printf(b, "%s %s(", type_c_name(r->ret), name);
     emit_params(b, r, false, false);
     buf_puts(b, ")");
+}
+
+/* e where the caller embeds it in text of its own (a loop bound in
+ * `i < %s`, a start in `%s + t * step`, a cast's operand): parenthesised
+ * unless it binds at least as tightly as + and -, so that a ?: or a
+ * comparison stays one operand (`i < (k < m ? k + 1 : m)`).  Callers that
+ * use a bound as a factor or after a minus add parentheses of their own. */
+void emit_expr(Buf *b, EmitCtx *cx, const Expr *e)
+{
+    bool paren = prec_of(e) < op_prec(OP_ADD);
+    if (paren)
+        buf_puts(b, "(");
+    emit_bare(b, cx, e);
+    if (paren)
+        buf_puts(b, ")");
 }

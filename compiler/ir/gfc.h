@@ -636,6 +636,10 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop);
 /* Whether `loop` carries no dependence once the accesses of the n arrays
  * in skip are left out. */
 bool deps_parallel_without(Region *r, Stmt *loop, Var *const *skip, int n);
+/* The reads of array x under `loop` (at most max, distinct expressions)
+ * that see only values from before the loop, when reading them from a copy
+ * taken before it leaves the loop carrying no dependence; 0 otherwise. */
+int deps_old_reads(Region *r, Var *x, Stmt *loop, Expr **reads, int max);
 /* Distribution (priv.c): the dependence graph of the n statements kids[]
  * of `loop`'s body, for one iteration of the loops around it.
  * edge[a*n+b]: a dependence goes from (a statement inside) kids[a] to

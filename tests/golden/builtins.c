@@ -58,7 +58,7 @@ GPUFUSE void spectrum(int n, int m, const float x[n][m], float p[n][m])
 // REPORT: line 11: gf_gemm_epilogue: a library call (cuBLASLt), between the kernels before and after it
 // REPORT: line 15: gf_sgemm: a library call (cuBLAS), between the kernels before and after it
 // CU-LABEL: extern "C" void mlp(
-// CU: gf_call_gemm_epilogue(gf_c, n, h, d, gf_d_x, gf_d_w1, gf_d_b1, gf_d_t, 1 | 2, "gf_gemm_epilogue at line 11");
+// CU: gf_call_gemm_epilogue(gf_c, n, h, d, gf_d_x, gf_d_w1, gf_d_b1, gf_d_t, (1 | 2), "gf_gemm_epilogue at line 11");
 // CU: gf_call_gemm(gf_c, (gf_op)(0), (gf_op)(0), n, d, h, (double)(1.0f), gf_d_t, h, gf_d_w2, d, (double)(0.0f), gf_d_y, d, GF_F32, "gf_sgemm at line 15");
 // REPORT-LABEL: region spectrum
 // REPORT: line 39: gf_fft_c2c_n: a library call (cuFFT), between the kernels before and after it

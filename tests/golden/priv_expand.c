@@ -60,7 +60,7 @@ GPUFUSE void pairs(int n, int m, const float x[n][m], float y[n][m])
 // CU-NEXT: float *t = (float *)gf_tmp_alloc((size_t)(m) * sizeof(float));
 // CU: t[j] = expf(
 // CU-LABEL: extern "C" void smooth_rows(
-// CU: gf_call_reserve(gf_c, (size_t)gf_max(0, (long long)(n > 0 ? n : 0)) * (size_t)gf_max(0, (long long)(m)) * sizeof(float)); /* 0: temporary 't' */
+// CU: gf_call_reserve(gf_c, (size_t)gf_max(0, (long long)((n > 0 ? n : 0))) * (size_t)gf_max(0, (long long)(m)) * sizeof(float)); /* 0: temporary 't' */
 // CU: float *gf_d_t = (float *)gf_call_reserved(gf_c, 0); /* temporary 't' */
 // CU: smooth_rows_k0<int, {{.*}}>
 // CU-NOT: smooth_rows_k1

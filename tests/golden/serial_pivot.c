@@ -10,7 +10,7 @@ GPUFUSE void normalise_rows(int n, int m, float A[n][m], float v[m])
         if (piv == 0.0f)
             piv = 1.0f;
         for (int j = 0; j < m; j++)
-            v[j] = A[k][j] / piv;
+            v[j] = (A[k][j] + v[j]) / piv; /* v carries over k */
         for (int j = 0; j < m; j++)
             A[k][j] = v[j];
     }

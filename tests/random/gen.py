@@ -1351,6 +1351,80 @@ class Builder:
                              f'            {bb.at("i", "j")} = 0.5 * {bb.at("i", "j")};', '        }']
         return reg
 
+    def k_liveout(self, idx):
+        """A parameter array that each iteration of one or two loops fills
+        before reading it (PolyBench doitgen's `sum`): privatised with its
+        last iteration's values copied back (priv.c param_rewrite); or, to
+        stay serial, an iteration that writes other elements each time,
+        reads an element no iteration writes, or reads the iteration
+        before's.  Also in-place updates reading elements only later
+        iterations rewrite (PolyBench trmm, a shift: read from a copy taken
+        before the loop, priv.c old_copy_rewrite), or earlier ones (stay
+        serial)."""
+        r = self.r
+        reg = self.new_region(idx, 'liveout')
+        ty = r.choice(['float', 'double'])
+        c = CNAME[ty]
+        dim = lambda: r.choice([1, 2, 3, 5, 8, 16, 17, 33, 64])
+        v = r.randrange(2)
+        if v == 0:
+            n, q, m = dim(), dim(), dim()
+            two = r.random() < 0.5
+            reg.sizes = [('n', n), ('m', m)] + ([('q', q)] if two else [])
+            how = r.choice(['same', 'same', 'same', 'grow', 'livein', 'carried'])
+            x = self.in_arr(reg, 'x', ty, ['n', 'q', 'm'] if two else ['n', 'm'], style='vla' if two or how == 'grow' else None)
+            y = self.out_arr(reg, 'y', ty, ['n', 'q', 'm'] if two else ['n', 'm'], style='vla' if two or how == 'grow' else None)
+            t = self.out_arr(reg, 't', ty, ['m + 1'], style=r.choice(['vla', 'vla', 'vla', None]))
+            ij = ['i', 'j'] if two else ['i']
+            at = lambda a, k: a.at(*(ij + [k]))
+            ind = '    ' * (len(ij) + 1)
+            reg.body.append('    for (int i = 0; i < n; i++)' + (' {' if not two else ''))
+            if two:
+                reg.body.append('        for (int j = 0; j < q; j++) {')
+            hi = 'i + 1' if how == 'grow' and 'i + 1' else 'm'
+            if how == 'grow':
+                hi = '(i < m ? i + 1 : m)'
+            if how == 'carried':
+                reg.body.append(f'{ind}for (int p = 0; p < m; p++)')
+                reg.body.append(f'{ind}    {at(y, "p")} = {t.at("0")} + {at(x, "p")};')
+            reg.body.append(f'{ind}for (int p = 0; p < {hi}; p++) {{')
+            reg.body.append(f'{ind}    {t.at("p")} = 0;')
+            reg.body.append(f'{ind}    for (int s = 0; s < m; s++)')
+            reg.body.append(f'{ind}        {t.at("p")} += {at(x, "s")} * ({c})(s + p + 1) / (m + 1);')
+            reg.body.append(f'{ind}}}')
+            extra = f' + {t.at("m")}' if how == 'livein' else ''
+            if how != 'carried':
+                reg.body.append(f'{ind}for (int p = 0; p < {hi}; p++)')
+                reg.body.append(f'{ind}    {at(y, "p")} = {t.at("p")} * 2 - {at(x, "p")}{extra};')
+            reg.body.append('        }' if two else '    }')
+            y.tol = ('rowred', ty, 'm')
+            t.tol = ('rowred', ty, 'm')
+            if r.random() < 0.3:
+                o = self.out_arr(reg, 'o', ty, ['m'])
+                reg.body += ['    for (int p = 0; p < m; p++)', f'        {o.at("p")} = {t.at("p")} * 3;']
+                o.tol = ('rowred', ty, 'm')
+        else:
+            n, m = dim(), dim()
+            reg.sizes = [('n', n), ('m', m)]
+            a = self.out_arr(reg, 'a', ty, ['n', 'm'])
+            w = self.in_arr(reg, 'w', ty, ['n', 'n'])
+            d = r.choice(['1', '2', '-1', 'k'])
+            if d == 'k':   # trmm
+                lo = r.choice(['i + 1', 'i + 2'])
+                reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++) {',
+                             f'            for (int k = {lo}; k < n; k++)',
+                             f'                {a.at("i", "j")} += {w.at("k", "i")} * {a.at("k", "j")};',
+                             f'            {a.at("i", "j")} = ({c})0.5 * {a.at("i", "j")};', '        }']
+                a.tol = ('rowred', ty, 'n')
+            elif d == '-1':   # a true dependence: stays serial
+                reg.body += ['    for (int i = 1; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                             f'            {a.at("i", "j")} = ({c})0.5 * ({a.at("i", "j")} + {a.at("i - 1", "j")});']
+            else:   # a start that is a ?: (printed inside `start + t * step`: once without parentheses)
+                lo = r.choice(['0', '0', '(n > 3 ? 1 : 0)'])
+                reg.body += [f'    for (int i = {lo}; i < n - {d}; i++)', '        for (int j = 0; j < m; j++)',
+                             f'            {a.at("i", "j")} = ({c})0.5 * ({a.at("i", "j")} + {a.at(f"i + {d}", "m - 1 - j")});']
+        return reg
+
     def k_reject(self, idx):
         """Regions gpufuse must reject: running sums and recurrences."""
         r = self.r
@@ -1906,9 +1980,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling']
+         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
