@@ -1130,9 +1130,9 @@ static void free_sets(AccSets *s)
     isl_union_map_free(s->rr);
 }
 
-static isl_union_map *compute_deps_skip(Model *m, const Var *only, Var *const *skip, int nskip)
+/* Every dependence between the accesses of s (freed). */
+static isl_union_map *deps_of_sets(Model *m, AccSets s)
 {
-    AccSets s = access_sets(m, only, skip, nskip);
     isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
     isl_union_map *d = deps_between(m, s.w, s.r, s.w, s.r, before);
     d = isl_union_map_union(d, deps_between(m, s.w, s.r, s.wr, s.rr, before));
@@ -1140,6 +1140,11 @@ static isl_union_map *compute_deps_skip(Model *m, const Var *only, Var *const *s
     isl_union_map_free(before);
     free_sets(&s);
     return d;
+}
+
+static isl_union_map *compute_deps_skip(Model *m, const Var *only, Var *const *skip, int nskip)
+{
+    return deps_of_sets(m, access_sets(m, only, skip, nskip));
 }
 
 static isl_union_map *compute_deps(Model *m, const Var *only)
@@ -2068,6 +2073,18 @@ static isl_union_map *time_rel(Model *m, int eq, int differ)
     return isl_union_map_from_map(t);
 }
 
+/* isl's value-based flow of the reads `sink` from the writes `must` (that
+ * surely write what they name) and `may`, in the model's schedule; takes
+ * the three. */
+static isl_union_flow *value_flow(Model *m, isl_union_map *sink, isl_union_map *must, isl_union_map *may)
+{
+    isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
+    ai = isl_union_access_info_set_must_source(ai, must);
+    ai = isl_union_access_info_set_may_source(ai, may);
+    ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
+    return isl_union_access_info_compute_flow(ai);
+}
+
 const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
@@ -2109,11 +2126,7 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
         return why;
     }
     /* value-based: each read's possible sources, the last writes before it */
-    isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
-    ai = isl_union_access_info_set_must_source(ai, must);
-    ai = isl_union_access_info_set_may_source(ai, may);
-    ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
-    isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
+    isl_union_flow *fl = value_flow(m, sink, must, may);
     isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
     /* a parameter has no declaration to stand for its values from before
      * the loop: a read that may see one has no source here */
@@ -2173,11 +2186,7 @@ static isl_bool reads_loop_value(Model *m, PStmt *rps, Access *rd, Var *x, Stmt 
                 may = isl_union_map_union(may, a);
         }
     }
-    isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
-    ai = isl_union_access_info_set_must_source(ai, must);
-    ai = isl_union_access_info_set_may_source(ai, may);
-    ai = isl_union_access_info_set_schedule_map(ai, isl_union_map_copy(m->sched));
-    isl_union_flow *fl = isl_union_access_info_compute_flow(ai);
+    isl_union_flow *fl = value_flow(m, sink, must, may);
     isl_union_map *dep = isl_union_flow_get_may_dependence(fl);
     isl_union_flow_free(fl);
     dep = isl_union_map_intersect_domain(dep, inside);
@@ -2254,14 +2263,7 @@ int deps_old_reads(Region *r, Var *x, Stmt *loop, Expr **reads, int max)
         }
     }
     /* with those reads elsewhere, the loop must carry no dependence */
-    AccSets s = access_sets_ex(m, NULL, NULL, 0, old, nold);
-    isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched), isl_union_map_copy(m->sched));
-    isl_union_map *d = deps_between(m, s.w, s.r, s.w, s.r, before);
-    d = isl_union_map_union(d, deps_between(m, s.w, s.r, s.wr, s.rr, before));
-    d = isl_union_map_union(d, deps_between(m, s.wr, s.rr, s.w, s.r, before));
-    isl_union_map_free(before);
-    free_sets(&s);
-    isl_union_map *dt = to_time(m, d);
+    isl_union_map *dt = to_time(m, deps_of_sets(m, access_sets_ex(m, NULL, NULL, 0, old, nold)));
     bool c = carries(m, dt, loop_ord(loop), 2 * loop->depth + 1);
     isl_union_map_free(dt);
     return c ? 0 : n;

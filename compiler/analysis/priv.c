@@ -884,17 +884,15 @@ static void insert_around(Pv *pv, Stmt *loop, Stmt *before, Stmt *after)
     parent->list = list;
 }
 
-/* Parameter t becomes a temporary in `loop` (b: legal), copied out in the
- * band's last iteration. */
-static Var *param_rewrite(Pv *pv, Var *t, Stmt *loop, Band *b)
+/* A temporary shaped like array `like`, declared (malloc'd) just before
+ * `loop` and freed after it: the loop's copy of a parameter
+ * (param_rewrite) or of an array as it was before the loop (old_copy). */
+static Var *loop_temp(Pv *pv, Var *like, Stmt *loop)
 {
     Arena *a = pv->a;
-    Region *r = pv->r;
-    snapshot(pv);
-    Var *x = fresh_iv(pv, t);
+    Var *x = fresh_iv(pv, like);
     x->kind = V_LOCAL;
-    x->is_temp = true;
-    x->is_array = true;
+    x->is_temp = x->is_array = true;
     x->is_private = false;
     x->ext_lo = x->ext_hi = NULL;
     x->ext_whole = x->write_only = false;
@@ -903,19 +901,29 @@ static Var *param_rewrite(Pv *pv, Var *t, Stmt *loop, Band *b)
     x->delin_bad = x->delin_plain = false;
     x->depth = loop->depth;
     x->loc = loop->loc;
-    rename_stmt(a, loop->body, t, x);
-    /* declared (malloc'd) just before the loop, freed after it */
     Stmt *decl = new_stmt_like(a, S_DECL, loop, NULL);
     decl->var = x;
     decl->is_malloc = true;
     decl->depth = loop->depth;
     x->decl = decl;
-    number_stmt(r, a, decl);
+    number_stmt(pv->r, a, decl);
     Stmt *fr = new_stmt_like(a, S_FREE, loop, NULL);
     fr->var = x;
     fr->depth = loop->depth;
     fr->loc.line = loop->end_line;
     insert_around(pv, loop, decl, fr);
+    return x;
+}
+
+/* Parameter t becomes a temporary in `loop` (b: legal), copied out in the
+ * band's last iteration. */
+static Var *param_rewrite(Pv *pv, Var *t, Stmt *loop, Band *b)
+{
+    Arena *a = pv->a;
+    Region *r = pv->r;
+    snapshot(pv);
+    Var *x = loop_temp(pv, t, loop);
+    rename_stmt(a, loop->body, t, x);
     /* if (iv0 == ub0 - 1 && ...) { t[e] = x[e]; ... } at the end of the innermost loop */
     Stmt *inner = b->loops[b->n - 1];
     if (inner->body->kind != S_BLOCK) {
@@ -1095,29 +1103,8 @@ static void old_copy_rewrite(Pv *pv, Var *x, Stmt *loop, Expr **reads, int n)
     Arena *a = pv->a;
     Region *r = pv->r;
     snapshot(pv);
-    Var *x0 = fresh_iv(pv, x);
-    x0->kind = V_LOCAL;
-    x0->is_temp = x0->is_array = true;
-    x0->is_private = false;
-    x0->ext_lo = x0->ext_hi = NULL;
-    x0->ext_whole = x0->write_only = false;
-    x0->alias_class = 0;
-    x0->delin = NULL;
-    x0->delin_bad = x0->delin_plain = false;
-    x0->depth = loop->depth;
-    x0->loc = loop->loc;
+    Var *x0 = loop_temp(pv, x, loop);
     x0->written = x0->read = true;
-    Stmt *decl = new_stmt_like(a, S_DECL, loop, NULL);
-    decl->var = x0;
-    decl->is_malloc = true;
-    decl->depth = loop->depth;
-    x0->decl = decl;
-    number_stmt(r, a, decl);
-    Stmt *fr = new_stmt_like(a, S_FREE, loop, NULL);
-    fr->var = x0;
-    fr->depth = loop->depth;
-    fr->loc.line = loop->end_line;
-    insert_around(pv, loop, decl, fr);
     /* for (c0 = 0; c0 < d0; c0++) ... x0[c0]... = x[c0]...; */
     Type *et = type_elem(x->ty);
     Expr *dst = mk(a, E_INDEX, et, NULL, x->ndims), *src = mk(a, E_INDEX, et, NULL, x->ndims);

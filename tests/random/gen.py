@@ -1998,6 +1998,8 @@ OFF_BY_DEFAULT |= {'cewise', 'cred'}
 OFF_BY_DEFAULT |= {'lewise'}
 # and the sibling loops (random_sibling, random_sibling_cuda)
 OFF_BY_DEFAULT |= {'sibling'}
+# and the parameters privatised / reads from a copy (random_liveout, random_liveout_cuda)
+OFF_BY_DEFAULT |= {'liveout'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
