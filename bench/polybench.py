@@ -362,6 +362,27 @@ def check(k, a):
         k.check[b] = 'ok' if not first else f'MISMATCH {first} (max |diff| {worst:.3g})'
 
 
+def profile_gpu_ms(text, func):
+    """The 'GPU ms' of func in GPUFUSE_PROFILE=1's table (found by its
+    header, so that new columns do not shift it), or None."""
+    cols = None
+    for line in text.splitlines():
+        f = line.split()
+        if f and f[0] == 'function' and 'GPU' in f:
+            hdr = line
+            cols = hdr.index('GPU ms')
+            continue
+        if cols is not None and f and f[0] == (func or '?'):
+            # the columns are right-aligned under their names
+            right = cols + len('GPU ms')
+            cell = line[:right].split()
+            try:
+                return float(cell[-1])
+            except (ValueError, IndexError):
+                return None
+    return None
+
+
 def timing(k, a):
     exes = get_exes(k, a, 'time')
     order = [b for b in ('plain', 'host', 'gpu', 'ppcg') if b in exes]
@@ -381,9 +402,9 @@ def timing(k, a):
             t = re.findall(r'^\s*([0-9.]+(?:e[-+]?\d+)?)\s*$', so, re.M)
             if t:
                 ts.append(float(t[-1]))
-            m = re.search(rf'^{re.escape(k.func or "?")}\s+\d+\s+\d+\s+([0-9.]+)', se, re.M)
-            if m:
-                gms.append(float(m.group(1)))
+            g = profile_gpu_ms(se, k.func)
+            if g is not None:
+                gms.append(g)
         if ts:
             k.times[b] = statistics.median(ts)
         if gms:

@@ -67,6 +67,23 @@ static inline void gf_launch(gf_call *c, const char *name, void (*k)(P...), dim3
  * outer indices for a 2-D or 3-D grid's y. */
 GF_UNUSED static inline long long gf_blocks_for(long long n) { return gf_max(1, (n + GF_THREADS - 1) / GF_THREADS); }
 GF_UNUSED static inline long long gf_strips_for(long long n) { return gf_max(1, (n + GF_ROWS - 1) / GF_ROWS); }
+/* The y blocks of a 2-D or 3-D map (x: gx blocks): a strip of GF_ROWS outer
+ * indices each, or as many as give the grid 4 blocks per SM, up to one
+ * outer index a block, when the strips would leave SMs idle (few, heavy
+ * rows: PolyBench doitgen's 150 x 140 elements of 25600 multiply-adds ran
+ * in 10 blocks, 36 ms on the H200).  The kernel walks gf_strip_rows. */
+GF_UNUSED static inline long long gf_strips_2d(long long outer, long long gx, int sms)
+{
+    const long long want = (4LL * (sms > 0 ? sms : 1) + gx - 1) / gf_max(1, gx);
+    return gf_max(gf_strips_for(outer), gf_min(outer, want));
+}
+/* The outer indices a block walks: GF_ROWS, or fewer when the launcher
+ * gave y more blocks than strips of GF_ROWS (gf_strips_2d). */
+template <typename I> __device__ static inline I gf_strip_rows(I outer)
+{
+    const I per = (outer + (I)gridDim.y - 1) / (I)gridDim.y;
+    return per < 1 ? (I)1 : per < (I)GF_ROWS ? per : (I)GF_ROWS;
+}
 /* GEOM_COVER (maps): every element its thread, the whole grid at once (a
  * thread per float4 of sqrt over 1e8 floats: 4150 GB/s on the H200, against
  * 3780 for a resident grid striding); y at most 65535 strips, striding beyond. */

@@ -899,6 +899,7 @@ static Var *loop_temp(Pv *pv, Var *like, Stmt *loop)
     x->alias_class = 0;
     x->delin = NULL;
     x->delin_bad = x->delin_plain = false;
+    x->copy_of = NULL;
     x->depth = loop->depth;
     x->loc = loop->loc;
     Stmt *decl = new_stmt_like(a, S_DECL, loop, NULL);
@@ -1105,6 +1106,7 @@ static void old_copy_rewrite(Pv *pv, Var *x, Stmt *loop, Expr **reads, int n)
     snapshot(pv);
     Var *x0 = loop_temp(pv, x, loop);
     x0->written = x0->read = true;
+    x0->copy_of = x;
     /* for (c0 = 0; c0 < d0; c0++) ... x0[c0]... = x[c0]...; */
     Type *et = type_elem(x->ty);
     Expr *dst = mk(a, E_INDEX, et, NULL, x->ndims), *src = mk(a, E_INDEX, et, NULL, x->ndims);

@@ -718,8 +718,9 @@ static void print_grid(Buf *b, CudaCx *c)
     } else {
         emit_one_iv(b, c, k->loops[k->pdims - 1], "gf_x");
     }
-    buf_line(b, "/* each block walks GF_ROWS consecutive outer indices */");
-    buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * GF_ROWS; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * GF_ROWS) {");
+    buf_line(b, "/* each block walks gf_rows consecutive outer indices (GF_ROWS, fewer on a taller grid) */");
+    buf_line(b, "const GF_I gf_rows = gf_strip_rows(gf_outer);");
+    buf_line(b, "for (GF_I gf_c = (GF_I)blockIdx.y * gf_rows; gf_c < gf_outer; gf_c += (GF_I)gridDim.y * gf_rows) {");
     b->indent++;
     for (int i = 0; i < c->rot.len; i++) {
         Rot *r = vec_at(&c->rot, i);
@@ -728,7 +729,7 @@ static void print_grid(Buf *b, CudaCx *c)
         for (long long o = 1; o <= r->hi - r->lo; o++)
             buf_line(b, "%s gf_r%d_%lld;", type_c_name(type_elem(r->v->ty)), r->id, o);
     }
-    buf_line(b, "for (GF_I gf_y = gf_c; gf_y < gf_c + GF_ROWS && gf_y < gf_outer; gf_y++) {");
+    buf_line(b, "for (GF_I gf_y = gf_c; gf_y < gf_c + gf_rows && gf_y < gf_outer; gf_y++) {");
     b->indent++;
     if (k->pdims == 2) {
         emit_one_iv(b, c, k->loops[0], "gf_y");
@@ -1664,7 +1665,8 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
     buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");
 }
 
-/* x over the innermost loop, y over strips of GF_ROWS outer indices. */
+/* x over the innermost loop, y over strips of GF_ROWS outer indices (shorter
+ * strips when those leave the GPU idle: gf_strips_2d). */
 static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf *launch)
 {
     Kernel *k = kl->k;
@@ -1673,7 +1675,7 @@ static void geometry_grid(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
     const char *inner = k->pdims == 2 ? "gf_n1" : "gf_n2";
     const char *outer = k->pdims == 2 ? "gf_n0" : "gf_n0 * gf_n1";
     buf_line(b, "const long long gf_gx = gf_blocks_for(%s);", inner);
-    buf_line(b, "const long long gf_chunks = gf_strips_for(%s);", outer);
+    buf_line(b, "const long long gf_chunks = gf_strips_2d(%s, gf_gx, gf_sms);", outer);
     if (cover)
         /* a map: every strip of GF_ROWS rows its own block, as for 1-D maps */
         buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_2d(gf_gx, gf_chunks)", "GF_THREADS", args));

@@ -194,6 +194,10 @@ struct Var {
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
     int alias_class;             /* params that may be the same pointer share it */
+    /* priv.c (old_copy_rewrite): this temporary is a copy of array copy_of
+     * made just before the loop whose reads of copy_of's values from before
+     * it now read the copy (libcall.c matches them as copy_of's old values) */
+    Var *copy_of;
     /* deps.c: a 1-D array used only as a[outer*P + inner], seen as 2-D */
     Var *delin;
     bool delin_bad, delin_plain;

@@ -765,6 +765,14 @@ static bool eval_elem(Cx *x, Item *it, Expr *e, Poly *out)
     fac_roles(it, &f);
     if (elem_kind(f.v) != elem_kind(x->outs[0].v))
         return fail(x, "line %d mixes float and double arrays", it->s->loc.line);
+    if (f.v->copy_of && out_of(x, f.v->copy_of)) {
+        /* the copy of an output made just before the nest (priv.c): its
+         * values from before the nest, as TRMM in place reads them */
+        f.v = f.v->copy_of;
+        f.old = true;
+        *out = poly_mono(x, (Mono){.k = coef_num(1), .f = {f}, .nf = 1});
+        return true;
+    }
     Out *o = out_of(x, f.v);
     if (o && same_element(&f, o) && it->sum < 0 && it->out) {
         *out = o->cur;           /* the value computed so far */

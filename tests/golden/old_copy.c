@@ -4,7 +4,9 @@
 // shows every value those reads see is from before the loop, so through
 // them the loop carries anti-dependences only; reading them from a copy of
 // B made before the loop, 'i' carries nothing and is parallel (a 2-D map
-// instead of a thread per column walking the rows in order).
+// instead of a thread per column walking the rows in order).  The copy's
+// reads are B's values from before the nest, so the nest is still cuBLAS's
+// TRMM in place (libcall.c: Var.copy_of); the launcher keeps both.
 #include <gpufuse.h>
 
 GPUFUSE void trmm(int m, int n, double alpha, const double A[m][m], double B[m][n])
@@ -54,21 +56,22 @@ GPUFUSE void seidel(int n, float A[n][n])
 
 // CHECK-LABEL: region trmm
 // CHECK: S2: decl double B_1[m][n] (malloc)
-// CHECK-NEXT: for B_c0 in [0, m) step 1  ; line 12, parallel
-// CHECK-NEXT: for B_c1 in [0, n) step 1  ; line 12, parallel
+// CHECK-NEXT: for B_c0 in [0, m) step 1  ; line 14, parallel
+// CHECK-NEXT: for B_c1 in [0, n) step 1  ; line 14, parallel
 // CHECK-NEXT: S3: B_1[B_c0][B_c1] = B[B_c0][B_c1]
-// CHECK-NEXT: for i in [0, m) step 1  ; line 12, parallel
-// CHECK-NEXT: for j in [0, n) step 1  ; line 13, parallel
+// CHECK-NEXT: for i in [0, m) step 1  ; line 14, parallel
+// CHECK-NEXT: for j in [0, n) step 1  ; line 15, parallel
 // CHECK: S0: B[i][j] += (A[k][i] * B_1[k][j])
 // CHECK-NEXT: S1: B[i][j] = (alpha * B[i][j])
 // CHECK-NEXT: free B_1
 // CHECK-LABEL: region shift
-// CHECK: for i in [0, (n - 1)) step 1  ; line 24, parallel
+// CHECK: for i in [0, (n - 1)) step 1  ; line 26, parallel
 // CHECK-NEXT: S0: a[i] = (a_1[(i + 1)] * 2.0f)
 // CHECK-LABEL: region rows_up
-// CHECK: for i in [0, (n - 1)) step 1  ; line 33, parallel
+// CHECK: for i in [0, (n - 1)) step 1  ; line 35, parallel
 // CHECK: A[i][j] = (0.5f * (A_1[i][j] + A_1[(i + 1)][j]))
 // REPORT: region trmm ({{.*}}): 2 loop nests -> 2 kernels
-// REPORT: line 12: the read of 'B' on line 15 sees only values from before the loop over 'i' (isl: value-based flow): read from a copy of 'B' taken before the loop, which then carries no dependence
-// WARN: old_copy.c:42:5: warning: loop carries a dependence on 'a'
-// WARN: old_copy.c:50:5: warning: loop carries a dependence on 'A'
+// REPORT: line 14: the read of 'B' on line 17 sees only values from before the loop over 'i' (isl: value-based flow): read from a copy of 'B' taken before the loop, which then carries no dependence
+// REPORT: line 14: kernel trmm_k1 (lines 14-19) is a library call: B = alpha * unit_tri(A)^T * B (double, cuBLAS TRMM, A's lower triangle)
+// WARN: old_copy.c:44:5: warning: loop carries a dependence on 'a'
+// WARN: old_copy.c:52:5: warning: loop carries a dependence on 'A'

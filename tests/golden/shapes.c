@@ -88,7 +88,7 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU-LABEL: static void gf_launch_blur(
 // CU: const long long gf_n1 = gf_n1_ ? gf_n1_ + 1 : 0; /* threads start aligned */
 // CU: const long long gf_gx = gf_blocks_for(gf_n1);
-// CU-NEXT: const long long gf_chunks = gf_strips_for(gf_n0);
+// CU-NEXT: const long long gf_chunks = gf_strips_2d(gf_n0, gf_gx, gf_sms);
 // CU: gf_launch(gf_c, "blur_k0", blur_k0<int>, gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s, 
 
 // CU-LABEL: /* total2_k0: reduce kernel for shapes.c
