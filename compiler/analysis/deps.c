@@ -2202,7 +2202,7 @@ int deps_old_reads(Region *r, Var *x, Stmt *loop, Expr **reads, int max)
         return 0;
     Access *old[64];
     int nold = 0;
-    bool fresh_read = false, written = false;
+    bool written = false;
     for (int i = 0; i < m->ps.len; i++) {
         PStmt *ps = vec_at(&m->ps, i);
         if (!under(ps, loop))
@@ -2215,22 +2215,18 @@ int deps_old_reads(Region *r, Var *x, Stmt *loop, Expr **reads, int max)
                 written = true;
                 continue;
             }
-            if (!ac->exact || !ac->e || ac->e->kind != E_INDEX || ac->red) {
-                fresh_read = true;   /* left as it is */
-                continue;
-            }
+            if (!ac->exact || !ac->e || ac->e->kind != E_INDEX || ac->red)
+                continue;   /* left as it is: the carried check below sees it */
             isl_bool lv = reads_loop_value(m, ps, ac, x, loop);
             if (isl_bad(m, lv < 0))
                 return 0;
             if (lv)
-                fresh_read = true;
-            else if (nold < 64)
-                old[nold++] = ac;
-            else
+                continue;   /* sees a value the loop wrote: stays on x */
+            if (nold == 64)
                 return 0;
+            old[nold++] = ac;
         }
     }
-    (void)fresh_read;
     if (!written || !nold)
         return 0;
     /* an expression read elsewhere too (shared) moves only when every read

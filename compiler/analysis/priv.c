@@ -708,12 +708,13 @@ static const char *param_legal(Pv *pv, Var *t, Stmt *loop, Band *b, bool *quiet)
     /* the band: the loop, and the loop in its body that holds every use
      * (through blocks only), and so on, each of step 1 with fixed bounds */
     Stmt *at = loop;
+    if (loop->step != 1 || loop->brk)
+        return arena_printf(pv->a, "loop '%s' has a step other than 1 or a break", loop->iv->name);
     for (;;) {
-        if (at->step != 1 || at->brk)
-            return arena_printf(pv->a, "loop '%s' has a step other than 1 or a break", at->iv->name);
-        if (b->n > 0) {
+        if (b->n > 0) {          /* an inner loop joins the band with fixed bounds and step 1 */
             Allowed none = {NULL, 0};
-            if (ir_expr_any(at->lb, not_fixed, &none) || ir_expr_any(at->ub, not_fixed, &none))
+            if (at->step != 1 || at->brk || ir_expr_any(at->lb, not_fixed, &none) ||
+                ir_expr_any(at->ub, not_fixed, &none))
                 break;
         }
         b->loops[b->n++] = at;
@@ -988,7 +989,7 @@ static bool try_privatise(Pv *pv, Stmt *loop)
 {
     Region *r = pv->r;
     Var *T[MAX_PRIV];
-    static Band B[MAX_PRIV];     /* a parameter's band (B[i].n == 0: a temporary) */
+    Band B[MAX_PRIV];            /* a parameter's band (B[i].n == 0: a temporary) */
     int n = 0;
     for (int i = 0; i < r->vars.len && n < MAX_PRIV; i++) {
         Var *t = vec_at(&r->vars, i);
