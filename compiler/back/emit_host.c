@@ -550,12 +550,19 @@ static void emit_blocked(Buf *b, HostCx *h, Kernel *k, Stmt *q)
     buf_free(&qub);
 }
 
-/* `#pragma omp parallel for` over k's parallel loops, with its reductions. */
-static void emit_omp_for(Buf *b, Kernel *k)
+/* `#pragma omp parallel for` over k's parallel loops, with its reductions.
+ * The innermost parallel loop stays out of the collapse unless it is run by
+ * blocks (then the loop over the blocks is collapsed and each block's loop
+ * stays inside): a collapsed loop is one flattened loop, which gcc and clang
+ * do not vectorise, and the innermost loop is the one that reads memory
+ * contiguously (samples/basic heat on 2 threads: 0.5x its C body with
+ * collapse(2), 1.7x without).  `blocked`: the innermost is run by blocks. */
+static void emit_omp_for(Buf *b, Kernel *k, bool blocked)
 {
     Buf clause = {0};
-    if (k->pdims > 1)
-        buf_printf(&clause, " collapse(%d)", k->pdims);
+    int collapse = blocked ? k->pdims : k->pdims - 1;
+    if (collapse > 1)
+        buf_printf(&clause, " collapse(%d)", collapse);
     for (int i = 0; i < k->reds.len; i++) {
         Stmt *s = vec_at(&k->reds, i);
         bool dup = false;
@@ -598,7 +605,7 @@ static void emit_host_kernel(Buf *b, Unit *u, Region *r, Kernel *k, bool openmp)
         buf_free(&ub);
     }
     if (openmp)
-        emit_omp_for(b, k);
+        emit_omp_for(b, k, q != NULL);
     int open = q ? k->pdims - 1 : k->pdims;
     for (int d = 0; d < open; d++) {
         Stmt *l = k->loops[d];

@@ -49,3 +49,34 @@ GPUFUSE void gemm_ikj(int ni, int nj, int nk, double alpha, double beta, double 
 // HOST-NEXT: for (int j = (int)gf_blk; j < gf_blk_end; j++) {
 // HOST-NEXT: C[((long long)i * nj + j)] += alpha * A[((long long)i * nk + k)] * B[((long long)k * nj + j)];
 // CU: gf_call_gemm(gf_c, GF_OP_N, GF_OP_N, (long long)(ni), (long long)(nj), (long long)(nk)
+
+// A 2-D and a 3-D map: the innermost parallel loop stays out of OpenMP's
+// collapse, so that the compiler can vectorise it (a collapsed loop is one
+// flattened loop, which gcc does not vectorise).
+GPUFUSE void smooth2(int n, int m, const float u[n][m], float v[n][m])
+{
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < m - 1; j++)
+            v[i][j] = 0.25f * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
+}
+
+GPUFUSE void scale3(int n, int m, int p, float a[n][m][p], float s)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            for (int k = 0; k < p; k++)
+                a[i][j][k] *= s;
+}
+// HOST-LABEL: /* map smooth2_k0:
+// HOST-NEXT: #if defined(_OPENMP)
+// HOST-NEXT: #pragma omp parallel for{{$}}
+// HOST-NEXT: #endif
+// HOST-NEXT: for (int i = 1; i < n - 1; i++) {
+// HOST-NEXT: for (int j = 1; j < m - 1; j++) {
+// HOST-LABEL: /* map scale3_k0:
+// HOST-NEXT: #if defined(_OPENMP)
+// HOST-NEXT: #pragma omp parallel for collapse(2){{$}}
+// HOST-NEXT: #endif
+// HOST-NEXT: for (int i = 0; i < n; i++) {
+// HOST-NEXT: for (int j = 0; j < m; j++) {
+// HOST-NEXT: for (int k = 0; k < p; k++) {
