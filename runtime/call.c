@@ -39,6 +39,9 @@ struct gf_call {
     int checks;                  /* gf_call_check calls: device work the launcher queued */
     int prefer_c_body;           /* the GPU cannot win this call: 1 the C body (gf_call_prefer_c_body),
                                     2 the host plan (gf_call_prefer_host) */
+    int weighed;                 /* gf_call_weigh: the launcher's estimates below */
+    int cpu_plan;                /* the CPU's way: the host plan (1) or the C body (0) */
+    double gpu_ns, cpu_ns;
     void **scratch;              /* gf_call_scratch: allocated when asked */
     int nscratch, capscratch;
     gf_scratch res;              /* gf_call_reserve: allocated by gf_call_map */
@@ -58,8 +61,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 4, "rename gf_launch_abi_4 with GF_LAUNCH_ABI");
-const int gf_launch_abi_4 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 5, "rename gf_launch_abi_5 with GF_LAUNCH_ABI");
+const int gf_launch_abi_5 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
@@ -179,6 +182,7 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     c->staged_in = c->staged_out = 0;
     c->checks = 0;
     c->prefer_c_body = 0;
+    c->weighed = 0;
     c->timing = 0;
     gf_tl_site = (const struct gf_site *)site;
     nvtxRangePushA(site->function ? site->function : "gpufuse call");
@@ -356,6 +360,44 @@ static int cost_model_on(void)
 void gf_call_prefer_c_body(gf_call *c) { c->prefer_c_body = cost_model_on(); }
 void gf_call_prefer_host(gf_call *c) { c->prefer_c_body = 2 * cost_model_on(); }
 
+void gf_call_weigh(gf_call *c, double gpu_ns, double cpu_ns, int plan)
+{
+    c->weighed = cost_model_on();
+    c->gpu_ns = gpu_ns;
+    c->cpu_ns = cpu_ns;
+    c->cpu_plan = plan;
+}
+
+/* Copies of host arguments against the CPU's time (gf_call_weigh): a byte
+ * staged in or out through the pinned ring (64 MiB in 1.5-2.1 ms measured on
+ * the H200, bench/first_call), and what the process's first device call pays
+ * beyond its copies and its GPU time (the device pool's first block, the
+ * stream's first work: 1.4-3.7 ms measured, "extra" in docs/performance.md). */
+#define GF_COST_STAGE_NS_PER_BYTE 0.025
+#define GF_COST_FIRST_CALL_NS 2.0e6
+
+/* Whether the CPU runs the call sooner than the GPU with its copies: only when
+ * every argument with bytes is plain host memory about to be staged (the
+ * first m of stage_idx).  `first`: no device pool yet. */
+static int cpu_sooner(gf_call *c, int m, int first)
+{
+    if (!c->weighed || !m)
+        return 0;
+    double bytes = 0;
+    int with_bytes = 0;
+    for (int i = 0; i < c->nargs; i++)
+        with_bytes += c->a[i].p && c->a[i].hi > c->a[i].lo;
+    if (with_bytes != m)
+        return 0;                /* some argument already lives on the device */
+    for (int k = 0; k < m; k++) {
+        const gf_argdesc *d = &c->a[c->stage_idx[k]];
+        double n = (double)(d->hi - d->lo);
+        bytes += ((d->mode & GF_ARG_READ) ? n : 0) + ((d->mode & GF_ARG_WRITE) ? n : 0);
+    }
+    double gpu = c->gpu_ns + bytes * GF_COST_STAGE_NS_PER_BYTE + (first ? GF_COST_FIRST_CALL_NS : 0);
+    return c->cpu_ns < gpu;
+}
+
 /* Whether the host can run the call on its arguments (none is device memory). */
 static int host_can_run(gf_call *c)
 {
@@ -456,6 +498,9 @@ gf_path gf_call_map(gf_call *c)
         c->kind[i] = K_STAGED;
         c->stage_idx[m++] = i;
     }
+    if (cpu_sooner(c, m, !pool))   /* the cost model: not an error, no report */
+        return host_fallback(c, c->cpu_plan ? GF_PATH_HOST : GF_PATH_SEQUENTIAL, GF_SUCCESS,
+                             "the CPU runs this call on host arrays sooner than the copies and the GPU", 0);
     if (m) {
         gf_status st = stage_in(c, m);
         if (st != GF_SUCCESS) {

@@ -367,6 +367,13 @@ GF_UNUSED static inline bool gf_gpu_wins(double launches, double syncs, double p
     return launches * GF_COST_LAUNCH_NS + syncs * GF_COST_SYNC_NS + ser * GF_COST_SERIAL_NS <
            (par + ser) * GF_COST_CPU_NS;
 }
+/* The GPU's time for a call, ns, without its copies (gf_call_map adds
+ * those): for gf_call_weigh, against the CPU's (gf_host_cpu_ns). */
+#define GF_COST_GPU_PAR_NS 0.0005 /* a statement instance of a parallel kernel: 2e12 a second */
+GF_UNUSED static inline double gf_gpu_ns(double launches, double syncs, double par, double ser)
+{
+    return launches * GF_COST_LAUNCH_NS + syncs * GF_COST_SYNC_NS + ser * GF_COST_SERIAL_NS + par * GF_COST_GPU_PAR_NS;
+}
 /* A loop's trip count from its bounds (as doubles: estimates). */
 GF_UNUSED static inline double gf_trips(double lb, double ub, double step) { return ub > lb ? (ub - lb) / step : 0; }
 

@@ -2355,7 +2355,13 @@ static void launcher_steps(Buf *b, CudaCx *c, Vec *steps)
  * of the ranges of the loops around it (exact for rectangular nests, about
  * right for triangular ones); a while loop counts once.  gf_gpu_wins
  * (templates/device.cuh) then decides, and gf_call_prefer_c_body sends the
- * call to the C body when the GPU cannot win. */
+ * call to the C body when the GPU cannot win.
+ * Also emitted for every region with a host cost model and no library
+ * builtin (host_cost_work_call): the GPU's time (gf_gpu_ns) and the CPU's
+ * (gf_host_cpu_ns of gf_host_work_<f>) go to gf_call_weigh, and gf_call_map
+ * adds the copies of host arguments to the GPU's side once it knows which
+ * arguments need them: a call on host arrays that does little work per
+ * byte runs on the CPU (docs/performance.md, "Copies against work"). */
 
 typedef struct Cost {
     CudaCx *c;
@@ -2567,7 +2573,8 @@ static void cost_steps(Cost *k, Vec *steps, const char *mult)
 
 static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
 {
-    if (!r->plan->cost_model)
+    const char *work = host_cost_work_call(r);
+    if (!r->plan->cost_model && !work)
         return;
     /* without a GPU the call takes the CPU fallback whatever this says: the
      * host plan's own choice (emit_host_choice) decides there */
@@ -2576,8 +2583,15 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
     buf_line(b, "double gf_launches = 0, gf_syncs = 0, gf_par = 0, gf_ser = 0;");
     Cost k = {.c = c, .b = b};
     cost_steps(&k, &r->plan->steps, NULL);
+    if (work) {
+        /* the copies are known only when gf_call_map has looked at the
+         * arguments: it adds them and decides */
+        buf_line(b, "int gf_cpu_plan = 0;");
+        buf_line(b, "const double gf_cpu_ns = gf_host_cpu_ns(%s, &gf_cpu_plan);", work);
+        buf_line(b, "gf_call_weigh(gf_c, gf_gpu_ns(gf_launches, gf_syncs, gf_par, gf_ser), gf_cpu_ns, gf_cpu_plan);");
+    }
     const char *host = host_cost_call(r);
-    if (host) {
+    if (r->plan->cost_model && host) {
         /* the host plan when it beats the C body (a serial kernel's loops, or
          * launches in a host loop, can lose to both) */
         buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser)) { /* the CPU: the host plan or the C body */");
@@ -2586,7 +2600,7 @@ static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
         buf_line(b, "    else");
         buf_line(b, "        gf_call_prefer_c_body(gf_c);");
         buf_line(b, "}");
-    } else {
+    } else if (r->plan->cost_model) {
         buf_line(b, "if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser))");
         buf_line(b, "    gf_call_prefer_c_body(gf_c); /* too little work for its launches: the C body */");
     }

@@ -154,18 +154,25 @@ static void work_after(IrVisitor *v, Stmt *s)
     vec_push(k->a, &w->vals, r);
 }
 
+static Work *stmt_work(HCost *k, Stmt *s)
+{
+    WorkCx w = {{.stmt = work_before, .stmt_after = work_after}, k, {0}};
+    ir_visit_stmt(&w.v, s);
+    return pop_val(&w, s);
+}
+
 static void kernel_cost(HCost *k, Kernel *kn, const char *mult)
 {
-    if (kn->kind == K_SERIAL)    /* the same statements in the same order as the C body's */
-        return;
     const char *all = "0", *atom = "0";
     for (int i = 0; i < kn->nests.len; i++) {
-        WorkCx w = {{.stmt = work_before, .stmt_after = work_after}, k, {0}};
-        Stmt *nest = vec_at(&kn->nests, i);
-        ir_visit_stmt(&w.v, nest);
-        Work *x = pop_val(&w, nest);
+        Work *x = stmt_work(k, vec_at(&kn->nests, i));
         all = plus(k, all, x->all);
         atom = plus(k, atom, x->atom);
+    }
+    if (kn->kind == K_SERIAL) {  /* the same statements in the same order as the C body's */
+        if (strcmp(all, "0"))
+            buf_line(k->b, "gf_seq += %s; /* %s, in order */", times(k, mult, all), kn->name);
+        return;
     }
     buf_line(k->b, "gf_forks += %s; gf_par += %s; /* %s */", times(k, mult, "1"), times(k, mult, all),
              kn->name);
@@ -178,8 +185,11 @@ static void steps_cost(HCost *k, Vec *steps, const char *mult)
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
         switch (st->kind) {
-        case P_HOST:
-        case P_LIB: break;       /* run as in the C body */
+        case P_HOST:             /* run as in the C body */
+            buf_line(k->b, "gf_seq += %s; /* line %d, in order */", times(k, mult, stmt_work(k, st->stmt)->all),
+                     st->stmt->loc.line);
+            break;
+        case P_LIB: break;       /* not counted: such a region is not weighed (host_cost_work_call) */
         case P_KERNEL: kernel_cost(k, st->kernel, mult); break;
         case P_LOOP:
             if (st->stmt->kind == S_FOR) {
@@ -246,23 +256,30 @@ void emit_host_cost(Buf *b, Region *r)
 {
     if (host_cost_none(r))
         return;
-    Buf ps = {0};
+    Buf ps = {0}, ns = {0};
     scalar_params(&ps, r, false);
-    buf_printf(b, "/* Whether the host plan of %s() can beat its C body at this call (host_cost.c) */\n"
-                  "GF_UNUSED static int gf_host_wins_%s(%s)\n{\n", r->name, r->cname, ps.data ? ps.data : "");
-    buf_free(&ps);
+    scalar_params(&ns, r, true);
+    buf_printf(b, "/* The work of the host plan of %s() at this call (host_cost.c) */\n"
+                  "GF_UNUSED static gf_host_work gf_host_work_%s(%s)\n{\n", r->name, r->cname, ps.data ? ps.data : "");
     b->indent = 1;
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)
             buf_line(b, "(void)%s;", v->cname);
     }
-    buf_line(b, "double gf_forks = 0, gf_par = 0, gf_atom = 0;");
+    buf_line(b, "double gf_forks = 0, gf_par = 0, gf_atom = 0, gf_seq = 0;");
     HCost k = {.a = r->unit->arena, .b = b};
     steps_cost(&k, &r->plan->steps, NULL);
-    buf_line(b, "return gf_host_plan_wins(gf_forks, gf_par, gf_atom);");
+    buf_line(b, "const gf_host_work gf_w = {gf_forks, gf_par, gf_atom, gf_seq};");
+    buf_line(b, "return gf_w;");
     b->indent = 0;
     buf_puts(b, "}\n\n");
+    buf_printf(b, "/* Whether the host plan of %s() can beat its C body at this call */\n"
+                  "GF_UNUSED static int gf_host_wins_%s(%s)\n{\n", r->name, r->cname, ps.data ? ps.data : "");
+    buf_printf(b, "    const gf_host_work gf_w = gf_host_work_%s(%s);\n", r->cname, ns.data ? ns.data : "");
+    buf_puts(b, "    return gf_host_plan_wins(gf_w.forks, gf_w.par, gf_w.atom);\n}\n\n");
+    buf_free(&ps);
+    buf_free(&ns);
 }
 
 const char *host_cost_call(Region *r)
@@ -272,6 +289,30 @@ const char *host_cost_call(Region *r)
     Buf a = {0};
     scalar_params(&a, r, true);
     const char *s = arena_printf(r->unit->arena, "gf_host_wins_%s(%s)", r->cname, a.data ? a.data : "");
+    buf_free(&a);
+    return s;
+}
+
+static bool any_lib(Vec *steps)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_LIB || any_lib(&st->body) || any_lib(&st->els))
+            return true;
+    }
+    return false;
+}
+
+/* gf_host_work_<f>(scalar arguments), for the CUDA launcher to weigh the CPU
+ * against the GPU and the copies (gf_call_weigh), or NULL: no host model, or
+ * a library builtin (gf_sgemm ...) whose time on the CPU is not counted. */
+const char *host_cost_work_call(Region *r)
+{
+    if (host_cost_none(r) || any_lib(&r->plan->steps))
+        return NULL;
+    Buf a = {0};
+    scalar_params(&a, r, true);
+    const char *s = arena_printf(r->unit->arena, "gf_host_work_%s(%s)", r->cname, a.data ? a.data : "");
     buf_free(&a);
     return s;
 }

@@ -17,7 +17,7 @@
 #define GFC_VERSION "0.1.0"
 /* The launcher interface the generated code is written for: the runtime's
  * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
-#define GFC_LAUNCH_ABI 4
+#define GFC_LAUNCH_ABI 5
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -972,10 +972,13 @@ void emit_call_args(Buf *b, Region *r, bool big);
 void emit_device_ptrs(Buf *b, Region *r, bool by_written);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);
 /* host_cost.c: the host plan against the C body, per call.  emit_host_cost
- * prints gf_host_wins_<f>(scalar parameters); host_cost_call is its call
- * (NULL when the region has no model: host_cost_none says why). */
+ * prints gf_host_work_<f> and gf_host_wins_<f>(scalar parameters);
+ * host_cost_call is the latter's call (NULL when the region has no model:
+ * host_cost_none says why), host_cost_work_call the former's for the CUDA
+ * launcher's weighing of CPU against GPU (NULL: not weighed). */
 void emit_host_cost(Buf *b, Region *r);
 const char *host_cost_call(Region *r);
+const char *host_cost_work_call(Region *r);
 const char *host_cost_none(Region *r);
 /* In the CUDA launcher, before gf_call_map: without a GPU, the C body when
  * the host plan cannot win. */

@@ -21,8 +21,9 @@ extern "C" {
  *   3: gf_prewarm, called by every .gf.cu when the program starts
  *   4: CUDA graphs of repeated calls (gf_graph_begin, gf_graph_on,
  *      gf_graph_kernel); gf_prewarm_load: the unit passes its kernel loader
- *      (GF_WARM_STAGING) */
-#define GF_LAUNCH_ABI 4
+ *      (GF_WARM_STAGING)
+ *   5: gf_call_weigh (copies of host arguments against the CPU's time) */
+#define GF_LAUNCH_ABI 5
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {
@@ -82,6 +83,16 @@ void gf_call_prefer_c_body(gf_call *c);
  * launcher's GF_PATH_HOST) beats its C body: gf_call_map then returns
  * GF_PATH_HOST, with the same exception for device memory. */
 void gf_call_prefer_host(gf_call *c);
+
+/* The launcher's estimates for this call, in ns: the GPU's time without
+ * copies, and the CPU's (the host plan when `plan`, else the C body).
+ * gf_call_map adds to the GPU's side the copies of the arguments that are
+ * plain host memory (and the device pool's creation at the process's first
+ * device call); when every argument with bytes is plain host memory and the
+ * CPU is then sooner, it returns GF_PATH_HOST or GF_PATH_SEQUENTIAL.  Device
+ * memory, managed memory and data regions keep the call on the GPU.
+ * GPUFUSE_COST_MODEL=0 turns it off.  Call before gf_call_map. */
+void gf_call_weigh(gf_call *c, double gpu_ns, double cpu_ns, int plan);
 
 /* Resolves the declared arguments: device pointers are used as they are, host
  * pointers inside a data region use their mirror, plain host pointers are

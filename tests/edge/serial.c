@@ -12,7 +12,9 @@
  *    (n^3/6 launches for lu) cannot pass;
  *  - the cost model: with host memory, a call whose launches cost more than
  *    its work runs the C body (no launch at all), one with enough work per
- *    launch runs on the GPU.
+ *    launch runs on the GPU; a call on host arrays whose copies cost more
+ *    than the CPU's work runs on the CPU (gf_call_weigh), the same call on
+ *    device arrays on the GPU.
  *
  * Needs a GPU: exit 77 without one. */
 #define _POSIX_C_SOURCE 200809L /* unsetenv */
@@ -38,6 +40,8 @@ PROTO2(float, derived, int n, const float *x, float *y);
 PROTO2(float, running, int steps, int n, const float *x, float *y);
 PROTO2(void, guarded, int n, const float *x, float *y);
 PROTO2(void, smooth, int steps, int n, float *a, float *b);
+PROTO2(void, wide_sum, int n, const double *a, const double *b, const double *c, const double *d, const double *e,
+       double *out);
 PROTO2(void, early, int n, int flag, const float *x, float *y);
 PROTO2(int, triangle, void);
 
@@ -368,6 +372,43 @@ static void check_smooth(int steps, int n)
     free(a0), free(b0), free(a1), free(b1);
 }
 
+/* ---- copies against work (gf_call_weigh) ---- */
+
+static void check_weigh(int n)
+{
+    double *in[5], *dev[5], *out0 = malloc(n * sizeof *out0), *out1 = malloc(n * sizeof *out1);
+    for (int k = 0; k < 5; k++) {
+        in[k] = malloc(n * sizeof *in[k]);
+        for (int i = 0; i < n; i++)
+            in[k][i] = urand();
+    }
+    wide_sum(n, in[0], in[1], in[2], in[3], in[4], out0);
+    poison_d(out1, n);
+    long before = launches;
+    gf_wide_sum(n, in[0], in[1], in[2], in[3], in[4], out1);
+    long used = launches - before;
+    char what[112];
+    snprintf(what, sizeof what, "wide_sum n=%d, host memory: 48 bytes copied per addition", n);
+    check(what, close_d(out0, out1, n, 0.0));
+    snprintf(what, sizeof what, "  ... the copies cost more than the CPU's work: no launch (%ld)", used);
+    check(what, used == 0);
+    for (int k = 0; k < 5; k++)
+        dev[k] = to_dev(in[k], n * sizeof(double));
+    double *dout = to_dev(out1, n * sizeof(double));
+    before = launches;
+    gf_wide_sum(n, dev[0], dev[1], dev[2], dev[3], dev[4], dout);
+    used = launches - before;
+    poison_d(out1, n);
+    from_dev(out1, dout, n * sizeof(double));
+    snprintf(what, sizeof what, "wide_sum n=%d, device memory", n);
+    check(what, close_d(out0, out1, n, 0.0));
+    snprintf(what, sizeof what, "  ... nothing to copy: on the GPU (%ld launches)", used);
+    check(what, used >= 1);
+    for (int k = 0; k < 5; k++)
+        gf_free(dev[k]), free(in[k]);
+    free(out0), free(out1);
+}
+
 int main(void)
 {
     unsetenv("GPUFUSE_COST_MODEL"); /* the cost model is under test */
@@ -395,6 +436,7 @@ int main(void)
     check_guarded(1);
     check_early(1000);
     check_smooth(4, 1 << 22);
+    check_weigh(1 << 20);
     check("no parameters: triangle() = 4950", gf_triangle() == triangle() && triangle() == 4950);
     printf("%s\n", failures ? "FAILED" : "every function agrees with its C body, with bounded launches");
     return failures ? 1 : 0;

@@ -57,9 +57,13 @@ GPUFUSE void sweep(int n, int m, float A[n][m + 1])
 // HOST-NEXT: {
 // HOST-NEXT: for (int i = 0; i < n; i++) {
 // HOST-NEXT: for (int j = 0; j < m; j++) {
-// HOST-LABEL: static int gf_host_wins_atx(int n, int m)
+// HOST-LABEL: static gf_host_work gf_host_work_atx(int n, int m)
 // HOST: gf_forks += 1; gf_par += gf_ct0 * gf_ct1; /* atx_k0 */
-// HOST-NEXT: return gf_host_plan_wins(gf_forks, gf_par, gf_atom);
+// HOST-NEXT: const gf_host_work gf_w = {gf_forks, gf_par, gf_atom, gf_seq};
+// HOST-LABEL: static int gf_host_wins_atx(int n, int m)
+// HOST-NEXT: {
+// HOST-NEXT: const gf_host_work gf_w = gf_host_work_atx(n, m);
+// HOST-NEXT: return gf_host_plan_wins(gf_w.forks, gf_w.par, gf_w.atom);
 // HOST-LABEL: void atx(
 // HOST: const int gf_plan = gf_host_wins_atx(n, m);
 // HOST: if (!gf_plan) {

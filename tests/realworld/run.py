@@ -372,7 +372,7 @@ def gpu_run(res, a, src, gen, kfiles, cflags, ref_dump):
         return
     res.stages['gpu-build'] = 'ok'
     dump = os.path.join(gdir, 'out.bin')
-    env = dict(os.environ, RW_DUMP=dump, GPUFUSE_VERIFY='1')
+    env = dict(os.environ, RW_DUMP=dump, GPUFUSE_VERIFY='1', GPUFUSE_COST_MODEL='0')
     rc, so, se = sh([exe], cwd=gdir, env=env, timeout=a.timeout)
     with open(os.path.join(gdir, 'run.log'), 'w') as f:
         f.write(so + se)
