@@ -91,6 +91,10 @@ static const char *plus(HCost *k, const char *x, const char *y)
         return y;
     if (!strcmp(y, "0"))
         return x;
+    char *ex, *ey;
+    long long a = strtoll(x, &ex, 10), c = strtoll(y, &ey, 10);
+    if (!*ex && !*ey)            /* two constants: their sum */
+        return arena_printf(k->a, "%lld", a + c);
     return arena_printf(k->a, "%s + %s", x, y);
 }
 
@@ -185,10 +189,22 @@ static void steps_cost(HCost *k, Vec *steps, const char *mult)
     for (int i = 0; i < steps->len; i++) {
         Step *st = vec_at(steps, i);
         switch (st->kind) {
-        case P_HOST:             /* run as in the C body */
-            buf_line(k->b, "gf_seq += %s; /* line %d, in order */", times(k, mult, stmt_work(k, st->stmt)->all),
-                     st->stmt->loc.line);
+        case P_HOST: {           /* run as in the C body: a run of them on one line */
+            const char *all = "0";
+            int first = st->stmt->loc.line, last = first;
+            for (; i < steps->len && ((Step *)vec_at(steps, i))->kind == P_HOST; i++) {
+                Stmt *h = ((Step *)vec_at(steps, i))->stmt;
+                all = plus(k, all, stmt_work(k, h)->all);
+                last = h->loc.line > last ? h->loc.line : last;
+            }
+            i--;
+            if (first == last)
+                buf_line(k->b, "gf_seq += %s; /* scalar statements of line %d, in order */", times(k, mult, all), first);
+            else
+                buf_line(k->b, "gf_seq += %s; /* scalar statements of lines %d-%d, in order */", times(k, mult, all),
+                         first, last);
             break;
+        }
         case P_LIB: break;       /* not counted: such a region is not weighed (host_cost_work_call) */
         case P_KERNEL: kernel_cost(k, st->kernel, mult); break;
         case P_LOOP:
