@@ -268,13 +268,22 @@ static void scalar_params(Buf *b, Region *r, bool names)
         buf_puts(b, "void");
 }
 
+/* A call of gf_host_<what>_<f> with the region's scalar parameters. */
+static const char *call_of(Region *r, const char *what)
+{
+    Buf a = {0};
+    scalar_params(&a, r, true);
+    const char *s = arena_printf(r->unit->arena, "gf_host_%s_%s(%s)", what, r->cname, a.data ? a.data : "");
+    buf_free(&a);
+    return s;
+}
+
 void emit_host_cost(Buf *b, Region *r)
 {
     if (host_cost_none(r))
         return;
-    Buf ps = {0}, ns = {0};
+    Buf ps = {0};
     scalar_params(&ps, r, false);
-    scalar_params(&ns, r, true);
     buf_printf(b, "/* The work of the host plan of %s() at this call (host_cost.c) */\n"
                   "GF_UNUSED static gf_host_work gf_host_work_%s(%s)\n{\n", r->name, r->cname, ps.data ? ps.data : "");
     b->indent = 1;
@@ -292,21 +301,14 @@ void emit_host_cost(Buf *b, Region *r)
     buf_puts(b, "}\n\n");
     buf_printf(b, "/* Whether the host plan of %s() can beat its C body at this call */\n"
                   "GF_UNUSED static int gf_host_wins_%s(%s)\n{\n", r->name, r->cname, ps.data ? ps.data : "");
-    buf_printf(b, "    const gf_host_work gf_w = gf_host_work_%s(%s);\n", r->cname, ns.data ? ns.data : "");
+    buf_printf(b, "    const gf_host_work gf_w = %s;\n", call_of(r, "work"));
     buf_puts(b, "    return gf_host_plan_wins(gf_w.forks, gf_w.par, gf_w.atom);\n}\n\n");
     buf_free(&ps);
-    buf_free(&ns);
 }
 
 const char *host_cost_call(Region *r)
 {
-    if (host_cost_none(r))
-        return NULL;
-    Buf a = {0};
-    scalar_params(&a, r, true);
-    const char *s = arena_printf(r->unit->arena, "gf_host_wins_%s(%s)", r->cname, a.data ? a.data : "");
-    buf_free(&a);
-    return s;
+    return host_cost_none(r) ? NULL : call_of(r, "wins");
 }
 
 static bool any_lib(Vec *steps)
@@ -324,13 +326,7 @@ static bool any_lib(Vec *steps)
  * a library builtin (gf_sgemm ...) whose time on the CPU is not counted. */
 const char *host_cost_work_call(Region *r)
 {
-    if (host_cost_none(r) || any_lib(&r->plan->steps))
-        return NULL;
-    Buf a = {0};
-    scalar_params(&a, r, true);
-    const char *s = arena_printf(r->unit->arena, "gf_host_work_%s(%s)", r->cname, a.data ? a.data : "");
-    buf_free(&a);
-    return s;
+    return host_cost_none(r) || any_lib(&r->plan->steps) ? NULL : call_of(r, "work");
 }
 
 /* The CUDA launcher's CPU path (no GPU): the C body when the host plan
