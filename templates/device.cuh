@@ -382,6 +382,77 @@ GF_UNUSED static inline double gf_trips(double lb, double ub, double step) { ret
  * at once, and nothing waits). */
 template <typename T> __global__ void __launch_bounds__(1) gf_store(T *slot, T v) { *slot = v; }
 
+/* The kernel a launcher runs for a recognised SYMM form (libcall.c) when
+ * cuBLAS is not used (not loaded yet, GPUFUSE_BLAS=0, or sizes it cannot
+ * take): C = alpha * S * B + beta * C (left) or alpha * B * S + beta * C
+ * (right), row-major, S symmetric with the lower (upper) triangle of A read,
+ * the product summed in the order of its inner index as cuBLAS's may not.
+ * The nest as written updates rows of C in a loop that cannot run in
+ * parallel (a thread per column: 47 ms for PolyBench symm at LARGE on the
+ * H200); this is the product as a GEMM: 64 x 64 tiles of C, 256 threads of
+ * 4 x 4 elements, the inner index by 16 through shared memory, S's elements
+ * read from whichever triangle holds them.  beta * C is computed as the C
+ * body does (beta = 0 still reads C). */
+#define GF_SY_TILE 64
+#define GF_SY_K 16
+template <typename T>
+__device__ inline T gf_sym_at(const T *__restrict__ A, long long lda, long long i, long long k, int upper)
+{
+    const bool mine = upper ? k >= i : k <= i;
+    return mine ? A[i * lda + k] : A[k * lda + i];
+}
+template <typename T>
+__global__ void __launch_bounds__(256) gf_symm_tiled(long long m, long long n, T alpha, const T *__restrict__ A,
+                                                     long long lda, const T *__restrict__ B, long long ldb, T beta,
+                                                     T *C, long long ldc, int right, int upper)
+{
+    __shared__ T sl[GF_SY_K][GF_SY_TILE + 1]; /* the left operand's 64 rows x 16, transposed */
+    __shared__ T sr[GF_SY_K][GF_SY_TILE + 1]; /* the right operand's 16 rows x 64 */
+    const long long i0 = (long long)blockIdx.y * GF_SY_TILE, j0 = (long long)blockIdx.x * GF_SY_TILE;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    const long long kd = right ? n : m; /* the inner index's extent */
+    T acc[4][4];
+    for (int r = 0; r < 4; r++)
+        for (int q = 0; q < 4; q++)
+            acc[r][q] = T(0);
+    for (long long k0 = 0; k0 < kd; k0 += GF_SY_K) {
+        for (int e = threadIdx.x; e < GF_SY_TILE * GF_SY_K; e += 256) {
+            const int ii = e / GF_SY_K, kk = e % GF_SY_K;
+            const long long i = i0 + ii, k = k0 + kk;
+            sl[kk][ii] = i < m && k < kd ? (right ? B[i * ldb + k] : gf_sym_at(A, lda, i, k, upper)) : T(0);
+        }
+        for (int e = threadIdx.x; e < GF_SY_K * GF_SY_TILE; e += 256) {
+            const int kk = e / GF_SY_TILE, jj = e % GF_SY_TILE;
+            const long long k = k0 + kk, j = j0 + jj;
+            sr[kk][jj] = k < kd && j < n ? (right ? gf_sym_at(A, lda, k, j, upper) : B[k * ldb + j]) : T(0);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < GF_SY_K; kk++) {
+            T a[4], b[4];
+            for (int r = 0; r < 4; r++)
+                a[r] = sl[kk][ty + 16 * r];
+            for (int q = 0; q < 4; q++)
+                b[q] = sr[kk][tx + 16 * q];
+            for (int r = 0; r < 4; r++)
+                for (int q = 0; q < 4; q++)
+                    acc[r][q] += a[r] * b[q];
+        }
+        __syncthreads();
+    }
+    for (int r = 0; r < 4; r++)
+        for (int q = 0; q < 4; q++) {
+            const long long i = i0 + ty + 16 * r, j = j0 + tx + 16 * q;
+            if (i < m && j < n)
+                C[i * ldc + j] = beta * C[i * ldc + j] + alpha * acc[r][q];
+        }
+}
+/* Its grid: a block per 64 x 64 tile of C (y at most 65535 tiles: 4M rows). */
+GF_UNUSED static inline dim3 gf_symm_grid(long long m, long long n)
+{
+    return dim3((unsigned)((n + GF_SY_TILE - 1) / GF_SY_TILE), (unsigned)((m + GF_SY_TILE - 1) / GF_SY_TILE));
+}
+
 /* Whether cuBLAS can take a matrix product the launcher recognised: int
  * sizes and row strides, each stride at least the row it strides over,
  * nothing empty (the kernel handles the rest). */

@@ -1881,7 +1881,9 @@ static const char *lib_extra_ns(CudaCx *c, Kernel *k)
          * tiles; a thread per element or a warp per row; a thread per column
          * walking its rows with the updated element in a register (trmm: 38 ms
          * for m * n * m = 1.2e9, 0.032); a thread per row or column otherwise */
-        double kern = tiled ? (type_elem(op->c->ty)->kind == TY_FLOAT ? 1.5e-4 : 2.1e-4)
+        /* gf_symm_tiled: about half the generated tile's rate (an estimate) */
+        double kern = lower_symm_tiled(k) ? 4e-4
+                      : tiled ? (type_elem(op->c->ty)->kind == TY_FLOAT ? 1.5e-4 : 2.1e-4)
                       : shape == SH_GRID || shape == SH_ROW ? 1e-3
                       : kl->reg_accs.len                    ? 0.032
                                                             : 0.1;
@@ -1990,6 +1992,29 @@ static void lib_call(Buf *b, CudaCx *c, Kernel *k, LibOp *op)
     }
 }
 
+/* The SYMM form without cuBLAS: the tiled symmetric product of
+ * templates/device.cuh (lower_symm_tiled), k's own kernel when the grid
+ * would not fit (more than 65535 tiles of rows). */
+static void emit_symm_tiled(Buf *b, CudaCx *c, Kernel *k)
+{
+    LibOp *op = vec_at(&k->lib->ops, 0);
+    const char *t = type_c_name(type_elem(op->c->ty));
+    const char *m = lib_ll(c, op->m), *n = lib_ll(c, op->n);
+    const char *inst = arena_printf(A(c), "gf_symm_tiled<%s>", t);
+    unit_launches(c->u, inst);
+    buf_line(b, "if ((%s + GF_SY_TILE - 1) / GF_SY_TILE <= 65535) { /* %s as a tiled product */", m,
+             lib_describe_op(A(c), k->lib, op));
+    buf_line(b, "    %s<<<gf_symm_grid(%s, %s), 256, 0, gf_s>>>(%s, %s, %s, gf_d_%s, %s, gf_d_%s, %s, %s, gf_d_%s, %s, %d, %d);",
+             inst, m, n, m, n, lib_coef(c, &op->alpha), op->a->cname, lib_ll(c, op->lda), op->b->cname,
+             lib_ll(c, op->ldb), lib_coef(c, &op->beta), op->c->cname, lib_ll(c, op->ldc), op->right, op->upper);
+    buf_line(b, "    gf_call_check(gf_c, cudaGetLastError(), \"%s\");", k->name);
+    buf_line(b, "} else {");
+    b->indent++;
+    emit_launch(b, c, k);
+    b->indent--;
+    buf_line(b, "}");
+}
+
 /* Library calls when cuBLAS can take them, otherwise the kernel. */
 static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
 {
@@ -2031,7 +2056,10 @@ static void emit_lib(Buf *b, CudaCx *c, Kernel *k)
         buf_line(b, "} else {");
     }
     b->indent++;
-    emit_launch(b, c, k);
+    if (lower_symm_tiled(k))
+        emit_symm_tiled(b, c, k);
+    else
+        emit_launch(b, c, k);
     b->indent--;
     buf_line(b, "}");
     b->indent--;

@@ -1677,6 +1677,16 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     return l;
 }
 
+bool lower_symm_tiled(const Kernel *k)
+{
+    const LibCall *lc = k->lib;
+    if (!lc || lc->ops.len != 1 || lc->epi || lc->init || lc->epilogue)
+        return false;
+    const LibOp *op = vec_at(&lc->ops, 0);
+    TypeKind t = type_elem(op->c->ty)->kind;
+    return op->kind == L_SYMM && (t == TY_FLOAT || t == TY_DOUBLE);
+}
+
 const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
 {
     LowerOptions o = {0};

@@ -187,6 +187,11 @@ RedOp lower_red_of(const Kernel *k, const Var *v);
  * data"), or NULL when r's kernel k keeps another shape. */
 const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);
 
+/* Whether the launcher's kernel for k's library calls, when cuBLAS is not
+ * used, is the tiled symmetric product of templates/device.cuh
+ * (gf_symm_tiled) rather than k's own: one SYMM, nothing folded into it. */
+bool lower_symm_tiled(const Kernel *k);
+
 /* Queries shared with the printers. */
 bool lower_has(const Vec *v, const void *x);
 bool lower_reads_var(const Expr *e, const Var *v);

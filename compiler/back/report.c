@@ -32,7 +32,10 @@ static const char *shape(Unit *u, Region *r, Kernel *k)
                         k->kind == K_ROW      ? ", a warp per row up to 512, else a block"
                         : k->kind == K_REDUCE ? ", deterministic reduction"
                                               : "",
-                        k->lib ? (k->lib->epi ? ", cuBLASLt" : ", cuBLAS") : "",
+                        k->lib ? (k->lib->epi ? ", cuBLASLt"
+                                  : lower_symm_tiled(k) ? ", cuBLAS, else a tiled symmetric product (64x64, 4x4 per thread)"
+                                                        : ", cuBLAS")
+                               : "",
                         !k->folded_into                      ? ""
                         : k->folded_into->lib->init == k ? ", folded into the beta of the library calls of "
                                                          : ", folded into the cuBLASLt call of ",

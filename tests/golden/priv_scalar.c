@@ -55,7 +55,12 @@ GPUFUSE void rowscale(int n, int m, float y[n][m], const float x[n][m])
 // REPORT: region rowscale
 // REPORT: line 26: scalar 's' is private to each iteration of loop 'i' (line 27; isl: every value read is written earlier in the same iteration): declared inside the loop
 // REPORT: line 26: scalar 't' is private to each iteration of loop 'j' (line 29; isl: every value read is written earlier in the same iteration): declared inside the loop
-// symm_k0 runs a thread per row when it is not a library call: the launcher
-// weighs 0.1 ns per multiply-add against cuBLAS's first use (gf_blas_use), so
-// cuBLAS takes it from the first call at sizes like PolyBench's LARGE
-// CU: const bool gf_lib_symm_k0 = {{.*}} && gf_blas_use(gf_c, (double)(long long)(m) * (long long)(n) * (long long)(m) * 0.1);
+// symm_k0's own kernel runs a thread per row; when it is not a library call
+// the launcher runs the tiled symmetric product instead (gf_symm_tiled, A's
+// lower triangle, left side), and weighs its 4e-4 ns per multiply-add against
+// cuBLAS's first use (gf_blas_use): at PolyBench's LARGE sizes the tiled
+// product runs until cuBLAS is loaded
+// CU: const bool gf_lib_symm_k0 = {{.*}} && gf_blas_use(gf_c, (double)(long long)(m) * (long long)(n) * (long long)(m) * 0.00036);
+// CU: gf_symm_tiled<double><<<gf_symm_grid((long long)(m), (long long)(n)), 256, 0, gf_s>>>({{.*}}, 0, 0);
+// CU-NEXT: gf_call_check(gf_c, cudaGetLastError(), "symm_k0");
+// CU-NEXT: } else {

@@ -158,6 +158,22 @@ GPUFUSE void trmm(int m, int n, double alpha, const double A[m][m], double B[m][
         }
 }
 
+/* 1: float, C = alpha B S + beta C, S symmetric from A's upper triangle (the
+ * right-side, upper form of PolyBench's symm; without cuBLAS the launcher runs
+ * gf_symm_tiled's right and upper branches) */
+GPUFUSE void symm_right(int m, int n, float alpha, float beta, float C[m][n], const float A[n][n], const float B[m][n])
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            float t = 0;
+            for (int k = 0; k < j; k++) {
+                C[i][k] += alpha * B[i][j] * A[k][j];
+                t += B[i][k] * A[k][j];
+            }
+            C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[j][j] + alpha * t;
+        }
+}
+
 /* 1: float, C = B L with L lower triangular in A (its diagonal read) */
 GPUFUSE void trmm_right(int m, int n, const float A[n][n], const float B[m][n], float C[m][n])
 {

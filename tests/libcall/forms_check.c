@@ -33,6 +33,7 @@ DECL2(syrk_upper, int n, int m, float C[n][n], const float A[m][n])
 DECL2(syr2k, int n, int m, double alpha, double beta, double C[n][n], const double A[n][m], const double B[n][m])
 DECL2(symm, int m, int n, double alpha, double beta, double C[m][n], const double A[m][m], const double B[m][n])
 DECL2(trmm, int m, int n, double alpha, const double A[m][m], double B[m][n])
+DECL2(symm_right, int m, int n, float alpha, float beta, float C[m][n], const float A[n][n], const float B[m][n])
 DECL2(trmm_right, int m, int n, const float A[n][n], const float B[m][n], float C[m][n])
 DECL2(atax, int m, int n, const double A[m][n], const double x[n], double y[n], double tmp[m])
 DECL2(bicg, int m, int n, const double A[n][m], double s[m], double q[n], const double p[m], const double r[n])
@@ -196,6 +197,12 @@ static void run(int a, int b, int c)
         Arr C = arr("C", (size_t)a * b, 0), A = arr("A", (size_t)a * a, 0), B = arr("B", (size_t)a * b, 0);
         RUN(symm, L, a, symm(a, b, al, be, W(C), W(A), W(B)), gf_symm(a, b, al, be, G(C), G(A), G(B)), &C);
         RUN(trmm, L, a, trmm(a, b, al, W(A), W(B)), gf_trmm(a, b, al, G(A), G(B)), &B);
+        done(&C), done(&A), done(&B);
+    }
+    {
+        Arr C = arr("C", (size_t)a * b, 1), A = arr("A", (size_t)b * b, 1), B = arr("B", (size_t)a * b, 1);
+        RUN(symm_right, L, b, symm_right(a, b, (float)al, (float)be, W(C), W(A), W(B)),
+            gf_symm_right(a, b, (float)al, (float)be, G(C), G(A), G(B)), &C);
         done(&C), done(&A), done(&B);
     }
     {
