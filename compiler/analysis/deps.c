@@ -2062,6 +2062,186 @@ bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi)
     return true;
 }
 
+/* ---- outputs written before they are read (args.c asks) ------------------------- */
+
+static isl_union_flow *value_flow(Model *m, isl_union_map *sink, isl_union_map *must, isl_union_map *may);
+
+/* f + add, f an affine form of the integer parameters, on domain space dom
+ * (a parameter space or a set space); NULL if f names anything else. */
+static isl_aff *param_aff(Model *m, isl_space *dom, const Aff *f, long long add)
+{
+    if (!f)
+        return NULL;
+    isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(dom)));
+    a = isl_aff_set_constant_val(a, isl_val_int_from_si(m->ctx, f->c + add));
+    for (int i = 0; i < f->nterms && a; i++) {
+        bool param = false;
+        for (int k = 0; k < m->pvars.len; k++)
+            param |= vec_at(&m->pvars, k) == f->terms[i].var;
+        isl_id *id = param ? var_id(m, f->terms[i].var) : NULL;
+        int at = id ? isl_space_find_dim_by_id(dom, isl_dim_param, id) : -1;
+        isl_id_free(id);
+        if (at < 0) {
+            isl_aff_free(a);
+            return NULL;
+        }
+        a = isl_aff_set_coefficient_val(a, isl_dim_param, at, isl_val_int_from_si(m->ctx, f->terms[i].coef));
+    }
+    isl_bad(m, !a);
+    return a;
+}
+
+/* 0 <= x_d < size_d for the inner dimensions d of v (space sp); NULL if a
+ * size is not an affine form of the parameters. */
+static isl_set *inner_dims(Model *m, Var *v, isl_space *sp)
+{
+    isl_set *in = isl_set_universe(isl_space_copy(sp));
+    for (int d = 1; d < v->ndims && in; d++) {
+        isl_aff *last = v->dims[d] ? param_aff(m, sp, aff_of(m->a, v->dims[d]), -1) : NULL;
+        if (!last) {
+            isl_set_free(in);
+            return NULL;
+        }
+        isl_aff *x = isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(sp)), isl_dim_set, (unsigned)d);
+        isl_aff *zero = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(sp)));
+        in = isl_set_intersect(in, isl_aff_ge_set(isl_aff_copy(x), zero));
+        in = isl_set_intersect(in, isl_aff_le_set(x, last));
+    }
+    isl_bad(m, !in);
+    return in;
+}
+
+/* The call's copy of v (emit_extent) runs from the first to the last
+ * corner of the touched box, flattened: within rows lo_0..hi_0 of the
+ * declared shape when the inner subscripts stay inside their dimensions
+ * (inner_dims).  Those rows, inner dimensions whole; NULL if isl cannot
+ * bound them. */
+static isl_set *staged_rows(Model *m, Var *v, isl_set *touched_set)
+{
+    isl_space *sp = isl_set_get_space(touched_set);
+    isl_space *ps = isl_space_params(isl_space_copy(sp));
+    isl_pw_aff_list *lo = isl_pw_aff_list_alloc(m->ctx, v->ndims), *hi = isl_pw_aff_list_alloc(m->ctx, v->ndims);
+    bool ok = true;
+    for (int d = 0; d < v->ndims; d++) {
+        isl_pw_aff *l, *h;
+        if (d == 0) {
+            l = isl_set_dim_min(isl_set_copy(touched_set), 0);
+            h = isl_set_dim_max(isl_set_copy(touched_set), 0);
+            ok = ok && bounded(m, l) && bounded(m, h);
+        } else {
+            isl_aff *last = v->dims[d] ? param_aff(m, ps, aff_of(m->a, v->dims[d]), -1) : NULL;
+            ok = ok && last;
+            l = isl_pw_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps)));
+            h = last ? isl_pw_aff_from_aff(last) : isl_pw_aff_copy(l);
+        }
+        lo = isl_pw_aff_list_add(lo, l);
+        hi = isl_pw_aff_list_add(hi, h);
+    }
+    isl_set *rows = isl_set_universe(isl_space_copy(sp));
+    rows = isl_set_lower_bound_multi_pw_aff(rows, isl_multi_pw_aff_from_pw_aff_list(isl_space_copy(sp), lo));
+    rows = isl_set_upper_bound_multi_pw_aff(rows, isl_multi_pw_aff_from_pw_aff_list(sp, hi));
+    isl_space_free(ps);
+    if (isl_bad(m, !rows) || !ok) {
+        isl_set_free(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+/* The parameter values for which the region writes every element of v the
+ * call copies (staged_rows) before any read of it can see one: then the
+ * launcher need not copy v in.  isl's value-based flow finds the reads
+ * with no write before them; must-writes are the exact stores of
+ * statements whose instances isl knows exactly (no condition it dropped,
+ * no loop that breaks, no while loop). */
+Expr *deps_write_first(Region *r, Var *v, bool *always)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    *always = false;
+    Type *et = type_elem(v->ty);
+    if (m->failed || !v->ext_lo || v->ext_whole || v->ndims < 1 || v->is_private || (v->delin && !v->delin_bad) ||
+        !et || et->kind == TY_STRUCT)
+        return NULL;
+    bool ok;
+    isl_set *tset = touched(m, v, &ok);
+    if (!tset)
+        return NULL;
+    isl_union_map *sink = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *must = isl_union_map_empty(isl_space_copy(m->params));
+    isl_union_map *may = isl_union_map_empty(isl_space_copy(m->params));
+    for (int i = 0; i < m->ps.len && ok; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        for (int j = 0; j < ps->acc.len && ok; j++) {
+            Access *ac = vec_at(&ps->acc, j);
+            if (ac->var != v)
+                continue;
+            ok = ac->exact && ps->exact_domain;
+            isl_union_map *a = isl_union_map_from_map(
+                isl_map_set_tuple_id(isl_map_intersect_domain(isl_map_copy(ac->map), isl_set_copy(ps->dom)),
+                                     isl_dim_out, var_id(m, v)));
+            if (!ac->write)
+                sink = isl_union_map_union(sink, a);
+            else if (ps->exact_cond && ps->s->kind == S_ASSIGN)
+                must = isl_union_map_union(must, a);   /* surely writes what it names */
+            else
+                may = isl_union_map_union(may, a);
+        }
+    }
+    isl_space *sp = isl_set_get_space(tset);
+    isl_set *inner = ok ? inner_dims(m, v, sp) : NULL;
+    isl_set *rows = inner ? staged_rows(m, v, tset) : NULL;
+    if (!rows) {
+        isl_set_free(inner);
+        isl_space_free(sp);
+        isl_set_free(tset);
+        isl_union_map_free(sink);
+        isl_union_map_free(must);
+        isl_union_map_free(may);
+        return NULL;
+    }
+    isl_set *some = isl_set_params(isl_set_copy(tset));  /* the parameters where it touches v */
+    isl_union_set *written = isl_union_map_range(isl_union_map_copy(must));
+    isl_union_flow *fl = value_flow(m, sink, must, may);
+    isl_union_map *exposed = isl_union_flow_get_may_no_source(fl);
+    isl_union_flow_free(fl);
+    /* the parameter values where it fails: a read sees the caller's value,
+     * a copied element is not surely written, or an inner subscript leaves
+     * its dimension (the flattened copy would leave the rows) */
+    isl_set *w = isl_union_set_extract_set(written, isl_space_copy(sp));
+    isl_union_set_free(written);
+    isl_set *bad = isl_set_params(isl_set_subtract(rows, w));
+    bad = isl_set_union(bad, isl_set_params(isl_set_subtract(tset, inner)));
+    bad = isl_set_union(bad, isl_union_set_params(isl_union_map_domain(exposed)));
+    /* only where the call touches v does the answer matter: the condition
+     * is simplified there (isl's gist), and holds for none or all of it */
+    bad = isl_set_intersect(isl_set_coalesce(bad), isl_set_copy(some));
+    isl_bool all = isl_set_is_empty(bad);
+    isl_set *good = isl_set_subtract(isl_set_copy(some), bad);
+    isl_bool none = all == isl_bool_false ? isl_set_is_empty(good) : isl_bool_false;
+    good = isl_set_coalesce(isl_set_gist(good, some));
+    isl_space_free(sp);
+    Expr *cond = NULL;
+    if (!isl_bad(m, !good || none < 0 || all < 0) && none == isl_bool_false) {
+        if (all == isl_bool_true) {
+            *always = true;
+        } else {
+            isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_set_get_space(good)));
+            isl_ast_expr *e = isl_ast_build_expr_from_set(b, isl_set_copy(good));
+            cond = e ? ast_to_expr(m, e) : NULL;
+            isl_ast_expr_free(e);
+            isl_ast_build_free(b);
+        }
+    }
+    isl_set_free(good);
+    /* a failure here is not the region's: the call copies v in */
+    if (m->failed) {
+        m->failed = NULL;
+        *always = false;
+        return NULL;
+    }
+    return cond;
+}
+
 /* ---- privatisation and distribution (priv.c asks, isl answers) ------------------- */
 
 /* { [t0..] -> [s0..] : t_k = s_k for k < eq } and, with differ >= 0, t_differ != s_differ. */

@@ -820,9 +820,20 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
 /* The staging mode of array parameter v: a pure output that is written
  * everywhere it is staged needs no copy-in; anything less is copied in so
  * that unwritten elements keep their values. */
-const char *emit_arg_mode(const Var *v)
+const char *emit_arg_mode(Region *r, const Var *v)
 {
-    return v->write_only ? "GF_ARG_WRITE" : v->written ? "GF_ARG_READ | GF_ARG_WRITE" : "GF_ARG_READ";
+    if (v->write_only)
+        return "GF_ARG_WRITE";
+    if (!v->written)
+        return "GF_ARG_READ";
+    if (!v->write_first)
+        return "GF_ARG_READ | GF_ARG_WRITE";
+    EmitCtx cx = {.r = r};
+    Buf c = {0};
+    emit_expr(&c, &cx, v->write_first);
+    const char *mode = arena_printf(r->unit->arena, "(%s) ? GF_ARG_WRITE : GF_ARG_READ | GF_ARG_WRITE", c.data);
+    buf_free(&c);
+    return mode;
 }
 
 /* A launcher's opening: its site, gf_call_begin, and each array argument
@@ -845,7 +856,7 @@ void emit_call_args(Buf *b, Region *r, bool big)
             continue;
         char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
         emit_extent(b, r, v, lo, hi);
-        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, emit_arg_mode(v),
+        buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, emit_arg_mode(r, v),
                  v->alias_class);
         buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
         if (big)

@@ -180,7 +180,7 @@ static void emit_verify_args(Buf *b, Region *r)
         emit_extent(b, r, v, lo, hi);
         int nf = emit_fields(b, a, v);
         int nd = emit_dims(b, r, v);
-        const char *mode = emit_arg_mode(v);
+        const char *mode = emit_arg_mode(r, v);
         buf_line(b, "gf_entry_arg(gf_e, %d, \"%s\", %s, %s, %s, %s, sizeof(%s), gf_vf_%s, %d, %s, %d, %s%s);", idx++,
                  v->name, v->cname, lo, hi, mode, type_c_name(type_elem(v->ty)), v->cname, nf,
                  reduced_into(r, r->body, v) ? "GF_VTOL_REDUCED" : "GF_VTOL_ELEMENT", nd, nd ? "gf_ed_" : "NULL",

@@ -106,8 +106,15 @@ static void remark_copies(Region *r)
         Var *v = vec_at(&r->params, i);
         if (!v->is_array || (!v->ext_lo && !v->ext_whole))
             continue;
-        if (v->read || (v->written && !v->write_only))
+        if ((v->read || v->written) && !v->write_only) {
             buf_printf(&in, "%s%s", in.len ? ", " : "", extent(a, r, v));
+            if (v->written && v->write_first) {
+                /* deps_write_first: written before it is read when this holds */
+                buf_puts(&in, " (not when ");
+                extent_bound(&in, r, v->write_first);
+                buf_puts(&in, ": the call writes all of it first)");
+            }
+        }
         if (v->written)
             buf_printf(&out, "%s%s", out.len ? ", " : "", extent(a, r, v));
     }

@@ -193,6 +193,7 @@ struct Var {
     Expr **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
     bool write_only;             /* every staged element is written: no copy-in */
+    Expr *write_first;           /* !write_only: no copy-in when this holds (deps_write_first) */
     int alias_class;             /* params that may be the same pointer share it */
     /* priv.c (old_copy_rewrite): this temporary is a copy of array copy_of
      * made just before the loop whose reads of copy_of's values from before
@@ -681,6 +682,12 @@ bool deps_fuse_siblings(Region *r);
  * (templates/common.h, host and device).  *lo = NULL when v is not
  * touched; false if isl cannot bound it. */
 bool deps_extent(Unit *u, Region *r, Var *v, Expr ***lo, Expr ***hi);
+/* Whether the region writes every element of array `v` its call copies
+ * before anything reads it (so the launcher need not copy v in): *always
+ * when it does for every parameter value; else the condition on the
+ * integer parameters under which it does (an expression like deps_extent's),
+ * or NULL: never, or not known. */
+Expr *deps_write_first(Region *r, Var *v, bool *always);
 /* Tests: a limit on isl's operations per model (0: none), to make isl
  * fail; a failed model answers every question with the worst case and
  * deps_check refuses the region. */
@@ -967,7 +974,7 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
-const char *emit_arg_mode(const Var *v);
+const char *emit_arg_mode(Region *r, const Var *v);
 void emit_call_args(Buf *b, Region *r, bool big);
 void emit_device_ptrs(Buf *b, Region *r, bool by_written);
 void emit_loop_head(Buf *b, EmitCtx *cx, const Stmt *l, const char *what);

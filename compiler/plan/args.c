@@ -179,6 +179,14 @@ bool args_plan(Unit *u, Region *r)
             v->ext_whole = true;
         }
         v->write_only = write_only(r, v);
+        if (!v->write_only && !returns_early(r)) {
+            /* read after it is written, or written by several statements:
+             * the dependence model says whether every copied element is
+             * written before any read sees it */
+            bool always;
+            v->write_first = deps_write_first(r, v, &always);
+            v->write_only = always;
+        }
         /* restrict is the user's promise that nothing overlaps */
         if (v->ty->kind == TY_PTR && v->ty->is_restrict)
             continue;

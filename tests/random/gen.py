@@ -1425,6 +1425,57 @@ class Builder:
                              f'            {a.at("i", "j")} = ({c})0.5 * ({a.at("i", "j")} + {a.at(f"i + {d}", "m - 1 - j")});']
         return reg
 
+    def k_wfirst(self, idx):
+        """Outputs the function writes before it reads them (PolyBench
+        deriche's y1, y2, imgOut): not copied in when every element the
+        launcher copies is written first (deps_write_first; rows declared
+        wider than the loops write make that a condition on the sizes,
+        false here when m < D); or read before they are written, written on
+        part of their rows, under a condition, or by a loop that breaks:
+        copied in, and the elements not written keep the caller's values."""
+        r = self.r
+        reg = self.new_region(idx, 'wfirst')
+        ty = r.choice(['float', 'double'])
+        c = CNAME[ty]
+        if r.random() < 0.3:   # 1-D: written on [lo, n - hi), read on [0, n)
+            n = self.size()
+            reg.sizes = [('n', n)]
+            x = self.in_arr(reg, 'x', ty, ['n'])
+            t = self.out_arr(reg, 't', ty, ['n'])
+            y = self.out_arr(reg, 'y', ty, ['n'])
+            lo, hi = r.choice([('0', '0'), ('0', '0'), ('1', '0'), ('0', '1')])
+            reg.body += [f'    for (int i = {lo}; i < n - {hi}; i++)', f'        {t.at("i")} = {x.at("i")} * 2 + 1;',
+                         '    for (int i = 0; i < n; i++)',
+                         f'        {y.at("i")} = {t.at("i")} - {x.at("i")};',
+                         '    for (int i = 0; i < n; i++)',
+                         f'        {t.at("i")} = {t.at("i")} * ({c})0.5 + {y.at("i")};']
+            return reg
+        D = r.choice([8, 16, 33])
+        n = self.size(small=True)
+        m = r.choice([D, D, D - 1, 1])
+        reg.sizes = [('n', n), ('m', m)]
+        x = self.in_arr(reg, 'x', ty, ['n', str(D)], style='vla')
+        t = self.out_arr(reg, 't', ty, ['n', str(D)], style='vla')
+        y = self.out_arr(reg, 'y', ty, ['n', str(D)], style='vla')
+        how = r.choice(['whole', 'whole', 'whole', 'cond', 'part', 'readfirst', 'twice'])
+        if how == 'readfirst':   # y's caller values read first
+            reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                         f'            {t.at("i", "j")} = {y.at("i", "j")} + {x.at("i", "j")};']
+        else:
+            jhi = 'm - 1' if how == 'part' else 'm'
+            reg.body += ['    for (int i = 0; i < n; i++)', f'        for (int j = 0; j < {jhi}; j++)']
+            if how == 'cond':
+                reg.body += ['            if ((i + j) % 3 != 1)']
+            reg.body += [f'            {t.at("i", "j")} = {x.at("i", "j")} * 2 + 1;']
+            if how == 'twice':   # written again by a second statement before any read
+                reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                             f'            {t.at("i", "j")} += {x.at("i", "j")};']
+        reg.body += ['    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                     f'            {y.at("i", "j")} = {t.at("i", "j")} - {x.at("i", "j")};',
+                     '    for (int i = 0; i < n; i++)', '        for (int j = 0; j < m; j++)',
+                     f'            {t.at("i", "j")} = {t.at("i", "j")} * ({c})0.5 + {y.at("i", "j")};']
+        return reg
+
     def k_reject(self, idx):
         """Regions gpufuse must reject: running sums and recurrences."""
         r = self.r
@@ -1980,9 +2031,9 @@ class Builder:
 KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gather', 'inner', 'tri',
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
-         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout']
+         'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2000,6 +2051,8 @@ OFF_BY_DEFAULT |= {'lewise'}
 OFF_BY_DEFAULT |= {'sibling'}
 # and the parameters privatised / reads from a copy (random_liveout, random_liveout_cuda)
 OFF_BY_DEFAULT |= {'liveout'}
+# and the outputs written before they are read (random_wfirst, random_wfirst_cuda)
+OFF_BY_DEFAULT |= {'wfirst'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
