@@ -101,23 +101,45 @@ static void init_once(void)
         }
         gf_rt.default_device = (int)index;
     }
+    /* what the first call needs, from attributes (microseconds); the name
+     * and the memory size come from cudaGetDeviceProperties, which takes
+     * about a millisecond, when something asks for them (device_named) */
     for (int i = 0; i < gf_rt.ndev; i++) {
-        struct cudaDeviceProp p;
         gf_device_props *g = &gf_rt.props[i];
-        if (cudaGetDeviceProperties(&p, i) != cudaSuccess) {
+        if (cudaDeviceGetAttribute(&g->major, cudaDevAttrComputeCapabilityMajor, i) != cudaSuccess ||
+            cudaDeviceGetAttribute(&g->minor, cudaDevAttrComputeCapabilityMinor, i) != cudaSuccess ||
+            cudaDeviceGetAttribute(&g->multiprocessors, cudaDevAttrMultiProcessorCount, i) != cudaSuccess) {
             cudaGetLastError();
-            snprintf(g->name, sizeof g->name, "device %d (properties unavailable)", i);
             g->multiprocessors = 1;
-            continue;
         }
-        snprintf(g->name, sizeof g->name, "%s", p.name);
-        g->major = p.major;
-        g->minor = p.minor;
-        g->multiprocessors = p.multiProcessorCount;
-        g->total_memory = p.totalGlobalMem;
         g->peak_bandwidth_gbs = peak_bandwidth(i);
     }
 }
+
+static pthread_mutex_t named_mu = PTHREAD_MUTEX_INITIALIZER;
+static int named[GF_MAX_DEVICES];
+
+/* The device's properties with its name and memory size filled in. */
+static const gf_device_props *device_named(int i)
+{
+    gf_device_props *g = &gf_rt.props[i];
+    pthread_mutex_lock(&named_mu);
+    if (!named[i]) {
+        struct cudaDeviceProp p;
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess) {
+            cudaGetLastError();
+            snprintf(g->name, sizeof g->name, "device %d (properties unavailable)", i);
+        } else {
+            snprintf(g->name, sizeof g->name, "%s", p.name);
+            g->total_memory = p.totalGlobalMem;
+        }
+        named[i] = 1;
+    }
+    pthread_mutex_unlock(&named_mu);
+    return g;
+}
+
+const gf_device_props *gf_device_props_named(int device) { return device_named(device); }
 
 const char *gf_cpu_reason(void) { return cpu_reason; }
 
@@ -212,6 +234,6 @@ gf_status gf_device_properties(int device, gf_device_props *props)
     if (device < 0 || device >= rt->ndev)
         return gf_fail(GF_ERROR_INVALID_VALUE, "gf_device_properties(%d): %d device(s)", device,
                        rt->ndev);
-    *props = rt->props[device];
+    *props = *device_named(device);
     return GF_SUCCESS;
 }

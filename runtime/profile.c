@@ -158,7 +158,7 @@ gf_status gf_profile_print(void *file)
     if (rt->cpu) {
         fprintf(f, "gpufuse profile (CPU fallback: %s)\n", gf_cpu_reason());
     } else {
-        const gf_device_props *p = &rt->props[rt->default_device];
+        const gf_device_props *p = gf_device_props_named(rt->default_device);
         peak = p->peak_bandwidth_gbs;
         if (peak > 0)
             fprintf(f, "gpufuse profile (device %d: %s, peak %.0f GB/s)\n", rt->default_device, p->name, peak);
