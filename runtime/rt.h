@@ -428,6 +428,9 @@ GF_HIDDEN void *gf_current_cuda_stream(void);
 
 /* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS). */
 GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
+/* fn on parts of [p, p+n) (each a multiple of `unit` bytes from p) split
+ * over the same threads: transfer.c populates fresh output pages with it. */
+GF_HIDDEN void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n));
 /* Starts the staging threads now (the warm-up; otherwise the first big
  * gf_parallel_memcpy does); once per process. */
 GF_HIDDEN void gf_threadpool_start(void);

@@ -1,6 +1,7 @@
 /* threadpool.c - a few helper threads that split big host memcpys (the
  * pageable<->pinned half of staging), since one core copies far slower than
- * the PCIe/NVLink-C2C DMA.  GPUFUSE_STAGING_THREADS sets the count (default
+ * the PCIe/NVLink-C2C DMA, and the faulting-in of fresh output pages before
+ * the copies back (transfer.c).  GPUFUSE_STAGING_THREADS sets the count (default
  * min(8, online CPUs)); 1 disables the helpers.  They start at the first big
  * copy, or when the program starts (the warm-up, prewarm.c); each waits on
  * a condition variable between jobs (after a short spin), so idle helpers
@@ -26,6 +27,7 @@ static atomic_int remaining;
 static char *job_dst;
 static const char *job_src;
 static size_t job_n, job_part;
+static void (*job_fn)(void *p, size_t n); /* job_src == NULL: job_fn on each part */
 
 static void do_part(int i)
 {
@@ -33,7 +35,10 @@ static void do_part(int i)
     if (lo >= job_n)
         return;
     size_t len = job_n - lo < job_part ? job_n - lo : job_part;
-    memcpy(job_dst + lo, job_src + lo, len);
+    if (job_src)
+        memcpy(job_dst + lo, job_src + lo, len);
+    else
+        job_fn(job_dst + lo, len);   /* gf_parallel_pages */
 }
 
 static void *worker(void *arg)
@@ -102,25 +107,19 @@ static void start(void)
 
 void gf_threadpool_start(void) { pthread_once(&once, start); }
 
-void gf_parallel_memcpy(void *dst, const void *src, size_t n)
+/* One job over the threads: memcpy (src) or fn on each part, parts a
+ * multiple of `unit` bytes. */
+static void run_job(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
-    if (n < MIN_PARALLEL) {
-        memcpy(dst, src, n);
-        return;
-    }
-    pthread_once(&once, start);
-    if (nthreads <= 1) {
-        memcpy(dst, src, n);
-        return;
-    }
     pthread_mutex_lock(&job_mu);
     job_dst = dst;
     job_src = src;
+    job_fn = fn;
     job_n = n;
-    /* parts of whole pages, enough of them to cover all n bytes (rounding
+    /* parts of whole units, enough of them to cover all n bytes (rounding
      * n / nthreads down first lost the last n % nthreads bytes whenever the
      * quotient was a whole number of pages) */
-    job_part = ((n + (size_t)nthreads - 1) / (size_t)nthreads + 4095) / 4096 * 4096;
+    job_part = ((n + (size_t)nthreads - 1) / (size_t)nthreads + unit - 1) / unit * unit;
     atomic_store(&remaining, nthreads - 1);
     pthread_mutex_lock(&mu);
     atomic_fetch_add(&gen, 1);
@@ -137,4 +136,32 @@ void gf_parallel_memcpy(void *dst, const void *src, size_t n)
         pthread_mutex_unlock(&mu);
     }
     pthread_mutex_unlock(&job_mu);
+}
+
+void gf_parallel_memcpy(void *dst, const void *src, size_t n)
+{
+    if (n < MIN_PARALLEL) {
+        memcpy(dst, src, n);
+        return;
+    }
+    pthread_once(&once, start);
+    if (nthreads <= 1) {
+        memcpy(dst, src, n);
+        return;
+    }
+    run_job(dst, src, NULL, n, 4096);
+}
+
+void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n))
+{
+    if (n < MIN_PARALLEL) {
+        fn(p, n);
+        return;
+    }
+    pthread_once(&once, start);
+    if (nthreads <= 1) {
+        fn(p, n);
+        return;
+    }
+    run_job(p, NULL, fn, n, unit);
 }

@@ -40,13 +40,13 @@ GPUFUSE void twice(int n, const float *x, float *y, float *t)
 }
 
 /* y's lower triangle written, then every element updated: the upper
- * triangle's old values are read, so y is copied in (n <= D). */
-GPUFUSE void tri(int n, const float *x, float y[][D])
+ * triangle's old values are read, so y is copied in (n <= 1024). */
+GPUFUSE void tri(int n, const float *x, float y[][1024])
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++)
             y[i][j] = x[j];
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < D; j++)
+        for (int j = 0; j < 1024; j++)
             y[i][j] += 1.0f;
 }

@@ -2,6 +2,9 @@
  * staging, split over helper threads) copies every byte, for sizes around
  * the split's page rounding and every helper count from 1 to 9: each size
  * n = q * threads * 4096 + r (r < threads) once lost its last r bytes.
+ * gf_parallel_pages (transfer.c's populating of fresh output pages) hands
+ * every byte of its range to exactly one call, in parts that start on whole
+ * units.
  * A child forked after the helpers started (gf_threadpool_start: the
  * warm-up starts them when the program starts) has none of them: its big
  * copies must still finish, on its own thread.
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +62,44 @@ static void test_sizes(void **state)
                 check(q * t * 4096 + r);
 }
 
+/* gf_parallel_pages: each byte of [base, base + n) visited once. */
+static unsigned char *pages_base;
+static atomic_uint visits[(40u << 20) / 4096 + 2];
+static atomic_int bad_start;
+static size_t pages_unit;
+
+static void visit(void *p, size_t n)
+{
+    size_t off = (size_t)((unsigned char *)p - pages_base);
+    if (off % pages_unit)
+        atomic_store(&bad_start, 1);
+    for (size_t b = off; b < off + n; b += 4096)
+        atomic_fetch_add(&visits[b / 4096], 1);
+}
+
+static void test_pages(void **state)
+{
+    (void)state;
+    size_t units[] = {4096, 2 * MiB};
+    size_t sizes[] = {4096, 2 * MiB, 2 * MiB + 4096, 17 * MiB, 33 * MiB + 8192, 40 * MiB};
+    for (size_t u = 0; u < 2; u++)
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            size_t n = sizes[k];
+            for (size_t i = 0; i < sizeof visits / sizeof *visits; i++)
+                atomic_store(&visits[i], 0);
+            atomic_store(&bad_start, 0);
+            pages_base = dst;
+            pages_unit = units[u];
+            gf_parallel_pages(dst, n, units[u], visit);
+            for (size_t b = 0; b < n; b += 4096)
+                if (atomic_load(&visits[b / 4096]) != 1)
+                    fail_msg("n = %zu, unit %zu: page %zu visited %u times", n, units[u], b / 4096,
+                             atomic_load(&visits[b / 4096]));
+            assert_int_equal(atomic_load(&visits[n / 4096 + (n % 4096 != 0)]), 0);
+            assert_int_equal(atomic_load(&bad_start), 0);
+        }
+}
+
 static void test_fork_after_start(void **state)
 {
     (void)state;
@@ -85,7 +127,8 @@ int main(void)
         return 1;
     for (size_t i = 0; i < most + 64; i++)
         src[i] = (unsigned char)(i * 131 + (i >> 12));
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes), cmocka_unit_test(test_fork_after_start)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes), cmocka_unit_test(test_pages),
+                                       cmocka_unit_test(test_fork_after_start)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(src);
     free(dst);
