@@ -388,14 +388,14 @@ typedef struct gf_runtime {
     int ndev;
     int default_device;
     int profile_env;         /* GPUFUSE_PROFILE set */
-    gf_device_props props[GF_MAX_DEVICES]; /* name, total_memory: gf_device_props_named */
+    gf_device_props props[GF_MAX_DEVICES]; /* name, total_memory, peak: gf_device_props_named */
 } gf_runtime;
 
 GF_HIDDEN extern gf_runtime gf_rt;
 /* Lazily initialises (pthread_once); returns &gf_rt. */
 GF_HIDDEN const gf_runtime *gf_runtime_get(void);
-/* props[device] with its name and memory size (cudaGetDeviceProperties,
- * ~1 ms, made at the first question, not at the first call). */
+/* props[device] with its name, memory size and peak bandwidth (slow
+ * queries: made at the first question, not at the first call). */
 GF_HIDDEN const gf_device_props *gf_device_props_named(int device);
 /* Why the runtime runs on the CPU ("" when it does not). */
 GF_HIDDEN const char *gf_cpu_reason(void);
