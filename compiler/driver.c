@@ -143,6 +143,12 @@ static int gfc_run_(const Options *o)
             deps_free(r);
             deps_model(u, r);
         }
+        if (deps_reschedule(r)) {
+            /* isl's order for nests without parallel loops: analyse it */
+            VERIFY(r, "deps_reschedule");
+            deps_free(r);
+            deps_model(u, r);
+        }
         if (!deps_check(r)) {
             reject_region(u, i--);
             continue;

@@ -670,6 +670,11 @@ bool deps_fusable(Region *r, Stmt *a, Stmt *b, int dims);
  * when every dependence keeps the inner index equal (Stmt.interchanged);
  * true if any was swapped: the caller analyses the region again. */
 bool deps_interchange(Region *r);
+/* Nests in which some statement has no parallel loop around it, run in the
+ * order isl's scheduler finds when that order has fewer such statements
+ * (lu, cholesky, triangular solves); the C body keeps the loops as written.
+ * Returns whether a nest changed (the caller analyses the region again). */
+bool deps_reschedule(Region *r);
 /* Fuses a parallel loop with the next one in the same loop body when they
  * have the same header and every dependence between them keeps the index
  * equal (Stmt.fused_line; the C body is kept in Region.seq_body); true if

@@ -1,16 +1,21 @@
-// LU decomposition (PolyBench lu, issue 13, item 2): the first j loop is a
-// sequential nest with no parallel loop inside: one serial kernel per row,
-// not a launch per statement per iteration; the launcher weighs the
-// launches against the work before choosing the GPU.
+// LU decomposition in ludcmp's style (PolyBench ludcmp, issue 13, item 2):
+// the first j loop runs a sum in a scalar, so it is a sequential nest with
+// no parallel loop inside, and isl's rescheduling does not apply (a scalar
+// is written): one serial kernel per row, not a launch per statement per
+// iteration; the launcher weighs the launches against the work before
+// choosing the GPU.  (PolyBench lu as published is rescheduled:
+// reschedule.c.)
 #include <gpufuse.h>
 
 GPUFUSE void lu(int n, double A[n][n])
 {
+    double w;
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++) {
+            w = A[i][j];
             for (int k = 0; k < j; k++)
-                A[i][j] -= A[i][k] * A[k][j];
-            A[i][j] /= A[j][j];
+                w -= A[i][k] * A[k][j];
+            A[i][j] = w / A[j][j];
         }
         for (int j = i; j < n; j++)
             for (int k = 0; k < i; k++)
@@ -19,28 +24,29 @@ GPUFUSE void lu(int n, double A[n][n])
 }
 
 // CHECK-LABEL: region lu
-// CHECK: for i in [0, n) step 1 ; line 9, sequential
+// CHECK: for i in [0, n) step 1 ; line 13, sequential
 // CHECK-NEXT: block
-// CHECK-NEXT: for j in [0, i) step 1 ; line 10, sequential
-// CHECK: for j_1 in [i, n) step 1 ; line 15, parallel
+// CHECK-NEXT: for j in [0, i) step 1 ; line 14, sequential
+// CHECK: for j_1 in [i, n) step 1 ; line 20, parallel
 // REPORT: region lu ({{.*}}): 1 loop nest -> 2 kernels
-// REPORT-NEXT: kernel lu_k0 [serial, one thread, in order]: lines 10-14
-// REPORT-NEXT: kernel lu_k1 [map, 1-D]: lines 15-17
-// REPORT: line 9: the loop over 'i' runs on the host and launches 2 kernels per iteration: each call weighs the launches against their work and runs the C body when the GPU cannot win
+// REPORT-NEXT: kernel lu_k0 [serial, one thread, in order]: lines 14-19
+// REPORT-NEXT: kernel lu_k1 [map, 1-D]: lines 20-22
+// REPORT: line 13: the loop over 'i' runs on the host and launches 2 kernels per iteration: each call weighs the launches against their work and runs the C body when the GPU cannot win
 // REPORT: loops in a serial kernel run in one GPU thread
 // the whole j loop is one kernel
-// CU-LABEL: __global__ void __launch_bounds__(1) lu_k0(int i, int n, double *__restrict__ A)
-// CU: /* serial_loop.c:10-14 */
+// CU-LABEL: __global__ void __launch_bounds__(1) lu_k0(int i, double w, int n, double *__restrict__ A)
+// CU: /* serial_loop.c:14-19 */
 // CU-NEXT: for (int j = 0; j < i; j++) {
+// CU-NEXT: w = A[
 // CU-NEXT: for (int k = 0; k < j; k++) {
 // the cost model: trip counts at the middle of the ranges around them
 // CU-LABEL: extern "C" void lu(
 // the GPU's cost model only where there is a GPU (the CPU fallback has its own choice)
 // CU: if (gf_have_device()) { /* the cost model: can the GPU win this call? (docs/performance.md) */
-// CU: const double gf_ct0 = gf_trips(0, (double)n, 1); /* trips of line 9 */
-// CU: const double gf_ct1 = gf_trips(0, gf_cm0, 1); /* trips of line 10 */
-// CU: const double gf_ct2 = gf_trips(0, gf_cm1, 1); /* trips of line 11 */
-// CU: gf_launches += gf_ct0; gf_ser += gf_ct0 * (gf_ct1 * (gf_ct2 + 1)); /* lu_k0 */
+// CU: const double gf_ct0 = gf_trips(0, (double)n, 1); /* trips of line 13 */
+// CU: const double gf_ct1 = gf_trips(0, gf_cm0, 1); /* trips of line 14 */
+// CU: const double gf_ct2 = gf_trips(0, gf_cm1, 1); /* trips of line 16 */
+// CU: gf_launches += gf_ct0; gf_ser += gf_ct0 * (gf_ct1 * (gf_ct2 + 2)); /* lu_k0 */
 // CU: gf_launches += gf_ct0; gf_par += gf_ct0 * (gf_ct3 * gf_ct4); /* lu_k1 */
 // where the GPU cannot win, the host plan when it beats the C body (not only the C body)
 // CU: if (!gf_gpu_wins(gf_launches, gf_syncs, gf_par, gf_ser)) { /* the CPU: the host plan or the C body */
@@ -50,11 +56,11 @@ GPUFUSE void lu(int n, double A[n][n])
 // CU-NEXT: gf_call_prefer_c_body(gf_c);
 // CU: switch (gf_call_map(gf_c)) {
 // one launch of each kernel per row, nothing else in the loop
-// CU: for (int i = 0; i < n; i += 1) { /* sequential loop, line 9 */
-// CU-NEXT: { /* lu_k0: serial_loop.c lines 10-14, one thread in order */
-// CU: lu_k0<int><<<1, 1, 0, gf_s>>>(i, n, gf_d_A);
+// CU: for (int i = 0; i < n; i += 1) { /* sequential loop, line 13 */
+// CU-NEXT: { /* lu_k0: serial_loop.c lines 14-19, one thread in order */
+// CU: lu_k0<int><<<1, 1, 0, gf_s>>>(i, w, n, gf_d_A);
 // CU-NOT: for (
-// CU: { /* lu_k1: serial_loop.c lines 15-17 */
+// CU: { /* lu_k1: serial_loop.c lines 20-22 */
 // the warm-up loads every kernel instance the launcher launches, and the staging ring
 // CU-LABEL: static void gf_load_kernels(void)
 // CU: (const void *)&lu_k0<int>,

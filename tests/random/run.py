@@ -144,6 +144,9 @@ def one_program(seed, a, gpufuse):
     env['OMP_WAIT_POLICY'] = 'passive'
     env['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'
     env['UBSAN_OPTIONS'] = 'print_stacktrace=1'
+    # the plan itself: its cost model would run the C body at these sizes
+    # (and the comparison would then be of the C body with itself)
+    env['GPUFUSE_COST_MODEL'] = '0'
     rc, so, se3 = sh([base], timeout=a.timeout, env=env)
     with open(base + '.out', 'w') as f:
         f.write(so + se3)
@@ -210,7 +213,8 @@ def check_host(path, gpufuse, asan, wd, base, inc, timeout):
     rc, so, se = sh(['gcc'] + cflags + [base + '.o', base + '.gf.c', '-lm', '-o', base], timeout=timeout)
     if rc != 0:
         return 'gcc-generated', se[-2000:]
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '3'), OMP_WAIT_POLICY='passive')
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '3'), OMP_WAIT_POLICY='passive',
+               GPUFUSE_COST_MODEL='0')
     # GF_CHECK_RUNS: run it that many times; a race (a recurrence run in
     # parallel by OpenMP) shows only when a thread starts before the one
     # before it has finished
