@@ -3009,6 +3009,7 @@ static Expr *rs_at(Resched *c, const Expr *e, Var *v, const Expr *x)
  * two loops are a rectangle the plan maps to a 2-D grid.  The guarded
  * instances are the same, in the same order. */
 static void rs_box_all(Resched *c, Stmt *s);
+static void rs_inner_pick(Stmt *f, Stmt *g);
 
 /* A bound of e over f's range [lo, hi] (hi = f's last index): the least
  * (low) or greatest value, or one beyond it, so that every value e takes
@@ -3147,8 +3148,53 @@ static void rs_box(Resched *c, Stmt *f)
         }
         g->lb = lo;
         g->ub = hi;
+        rs_inner_pick(f, g);
     }
     rs_box_all(c, f->body);   /* the loops below */
+}
+
+typedef struct RowUse {
+    IrVisitor v;
+    const Var *a, *b;
+    int na, nb;                  /* accesses with a (b) in a subscript other than the last */
+} RowUse;
+
+static Expr *row_use_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    RowUse *c = (RowUse *)v;
+    if (e->kind != E_INDEX || e->nkids < 2)
+        return e;
+    bool ua = false, ub = false;
+    for (int k = 0; k + 1 < e->nkids; k++) {
+        ua |= ir_expr_any(e->kids[k], names_var, c->a);
+        ub |= ir_expr_any(e->kids[k], names_var, c->b);
+    }
+    c->na += ua;
+    c->nb += ub;
+    return e;
+}
+
+/* After rs_box: f and g one rectangle, both parallel, so no dependence
+ * joins two of its points and either order is right.  The plan maps the
+ * inner loop to consecutive threads: it should be the one that moves along
+ * rows (the last subscript) rather than across them.  Seidel's wavefront
+ * `A[c2][c0 - 2 * c1 - c2]` has the row index inner as isl writes it;
+ * swapped, neighbouring threads read neighbouring columns. */
+static void rs_inner_pick(Stmt *f, Stmt *g)
+{
+    RowUse u = {{.expr = row_use_expr}, f->iv, g->iv, 0, 0};
+    ir_visit_stmt(&u.v, g->body);
+    if (u.nb <= u.na)
+        return;
+    Var *iv = f->iv;
+    Expr *lb = f->lb, *ub = f->ub;
+    f->iv = g->iv;
+    f->lb = g->lb;
+    f->ub = g->ub;
+    g->iv = iv;
+    g->lb = lb;
+    g->ub = ub;
 }
 
 static void rs_box_all(Resched *c, Stmt *s)
