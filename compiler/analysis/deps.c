@@ -3352,6 +3352,7 @@ static Stmt *reschedule_nest(Model *m, Stmt *nest, int old_bad, Type *ivty)
             dom = isl_union_set_add_set(dom, isl_set_copy(ps->dom));
     }
     Resched c = {.m = m, .a = m->a, .nest = nest, .ivty = ivty};
+    int nvars = r->vars.len;     /* the new indices go again if the order is not taken */
     c.deps = nest_deps(m, nest);
     isl_schedule_constraints *sc = isl_schedule_constraints_on_domain(isl_union_set_copy(dom));
     sc = isl_schedule_constraints_set_validity(sc, isl_union_map_copy(c.deps));
@@ -3401,10 +3402,11 @@ static Stmt *reschedule_nest(Model *m, Stmt *nest, int old_bad, Type *ivty)
     isl_ctx_reset_operations(m->ctx);
     isl_ctx_set_max_operations(m->ctx, max_ops);
     isl_ctx_reset_error(m->ctx);
+    if (!out)
+        r->vars.len = nvars;
     if (out) {
-        vec_push(m->a, &r->notes, arena_printf(m->a, "line %d: the nest runs in the order isl's scheduler found (the "
-                                                     "order PPCG would use): %d of its statements had no parallel loop "
-                                                     "around them as written, %d now", nest->loc.line, old_bad, c.bad));
+        vec_push(m->a, &r->notes, arena_printf(m->a, "line %d: the nest runs in the order isl's scheduler found: %d of "
+                                                     "its statements had no parallel loop around them as written, %d now", nest->loc.line, old_bad, c.bad));
     }
     return out;
 }

@@ -75,4 +75,4 @@ GPUFUSE void seidel(int n, float A[n][n])
 // REPORT: line 14: the read of 'B' on line 17 sees only values from before the loop over 'i' (isl: value-based flow): read from a copy of 'B' taken before the loop, which then carries no dependence
 // REPORT: line 14: kernel trmm_k1 (lines 14-19) is a library call: B = alpha * unit_tri(A)^T * B (double, cuBLAS TRMM, A's lower triangle)
 // WARN: old_copy.c:44:5: warning: loop carries a dependence on 'a'
-// REPORT: line 53: the nest runs in the order isl's scheduler found (the order PPCG would use): 1 of its statements had no parallel loop around them as written, 0 now
+// REPORT: line 53: the nest runs in the order isl's scheduler found: 1 of its statements had no parallel loop around them as written, 0 now

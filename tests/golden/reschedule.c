@@ -104,14 +104,14 @@ GPUFUSE void floyd(int n, int path[n][n])
 // REPORT-NEXT: kernel lu_k0 [map, 1-D]: lines 15-24
 // REPORT-NEXT: kernel lu_k1 [map, 2-D]: lines 15-24
 // REPORT-NEXT: kernel lu_k2 [map, 2-D]: lines 15-24
-// REPORT: line 15: the nest runs in the order isl's scheduler found (the order PPCG would use): 2 of its statements had no parallel loop around them as written, 0 now
+// REPORT: line 15: the nest runs in the order isl's scheduler found: 2 of its statements had no parallel loop around them as written, 0 now
 // REPORT: line 15: the loop over 'c0' runs on the host and launches 3 kernels per iteration
 // REPORT: region trisolv ({{.*}}): 2 loop nests -> 3 kernels
-// REPORT: line 31: the nest runs in the order isl's scheduler found (the order PPCG would use): 3 of its statements had no parallel loop around them as written, 1 now
+// REPORT: line 31: the nest runs in the order isl's scheduler found: 3 of its statements had no parallel loop around them as written, 1 now
 // REPORT: region cholesky ({{.*}}): 3 loop nests -> 4 kernels
-// REPORT: line 42: the nest runs in the order isl's scheduler found (the order PPCG would use): 4 of its statements had no parallel loop around them as written, 1 now
+// REPORT: line 42: the nest runs in the order isl's scheduler found: 4 of its statements had no parallel loop around them as written, 1 now
 // REPORT: region seidel ({{.*}}): 1 loop nest -> 1 kernel
-// REPORT: line 58: the nest runs in the order isl's scheduler found (the order PPCG would use): 1 of its statements had no parallel loop around them as written, 0 now
+// REPORT: line 58: the nest runs in the order isl's scheduler found: 1 of its statements had no parallel loop around them as written, 0 now
 // REPORT: region floyd ({{.*}}): kept on the CPU
 // WARN: reschedule.c:69:5: warning: loop carries a dependence on 'path' (an iteration uses what an earlier one wrote); no loop of this nest is parallel, so 'floyd' keeps its CPU body
 // the update of lu runs on a 2-D grid, the contiguous index on x, the guard inside
