@@ -61,8 +61,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 5, "rename gf_launch_abi_5 with GF_LAUNCH_ABI");
-const int gf_launch_abi_5 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 6, "rename gf_launch_abi_6 with GF_LAUNCH_ABI");
+const int gf_launch_abi_6 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;

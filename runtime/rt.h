@@ -426,7 +426,16 @@ GF_HIDDEN void *gf_current_cuda_stream(void);
 
 /* ---- threadpool.c ---------------------------------------------------------- */
 
-/* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS). */
+/* gf_host_team's function (declared for generated code in gpufuse/launch.h,
+ * which needs CUDA's headers; this part of the runtime builds without them). */
+#ifndef GF_TEAM_FN_DEFINED
+#define GF_TEAM_FN_DEFINED
+typedef int (*gf_team_fn)(void (*part)(void *ctx, int i, int n), void *ctx);
+#endif
+void gf_host_team(gf_team_fn fn, int on);
+
+/* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS), or over
+ * the program's OpenMP team when one is registered (gf_host_team). */
 GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
 /* fn on parts of [p, p+n) (each a multiple of `unit` bytes from p) split
  * over the same threads: transfer.c populates fresh output pages with it. */

@@ -115,7 +115,8 @@ static const char host_helpers[] =
     "}\n"
     "#define GF_HOST_FORK_NS 5000.0 /* an OpenMP parallel loop: waking the threads, the join */\n"
     "#define GF_HOST_START_NS 500000.0 /* the first parallel loop of a process: OpenMP creates its threads */\n"
-    "/* Whether a plan of this unit has run its parallel loops (OpenMP's threads exist). */\n"
+    "/* Whether a plan of this unit has run its parallel loops (OpenMP's threads\n"
+    " * exist): set by the plans themselves, whoever chose them. */\n"
     "GF_UNUSED static int gf_host_started;\n"
     "#define GF_HOST_ATOMIC_NS 20.0 /* an atomic update among threads (a locked instruction or a CAS loop) */\n"
     "#define GF_HOST_CPU_NS 1.0     /* a statement instance on one core */\n"
@@ -142,11 +143,7 @@ static const char host_helpers[] =
     "    if (!gf_host_model_on())\n"
     "        return 1;\n"
     "#if defined(_OPENMP)\n"
-    "    const int started = __atomic_load_n(&gf_host_started, __ATOMIC_RELAXED);\n"
-    "    const int wins = gf_host_plan_ns(forks, par, atom) < par * GF_HOST_CPU_NS;\n"
-    "    if (wins && forks > 0 && !started)\n"
-    "        __atomic_store_n(&gf_host_started, 1, __ATOMIC_RELAXED);\n"
-    "    return wins;\n"
+    "    return gf_host_plan_ns(forks, par, atom) < par * GF_HOST_CPU_NS;\n"
     "#else\n"
     "    (void)forks, (void)par, (void)atom;\n"
     "    return 1;\n"
@@ -758,6 +755,15 @@ void emit_host_region(Buf *b, Unit *u, Region *r, const char *name, bool fused, 
             buf_line(b, "(void)%s;", v->cname);
     }
     if (fused) {
+        bool forks = false;
+        for (int i = 0; i < r->plan->kernels.len; i++) {
+            Kernel *k = vec_at(&r->plan->kernels, i);
+            forks |= k->kind != K_SERIAL && !k->lib;
+        }
+        if (openmp && forks)
+            buf_puts(b, "#if defined(_OPENMP)\n"
+                        "    __atomic_store_n(&gf_host_started, 1, __ATOMIC_RELAXED); /* its loops make OpenMP's threads */\n"
+                        "#endif\n");
         emit_steps(b, u, r, &r->plan->steps, openmp);
     } else {
         HostCx h;

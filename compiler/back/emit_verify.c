@@ -365,7 +365,27 @@ void emit_prewarm(Buf *b, Unit *u)
                   " * (gf_prewarm_load; GPUFUSE_PREWARM=0 turns it off), creates the CUDA context%s%s%s. */\n",
                ks.n ? ",\n * loads the kernels above" : "", staged ? ",\n * allocates the staging ring for host arrays" : "",
                blas ? ",\n * loads the cuBLAS routines these launchers call" : "");
-    buf_puts(b, "__attribute__((constructor)) static void gf_prewarm_unit(void)\n{\n    gf_prewarm_load(");
+    if (staged)
+        buf_puts(b, "#if defined(_OPENMP)\n"
+                    "/* The program's OpenMP threads, lent to the runtime for the staging copies\n"
+                    " * (gf_host_team): after a parallel region they spin on every core, and the\n"
+                    " * runtime's own copying threads would wait for cores.  Not inside a parallel\n"
+                    " * region, not for one thread, not when OpenMP's threads sleep when idle. */\n"
+                    "static int gf_omp_team(void (*gf_part)(void *, int, int), void *gf_ctx)\n"
+                    "{\n"
+                    "    const char *gf_w = getenv(\"OMP_WAIT_POLICY\");\n"
+                    "    if (omp_in_parallel() || omp_get_max_threads() < 2 || (gf_w && (*gf_w == 'p' || *gf_w == 'P')))\n"
+                    "        return 0;\n"
+                    "    #pragma omp parallel\n"
+                    "    gf_part(gf_ctx, omp_get_thread_num(), omp_get_num_threads());\n"
+                    "    return 1;\n"
+                    "}\n"
+                    "__attribute__((destructor)) static void gf_team_unit_end(void) { gf_host_team(gf_omp_team, 0); }\n"
+                    "#endif\n");
+    buf_puts(b, "__attribute__((constructor)) static void gf_prewarm_unit(void)\n{\n");
+    if (staged)
+        buf_puts(b, "#if defined(_OPENMP)\n    gf_host_team(gf_omp_team, 1);\n#endif\n");
+    buf_puts(b, "    gf_prewarm_load(");
     for (int y = 0; y < n; y++)
         buf_printf(b, "%s%s", y ? " | " : "", flags[y]);
     buf_printf(b, ", %s);\n}\n", ks.n ? "gf_load_kernels" : "NULL");

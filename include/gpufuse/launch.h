@@ -22,8 +22,27 @@ extern "C" {
  *   4: CUDA graphs of repeated calls (gf_graph_begin, gf_graph_on,
  *      gf_graph_kernel); gf_prewarm_load: the unit passes its kernel loader
  *      (GF_WARM_STAGING)
- *   5: gf_call_weigh (copies of host arguments against the CPU's time) */
-#define GF_LAUNCH_ABI 5
+ *   5: gf_call_weigh (copies of host arguments against the CPU's time)
+ *   6: gf_host_team (staging copies over the program's OpenMP threads) */
+#define GF_LAUNCH_ABI 6
+
+/* The program's OpenMP threads, lent to the runtime: fn runs
+ * part(ctx, i, n) on each thread i of a team of n (`#pragma omp parallel`)
+ * and returns 1, or returns 0 without running anything when it cannot give
+ * more than one thread (inside a parallel region, OMP_NUM_THREADS=1) or when
+ * OpenMP's threads sleep when idle (OMP_WAIT_POLICY=passive).  A .gf.cu
+ * compiled with OpenMP registers one when the program starts (on), and
+ * takes it back when it is unloaded (off: only if it is still the one
+ * registered).  The runtime then splits its big host copies (the pageable
+ * half of staging, the population of fresh output pages) over that team
+ * instead of its own staging threads: right after a parallel region,
+ * OpenMP's threads spin on every core for a while (libgomp: about 10 ms),
+ * and the runtime's own threads would wait for cores they hold. */
+#ifndef GF_TEAM_FN_DEFINED /* also in the runtime's CUDA-free part (rt.h) */
+#define GF_TEAM_FN_DEFINED
+typedef int (*gf_team_fn)(void (*part)(void *ctx, int i, int n), void *ctx);
+#endif
+void gf_host_team(gf_team_fn fn, int on);
 
 /* One per marked function, static in the generated file. */
 typedef struct gf_site {

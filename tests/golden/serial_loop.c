@@ -69,6 +69,14 @@ GPUFUSE void lu(int n, double A[n][n])
 // CU-NEXT: (const void *)&lu_k1<long long>,
 // CU-NEXT: };
 // CU: cudaFuncGetAttributes(&gf_a, gf_k[gf_i]);
+// CU: static int gf_omp_team(void (*gf_part)(void *, int, int), void *gf_ctx)
+// CU: if (omp_in_parallel() || omp_get_max_threads() < 2 || (gf_w && (*gf_w == 'p' || *gf_w == 'P')))
+// CU: #pragma omp parallel
+// CU-NEXT: gf_part(gf_ctx, omp_get_thread_num(), omp_get_num_threads());
+// CU: __attribute__((destructor)) static void gf_team_unit_end(void) { gf_host_team(gf_omp_team, 0); }
 // CU: __attribute__((constructor)) static void gf_prewarm_unit(void)
 // CU-NEXT: {
+// CU-NEXT: #if defined(_OPENMP)
+// CU-NEXT: gf_host_team(gf_omp_team, 1);
+// CU-NEXT: #endif
 // CU-NEXT: gf_prewarm_load(GF_WARM_CONTEXT | GF_WARM_STAGING, gf_load_kernels);

@@ -8,6 +8,11 @@
  * A child forked after the helpers started (gf_threadpool_start: the
  * warm-up starts them when the program starts) has none of them: its big
  * copies must still finish, on its own thread.
+ * With a team registered (gf_host_team: a .gf.cu compiled with OpenMP lends
+ * the program's OpenMP threads) the same jobs go over the team, each of its
+ * threads running its part at once (here threads of the test's own, teams of
+ * 2 to 33); a team that declines (returns 0) leaves the job to the helpers;
+ * a team taken back, or a forked child, is not used.
  * CUDA-free: runs everywhere. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,6 +106,101 @@ static void test_pages(void **state)
         }
 }
 
+/* A team of `team_n` threads of the test's own, all running part() at once
+ * as an OpenMP parallel region would; declines when team_n is 0. */
+static int team_n;
+static atomic_int team_calls, team_threads_seen;
+
+typedef struct member {
+    pthread_t t;
+    void (*part)(void *, int, int);
+    void *ctx;
+    int i;
+} member;
+
+static void *member_run(void *arg)
+{
+    member *m = arg;
+    m->part(m->ctx, m->i, team_n);
+    atomic_fetch_add(&team_threads_seen, 1);
+    return NULL;
+}
+
+static int fake_team(void (*part)(void *ctx, int i, int n), void *ctx)
+{
+    atomic_fetch_add(&team_calls, 1);
+    if (team_n == 0)
+        return 0;
+    member m[64];
+    for (int i = 1; i < team_n; i++) {
+        m[i] = (member){.part = part, .ctx = ctx, .i = i};
+        if (pthread_create(&m[i].t, NULL, member_run, &m[i]) != 0)
+            abort();
+    }
+    part(ctx, 0, team_n);
+    atomic_fetch_add(&team_threads_seen, 1);
+    for (int i = 1; i < team_n; i++)
+        pthread_join(m[i].t, NULL);
+    return 1;
+}
+
+static int other_team(void (*part)(void *ctx, int i, int n), void *ctx)
+{
+    (void)part;
+    (void)ctx;
+    return 0;
+}
+
+static void test_team(void **state)
+{
+    (void)state;
+    gf_host_team(fake_team, 1);
+    int sizes[] = {2, 3, 7, 16, 33};
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+        team_n = sizes[t];
+        atomic_store(&team_calls, 0);
+        atomic_store(&team_threads_seen, 0);
+        for (size_t r = 0; r <= (size_t)team_n + 1; r++) {
+            check(2 * MiB + r);
+            check(17 * MiB - r);
+            check(32 * MiB + r);
+        }
+        int jobs = atomic_load(&team_calls);
+        assert_int_equal(jobs, 3 * (team_n + 2));
+        assert_int_equal(atomic_load(&team_threads_seen), jobs * team_n);
+        check(MiB); /* below the split: no job at all */
+        assert_int_equal(atomic_load(&team_calls), jobs);
+    }
+    /* parts of whole units, every page once, over teams too */
+    team_n = 7;
+    test_pages(state);
+    team_n = 0; /* declines: the helpers copy */
+    atomic_store(&team_calls, 0);
+    check(17 * MiB + 5);
+    assert_int_equal(atomic_load(&team_calls), 1);
+    team_n = 5;
+    gf_host_team(other_team, 0); /* not the registered one: stays */
+    check(9 * MiB + 1);
+    assert_int_equal(atomic_load(&team_calls), 2);
+    gf_host_team(fake_team, 0); /* taken back: not called again */
+    check(9 * MiB + 1);
+    assert_int_equal(atomic_load(&team_calls), 2);
+    gf_host_team(fake_team, 1); /* a forked child does not use it */
+    pid_t p = fork();
+    if (p == 0) {
+        alarm(20);
+        atomic_store(&team_calls, 0);
+        memset(dst, 0xee, 32 * MiB);
+        gf_parallel_memcpy(dst, src, 32 * MiB);
+        _exit(memcmp(dst, src, 32 * MiB) ? 1 : atomic_load(&team_calls) ? 2 : 0);
+    }
+    int st = 0;
+    assert_true(p > 0 && waitpid(p, &st, 0) == p);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    gf_host_team(fake_team, 0);
+}
+
 static void test_fork_after_start(void **state)
 {
     (void)state;
@@ -128,7 +229,7 @@ int main(void)
     for (size_t i = 0; i < most + 64; i++)
         src[i] = (unsigned char)(i * 131 + (i >> 12));
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes), cmocka_unit_test(test_pages),
-                                       cmocka_unit_test(test_fork_after_start)};
+                                       cmocka_unit_test(test_fork_after_start), cmocka_unit_test(test_team)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(src);
     free(dst);
