@@ -78,3 +78,11 @@ int gf_args_group(const gf_argdesc *a, const int *idx, int m, int *group, gf_spa
     }
     return ns + 1;
 }
+
+size_t gf_args_copy_bytes(const gf_span *spans, int ns)
+{
+    size_t n = 0;
+    for (int s = 0; s < ns; s++)
+        n += (spans[s].read ? (size_t)(spans[s].hi - spans[s].lo) : 0) + (size_t)(spans[s].whi - spans[s].wlo);
+    return n;
+}

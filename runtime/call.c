@@ -383,17 +383,14 @@ static int cpu_sooner(gf_call *c, int m, int first)
 {
     if (!c->weighed || !m)
         return 0;
-    double bytes = 0;
     int with_bytes = 0;
     for (int i = 0; i < c->nargs; i++)
         with_bytes += c->a[i].p && c->a[i].hi > c->a[i].lo;
     if (with_bytes != m)
         return 0;                /* some argument already lives on the device */
-    for (int k = 0; k < m; k++) {
-        const gf_argdesc *d = &c->a[c->stage_idx[k]];
-        double n = (double)(d->hi - d->lo);
-        bytes += ((d->mode & GF_ARG_READ) ? n : 0) + ((d->mode & GF_ARG_WRITE) ? n : 0);
-    }
+    /* the spans stage_in would copy (overlapping arguments are one copy;
+     * counted per argument, an array passed twice cost twice) */
+    double bytes = (double)gf_args_copy_bytes(c->spans, gf_args_group(c->a, c->stage_idx, m, c->group, c->spans));
     double gpu = c->gpu_ns + bytes * GF_COST_STAGE_NS_PER_BYTE + (first ? GF_COST_FIRST_CALL_NS : 0);
     return c->cpu_ns < gpu;
 }

@@ -205,6 +205,10 @@ GF_HIDDEN int gf_args_hazard(const gf_argdesc *a, int n);
  * group[k] is the span index of idx[k].  Returns the number of spans. */
 GF_HIDDEN int gf_args_group(const gf_argdesc *a, const int *idx, int m, int *group,
                             gf_span *spans);
+/* The bytes a call's copies move for these spans: each read span copied in
+ * whole, each written span's hull copied back (stage_in, gf_call_end).
+ * Overlapping arguments are one span: counted once. */
+GF_HIDDEN size_t gf_args_copy_bytes(const gf_span *spans, int ns);
 
 /* ---- verify_cmp.c (verify mode's comparison and messages, no CUDA) ------- */
 

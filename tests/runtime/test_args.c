@@ -103,6 +103,9 @@ static void test_grouping_shares_buffers(void **state)
     assert_false(s->read);
     assert_ptr_equal(s->wlo, other);
     assert_ptr_equal(s->whi, other + 100);
+    /* the copies: [0,600) in, [0,400) and other's 100 back; buf's three
+     * arguments (1100 bytes declared) are one copy each way */
+    assert_int_equal(gf_args_copy_bytes(spans, n), 600 + 400 + 100);
 }
 
 static void test_grouping_chain(void **state)
@@ -121,6 +124,7 @@ static void test_grouping_chain(void **state)
     assert_ptr_equal(spans[group[0]].hi, buf + 300);
     assert_ptr_equal(spans[group[2]].lo, buf + 500);
     assert_ptr_equal(spans[group[0]].wlo, spans[group[0]].whi); /* nothing written */
+    assert_int_equal(gf_args_copy_bytes(spans, 2), 300 + 100); /* read only: in, nothing back */
 }
 
 int main(void)
