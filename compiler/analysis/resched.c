@@ -146,10 +146,15 @@ static Expr *rs_id(void *cx, isl_id *id)
     return NULL;
 }
 
-/* The AST expression, the new indices as Vars (NULL: not expressible). */
-static Expr *rs_expr(Resched *c, isl_ast_expr *e)
+/* e + 1 or e - 1 (op OP_ADD, OP_SUB), a new node over e. */
+static Expr *rs_one_off(Resched *c, Expr *e, Op op)
 {
-    return model_ast_expr(c->m, e);
+    Expr *one = model_ext_node(c->m, E_INT, OP_NONE, 0);
+    one->text = "1";
+    Expr *x = model_ext_node(c->m, E_BINARY, op, 2);
+    x->kids[0] = e;
+    x->kids[1] = one;
+    return x;
 }
 
 typedef struct Subst {
@@ -213,7 +218,7 @@ static Stmt *rs_user(Resched *c, isl_ast_node *n, Stmt *parent, int depth, bool 
     for (int k = 0; k < ps->nloops && !c->fail; k++) {
         isl_ast_expr *x = isl_ast_expr_op_get_arg(call, k + 1);
         from[k] = ps->loops[k]->iv;
-        to[k] = rs_expr(c, x);
+        to[k] = model_ast_expr(c->m, x);
         c->fail |= !to[k];
         isl_ast_expr_free(x);
     }
@@ -246,7 +251,7 @@ static Stmt *rs_node(Resched *c, isl_ast_node *n, Stmt *parent, int depth, bool 
     case isl_ast_node_if: {
         Stmt *s = rs_stmt(c, S_IF, parent);
         isl_ast_expr *e = isl_ast_node_if_get_cond(n);
-        s->cond = rs_expr(c, e);
+        s->cond = model_ast_expr(c->m, e);
         isl_ast_expr_free(e);
         c->fail |= !s->cond;
         isl_ast_node *t = isl_ast_node_if_get_then_node(n);
@@ -271,18 +276,12 @@ static Stmt *rs_node(Resched *c, isl_ast_node *n, Stmt *parent, int depth, bool 
         bool p = an && !strcmp(isl_id_get_name(an), "parallel");
         isl_id_free(an);
         isl_ast_expr *init = isl_ast_node_for_get_init(n);
-        s->lb = rs_expr(c, init);
+        s->lb = model_ast_expr(c->m, init);
         isl_ast_expr_free(init);
         s->step = 1;
         if (isl_ast_node_for_is_degenerate(n) == isl_bool_true) {
             /* one iteration: [init, init + 1) */
-            Expr *one = model_ext_node(c->m, E_INT, OP_NONE, 0);
-            one->text = "1";
-            s->ub = s->lb ? model_ext_node(c->m, E_BINARY, OP_ADD, 2) : NULL;
-            if (s->ub) {
-                s->ub->kids[0] = ir_copy_expr(c->a, s->lb);
-                s->ub->kids[1] = one;
-            }
+            s->ub = s->lb ? rs_one_off(c, ir_copy_expr(c->a, s->lb), OP_ADD) : NULL;
             p = false;
         } else {
             isl_ast_expr *cond = isl_ast_node_for_get_cond(n), *inc = isl_ast_node_for_get_inc(n);
@@ -300,16 +299,10 @@ static Stmt *rs_node(Resched *c, isl_ast_node *n, Stmt *parent, int depth, bool 
                 c->fail = true;
             } else {
                 isl_ast_expr *rhs = isl_ast_expr_op_get_arg(cond, 1);
-                Expr *u = rs_expr(c, rhs);
+                Expr *u = model_ast_expr(c->m, rhs);
                 isl_ast_expr_free(rhs);
-                if (u && t == isl_ast_expr_op_le) {
-                    Expr *one = model_ext_node(c->m, E_INT, OP_NONE, 0);
-                    one->text = "1";
-                    Expr *x = model_ext_node(c->m, E_BINARY, OP_ADD, 2);
-                    x->kids[0] = u;
-                    x->kids[1] = one;
-                    u = x;
-                }
+                if (u && t == isl_ast_expr_op_le)
+                    u = rs_one_off(c, u, OP_ADD);
                 s->ub = u;
             }
             isl_id_free(lid);
@@ -389,64 +382,49 @@ static Expr *rs_extreme(Resched *c, const Expr *e, Var *v, const Expr *lo, const
         long long k = aff_coef(f, v);
         return rs_at(c, e, v, (k >= 0) == low ? lo : hi);
     }
+    /* each kid: its extreme in the same direction (+1), the other (-1), or
+     * itself (0: a positive constant divisor or factor) */
+    int dir[2] = {0, 0};
     long long d;
+    bool pos_const = e->nkids == 2 && e->kids[1]->kind == E_INT && sscanf(e->kids[1]->text, "%lld", &d) == 1 && d > 0;
     switch (e->kind) {
-    case E_CAST: {
+    case E_CAST:
         if (!type_is_integer(e->ty))
             return NULL;
-        Expr *x = rs_extreme(c, e->kids[0], v, lo, hi, low);
-        if (!x)
-            return NULL;
-        Expr *r = ir_copy_expr(c->a, e);
-        r->kids[0] = x;
-        return r;
-    }
+        dir[0] = 1;
+        break;
     case E_UNARY:
         if (e->op != OP_NEG && e->op != OP_PLUS)
             return NULL;
-        {
-            Expr *x = rs_extreme(c, e->kids[0], v, lo, hi, e->op == OP_NEG ? !low : low);
-            if (!x)
-                return NULL;
-            Expr *r = ir_copy_expr(c->a, e);
-            r->kids[0] = x;
-            return r;
-        }
-    case E_BINARY: {
-        Expr *a = NULL, *b = NULL;
-        if (e->op == OP_ADD || e->op == OP_SUB) {
-            a = rs_extreme(c, e->kids[0], v, lo, hi, low);
-            b = rs_extreme(c, e->kids[1], v, lo, hi, e->op == OP_SUB ? !low : low);
-        } else if ((e->op == OP_DIV || e->op == OP_MUL) && e->kids[1]->kind == E_INT &&
-                   sscanf(e->kids[1]->text, "%lld", &d) == 1 && d > 0) {
-            a = rs_extreme(c, e->kids[0], v, lo, hi, low);
-            b = ir_copy_expr(c->a, e->kids[1]);
-        }
-        if (!a || !b)
+        dir[0] = e->op == OP_NEG ? -1 : 1;
+        break;
+    case E_BINARY:
+        if (e->op == OP_ADD || e->op == OP_SUB)
+            dir[0] = 1, dir[1] = e->op == OP_SUB ? -1 : 1;
+        else if ((e->op == OP_DIV || e->op == OP_MUL) && pos_const)
+            dir[0] = 1;
+        else
             return NULL;
-        Expr *r = ir_copy_expr(c->a, e);
-        r->kids[0] = a;
-        r->kids[1] = b;
-        return r;
-    }
-    case E_CALL: {
-        bool mm = !strcmp(e->text, "gf_min") || !strcmp(e->text, "gf_max");
-        bool fl = !strcmp(e->text, "gf_floord") && e->kids[1]->kind == E_INT &&
-                  sscanf(e->kids[1]->text, "%lld", &d) == 1 && d > 0;
-        if (e->nkids != 2 || (!mm && !fl))
+        break;
+    case E_CALL:
+        if (e->nkids == 2 && (!strcmp(e->text, "gf_min") || !strcmp(e->text, "gf_max")))
+            dir[0] = dir[1] = 1;
+        else if (e->nkids == 2 && !strcmp(e->text, "gf_floord") && pos_const)
+            dir[0] = 1;
+        else
             return NULL;
-        Expr *a = rs_extreme(c, e->kids[0], v, lo, hi, low);
-        Expr *b = mm ? rs_extreme(c, e->kids[1], v, lo, hi, low) : ir_copy_expr(c->a, e->kids[1]);
-        if (!a || !b)
-            return NULL;
-        Expr *r = ir_copy_expr(c->a, e);
-        r->kids[0] = a;
-        r->kids[1] = b;
-        return r;
-    }
+        break;
     default:
         return NULL;
     }
+    Expr *r = ir_copy_expr(c->a, e);
+    for (int i = 0; i < e->nkids && i < 2; i++) {
+        if (dir[i])
+            r->kids[i] = rs_extreme(c, e->kids[i], v, lo, hi, dir[i] > 0 ? low : !low);
+        if (!r->kids[i])
+            return NULL;
+    }
+    return r;
 }
 
 /* A parallel loop f whose body is one parallel loop g with bounds that
@@ -463,11 +441,7 @@ static void rs_box(Resched *c, Stmt *f)
     Expr *lo = NULL, *hi = NULL;
     if (g && g->kind == S_FOR && rs_is_par(c, f) && rs_is_par(c, g) && f->step == 1 && g->step == 1 &&
         (ir_expr_any(g->lb, names_var, f->iv) || ir_expr_any(g->ub, names_var, f->iv))) {
-        Expr *one = model_ext_node(c->m, E_INT, OP_NONE, 0);
-        one->text = "1";
-        Expr *last = model_ext_node(c->m, E_BINARY, OP_SUB, 2);
-        last->kids[0] = ir_copy_expr(c->a, f->ub);
-        last->kids[1] = one;
+        Expr *last = rs_one_off(c, ir_copy_expr(c->a, f->ub), OP_SUB);
         lo = rs_extreme(c, g->lb, f->iv, f->lb, last, true);
         hi = rs_extreme(c, g->ub, f->iv, f->lb, last, false);
     }
@@ -627,29 +601,33 @@ static bool nest_kinds(IrVisitor *v, Stmt *s)
 typedef struct IvUse {
     IrVisitor v;
     Stmt *nest;
-    const Var *iv;
+    const Vec *ivs;              /* Var*: the nest's loop indices */
     bool used;
 } IvUse;
 
 static Expr *iv_use_expr(IrVisitor *v, Expr *e, Stmt *owner)
 {
-    (void)owner;
     IvUse *c = (IvUse *)v;
-    if (e->kind != E_VAR || e->var != c->iv)
+    bool iv = false;
+    for (int k = 0; e->kind == E_VAR && k < c->ivs->len && !iv; k++)
+        iv = vec_at(c->ivs, k) == e->var;
+    if (!iv)
         return e;
     /* fine inside the nest and inside another loop over the same index */
     for (const IrFrame *f = v->up; f; f = f->up)
-        if (f->s == c->nest || (f->s->kind == S_FOR && f->s->iv == c->iv))
+        if (f->s == c->nest || (f->s->kind == S_FOR && f->s->iv == e->var))
             return e;
-    if (owner == c->nest || (owner->kind == S_FOR && owner->iv == c->iv))
+    if (owner == c->nest || (owner->kind == S_FOR && owner->iv == e->var))
         return e;
     c->used = true;
     return e;
 }
 
-static bool iv_used_outside(Region *r, Stmt *nest, const Var *iv)
+/* Whether one of the nest's indices is read outside it (C reads its value
+ * after the loops; the new order leaves it unset): one walk of the body. */
+static bool ivs_used_outside(Region *r, Stmt *nest, const Vec *ivs)
 {
-    IvUse c = {{.expr = iv_use_expr}, nest, iv, false};
+    IvUse c = {{.expr = iv_use_expr}, nest, ivs, false};
     ir_visit_stmt(&c.v, r->body);
     return c.used;
 }
@@ -812,10 +790,7 @@ bool deps_reschedule(Region *r)
             continue;
         IvList il = {{.stmt = iv_list_at}, m->a, {0}};
         ir_visit_stmt(&il.v, t);
-        bool used = false;
-        for (int k = 0; k < il.ivs.len && !used; k++)
-            used = iv_used_outside(r, t, vec_at(&il.ivs, k));
-        if (used)
+        if (ivs_used_outside(r, t, &il.ivs))
             continue;
         Stmt *blk = reschedule_nest(m, t, bad, ivty);
         if (!blk)
