@@ -2417,12 +2417,11 @@ static const char *cost_name(void *cx, const Var *v)
                    : arena_printf(A(k->c), "(double)%s", v->cname);
 }
 
-/* An affine bound in doubles, loop indices at the middle of their range. */
+/* A bound in doubles, loop indices at the middle of their range. */
 static void cost_aff(Cost *k, Expr *e, Buf *out)
 {
-    Aff *f = aff_of(A(k->c), e);
-    gfc_assert(f);               /* fuse.c checked every bound */
-    aff_print(f, cost_name, k, out);
+    bool ok = bound_print(A(k->c), e, cost_name, k, out);
+    gfc_assert(ok);              /* fuse.c checked every bound */
 }
 
 /* Declares loop l's trip count and middle index; the caller pops it. */

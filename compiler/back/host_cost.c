@@ -42,18 +42,19 @@ static const char *cost_name(void *cx, const Var *v)
     return id >= 0 ? arena_printf(k->a, "gf_cm%d", id) : id == -1 ? "0.0" : arena_printf(k->a, "(double)%s", v->cname);
 }
 
-/* An affine bound in doubles, loop indices at the middle of their range. */
-static void cost_aff(HCost *k, const Aff *f, Buf *out)
+/* A bound in doubles, loop indices at the middle of their range. */
+static void cost_bound(HCost *k, Expr *e, Buf *out)
 {
-    aff_print(f, cost_name, k, out);
+    bool ok = bound_print(k->a, e, cost_name, k, out);
+    gfc_assert(ok);              /* host_cost_none checked every bound */
 }
 
 /* Declares loop l's trip count and middle index; the caller pops it. */
 static int push_loop(HCost *k, Stmt *l)
 {
     Buf lb = {0}, ub = {0};
-    cost_aff(k, aff_of(k->a, l->lb), &lb);
-    cost_aff(k, aff_of(k->a, l->ub), &ub);
+    cost_bound(k, l->lb, &lb);
+    cost_bound(k, l->ub, &ub);
     int id = k->n++;
     buf_line(k->b, "const double gf_ct%d = gf_host_trips(%s, %s, %lld); /* trips of line %d */", id, lb.data, ub.data,
              l->step, l->loc.line);
@@ -224,9 +225,10 @@ static void steps_cost(HCost *k, Vec *steps, const char *mult)
     }
 }
 
-static IrFind bounds_not_affine(const Stmt *s, const void *a)
+static IrFind bounds_uncounted(const Stmt *s, const void *a)
 {
-    return s->kind == S_FOR && (!aff_of((Arena *)a, s->lb) || !aff_of((Arena *)a, s->ub)) ? IR_FOUND : IR_NEXT;
+    return s->kind == S_FOR && (!bound_print((Arena *)a, s->lb, NULL, NULL, NULL) ||
+                                !bound_print((Arena *)a, s->ub, NULL, NULL, NULL)) ? IR_FOUND : IR_NEXT;
 }
 
 static bool any_kernel(Vec *steps)
@@ -244,10 +246,11 @@ const char *host_cost_none(Region *r)
 {
     if (!any_kernel(&r->plan->steps))
         return "no parallel loop: the plan runs its statements in order, as the C body does";
-    const Stmt *bad = ir_stmt_find(r->body, bounds_not_affine, r->unit->arena);
+    const Stmt *bad = ir_stmt_find(r->body, bounds_uncounted, r->unit->arena);
     if (bad)
         return arena_printf(r->unit->arena, "the bounds of the loop over '%s' (line %d) are not affine in the parameters "
-                            "and loop indices: the plan always runs", bad->iv->name, bad->loc.line);
+                            "and loop indices (nor their minimum, maximum or floor division): the plan always runs",
+                            bad->iv->name, bad->loc.line);
     return NULL;
 }
 

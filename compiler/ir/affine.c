@@ -3,6 +3,7 @@
  * bounds to isl's sets and maps (deps.c builds isl_aff from them). */
 #include "gfc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,4 +144,109 @@ void aff_print(const Aff *f, const char *(*name)(void *cx, const Var *v), void *
         buf_printf(out, "%lld", f->c);
     else if (f->c)
         buf_printf(out, " %c %lld", f->c < 0 ? '-' : '+', f->c < 0 ? -f->c : f->c);
+}
+
+/* An integer constant, or its negation: *v its value. */
+static bool int_const(const Expr *e, long long *v)
+{
+    if (e && e->kind == E_UNARY && e->op == OP_NEG && int_const(e->kids[0], v)) {
+        *v = -*v;
+        return true;
+    }
+    return e && e->kind == E_INT && sscanf(e->text, "%lld", v) == 1;
+}
+
+/* A positive integer constant (a divisor isl writes), or 0. */
+static long long pos_const(const Expr *e)
+{
+    long long d;
+    return int_const(e, &d) && d > 0 ? d : 0;
+}
+
+typedef struct BoundCx {
+    Arena *a;
+    const char *(*name)(void *cx, const Var *v);
+    void *cx;
+} BoundCx;
+
+/* e into out (NULL: only the test), in parentheses unless top. */
+static bool bound_put(const BoundCx *k, Expr *e, Buf *out, bool top)
+{
+    if (!e)
+        return false;
+    Aff *f = aff_of(k->a, e);
+    if (f) {
+        /* a constant >= 0 or one variable needs no parentheses */
+        bool bare = top || (!f->nterms && f->c >= 0) || (f->nterms == 1 && !f->c && f->terms[0].coef == 1);
+        if (out) {
+            buf_puts(out, bare ? "" : "(");
+            aff_print(f, k->name, k->cx, out);
+            buf_puts(out, bare ? "" : ")");
+        }
+        return true;
+    }
+    long long d = e->nkids == 2 ? pos_const(e->kids[1]) : 0;
+    Buf x = {0}, y = {0};
+    bool ok = false;
+    const char *fmt = NULL;      /* how x and y make e */
+    switch (e->kind) {
+    case E_CAST:
+        return type_is_integer(e->ty) && bound_put(k, e->kids[0], out, top);
+    case E_UNARY:
+        if (e->op == OP_NEG || e->op == OP_PLUS) {
+            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
+            fmt = e->op == OP_NEG ? "-%s" : "%s";
+        }
+        break;
+    case E_BINARY:
+        if (e->op == OP_ADD || e->op == OP_SUB) {
+            ok = bound_put(k, e->kids[0], out ? &x : NULL, false) && bound_put(k, e->kids[1], out ? &y : NULL, false);
+            fmt = e->op == OP_ADD ? "%s + %s" : "%s - %s";
+        } else if (e->op == OP_DIV && d) {
+            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
+            fmt = "%s / %lld.0";
+        } else if (e->op == OP_MUL) {
+            /* a constant factor on either side (isl writes -2 * floord(...)) */
+            long long c0, c1;
+            bool k0 = int_const(e->kids[0], &c0), k1 = !k0 && int_const(e->kids[1], &c1);
+            if (k0 || k1) {
+                d = k0 ? c0 : c1;
+                ok = bound_put(k, e->kids[k0 ? 1 : 0], out ? &x : NULL, false);
+                fmt = "%s * %lld.0";
+            }
+        }
+        break;
+    case E_CALL:
+        if (e->nkids == 2 && !strcmp(e->text, "gf_floord") && d) {
+            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
+            fmt = "%s / %lld.0";
+        } else if (e->nkids == 2 && (!strcmp(e->text, "gf_min") || !strcmp(e->text, "gf_max"))) {
+            ok = bound_put(k, e->kids[0], out ? &x : NULL, false) && bound_put(k, e->kids[1], out ? &y : NULL, false);
+            fmt = e->text[4] == 'i' ? "%s < %s ? %s : %s" : "%s > %s ? %s : %s";
+        }
+        break;
+    default:
+        break;
+    }
+    if (ok && out) {
+        buf_puts(out, top ? "" : "(");
+        if (strstr(fmt, "%lld"))
+            buf_printf(out, fmt, x.data, d);
+        else if (strstr(fmt, "?"))
+            buf_printf(out, fmt, x.data, y.data, x.data, y.data);
+        else if (y.data)
+            buf_printf(out, fmt, x.data, y.data);
+        else
+            buf_printf(out, fmt, x.data);
+        buf_puts(out, top ? "" : ")");
+    }
+    buf_free(&x);
+    buf_free(&y);
+    return ok;
+}
+
+bool bound_print(Arena *a, Expr *e, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out)
+{
+    BoundCx k = {a, name, cx};
+    return bound_put(&k, e, out, true);
 }

@@ -422,6 +422,13 @@ Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);
 long long aff_coef(const Aff *f, const Var *v);
 /* Prints f as C: "c0 + 2 * x - y + 3", each variable as name(cx, var) says. */
 void aff_print(const Aff *f, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out);
+/* A loop bound as a double expression for the cost models (name prints each
+ * variable): an affine form, or the monotone forms isl's schedules write
+ * around affine ones (gf_min, gf_max, gf_floord and C division by a positive
+ * constant, sums, negation, integer casts), divisions without their
+ * floor: a trip count within one of the exact one.  Returns false (and
+ * prints a part, if out) for any other form; out NULL: only the test. */
+bool bound_print(Arena *a, Expr *e, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out);
 bool expr_equal(const Expr *a, const Expr *b);
 /* expr_equal with variable va in a standing for vb in b (a loop index renamed). */
 bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb);

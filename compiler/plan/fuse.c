@@ -1598,15 +1598,18 @@ static bool has_lib_step(Vec *steps)
     return false;
 }
 
-static IrFind bounds_not_affine(const Stmt *s, const void *a)
+static IrFind bounds_uncounted(const Stmt *s, const void *a)
 {
-    return s->kind == S_FOR && (!aff_of((Arena *)a, s->lb) || !aff_of((Arena *)a, s->ub)) ? IR_FOUND : IR_NEXT;
+    return s->kind == S_FOR && (!bound_print((Arena *)a, s->lb, NULL, NULL, NULL) ||
+                                !bound_print((Arena *)a, s->ub, NULL, NULL, NULL)) ? IR_FOUND : IR_NEXT;
 }
 
-/* The first loop in s (s included) whose bounds are not affine. */
-static const Stmt *not_affine(F *f, const Stmt *s)
+/* The first loop in s (s included) whose bounds the cost model cannot
+ * count (bound_print: affine, or isl's min, max and floor divisions of
+ * affine forms). */
+static const Stmt *not_counted(F *f, const Stmt *s)
 {
-    return ir_stmt_find(s, bounds_not_affine, f->a);
+    return ir_stmt_find(s, bounds_uncounted, f->a);
 }
 
 /* Notes the host loops that launch kernels per iteration; whether any does. */
@@ -1648,11 +1651,12 @@ static void plan_cost_model(F *f)
                                                            "ahead: the plan always runs on the GPU"));
         return;
     }
-    const Stmt *bad = not_affine(f, f->r->body);
+    const Stmt *bad = not_counted(f, f->r->body);
     if (bad) {
         vec_push(f->a, &f->plan->notes,
                  arena_printf(f->a, "line %d: no cost model: the bounds of loop '%s' are not affine in the parameters "
-                              "and loop indices: the plan always runs on the GPU", bad->loc.line, bad->iv->name));
+                              "and loop indices (nor their minimum, maximum or floor division): the plan always runs "
+                              "on the GPU", bad->loc.line, bad->iv->name));
         return;
     }
     f->plan->cost_model = true;

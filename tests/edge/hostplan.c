@@ -25,6 +25,8 @@ void hp_count(int n, int nbins, const int *restrict bin, int *count);
 void gf_hp_count(int n, int nbins, const int *restrict bin, int *count);
 void hp_steps(int steps, int n, float *a, const float *b);
 void gf_hp_steps(int steps, int n, float *a, const float *b);
+void hp_wave(int steps, int n, float *A);
+void gf_hp_wave(int steps, int n, float *A);
 void hp_gemm(int ni, int nj, int nk, double alpha, double beta, double *C, const double *A, const double *B);
 void gf_hp_gemm(int ni, int nj, int nk, double alpha, double beta, double *C, const double *A, const double *B);
 
@@ -144,6 +146,20 @@ int main(void)
     expect("3 steps of 4M elements", "hp_steps", 1, same(l1, l2, (size_t)big * 4));
 
     gemm(300, "gemm 300^3 i-k-j: the plan, rows in the C body's order");
+
+    /* wavefronts (min/max bounds): 2 steps of 16 x 16 fork more than they
+     * compute; 50 steps of 600 x 600: 1300 forks for 18M updates */
+    int wn[2] = {16, 600}, ws[2] = {2, 50};
+    for (int c = 0; c < 2; c++) {
+        size_t bytes = (size_t)wn[c] * wn[c] * sizeof(float);
+        float *w1 = filled((size_t)wn[c] * wn[c], 7), *w2 = malloc(bytes);
+        memcpy(w2, w1, bytes);
+        hp_wave(ws[c], wn[c], w1);
+        gf_hp_wave(ws[c], wn[c], w2);
+        expect(c ? "Gauss-Seidel 50 steps of 600 x 600 (wavefronts)" : "Gauss-Seidel 2 steps of 16 x 16 (wavefronts)",
+               "hp_wave", c, same(w1, w2, bytes));
+        free(w1), free(w2);
+    }
 
     free(x), free(y1), free(y2), free(bin), free(a1), free(a2), free(b), free(l1), free(l2), free(lb);
     printf("%s\n", failures ? "FAILED" : "all choices and results as expected");

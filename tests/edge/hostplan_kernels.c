@@ -49,3 +49,14 @@ GPUFUSE void hp_gemm(int ni, int nj, int nk, double alpha, double beta, double C
                 C[i][j] += alpha * A[i][k] * B[k][j];
     }
 }
+
+/* Gauss-Seidel in time: no parallel loop as written; isl's order runs it
+ * by wavefronts whose bounds are minima and maxima of affine forms, which
+ * the cost model counts (bound_print) */
+GPUFUSE void hp_wave(int steps, int n, float A[n][n])
+{
+    for (int t = 0; t < steps; t++)
+        for (int i = 1; i < n - 1; i++)
+            for (int j = 1; j < n - 1; j++)
+                A[i][j] = (A[i - 1][j] + A[i][j - 1] + A[i][j] + A[i][j + 1] + A[i + 1][j]) * 0.2f;
+}

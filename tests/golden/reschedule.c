@@ -112,6 +112,9 @@ GPUFUSE void floyd(int n, int path[n][n])
 // REPORT: line 42: the nest runs in the order isl's scheduler found: 4 of its statements had no parallel loop around them as written, 1 now
 // REPORT: region seidel ({{.*}}): 1 loop nest -> 1 kernel
 // REPORT: line 58: the nest runs in the order isl's scheduler found: 1 of its statements had no parallel loop around them as written, 0 now
+// the wavefronts' bounds (minima and maxima of affine forms) have a cost model
+// REPORT: line 58: the loop over 'c0' runs on the host and launches 1 kernel per iteration: each call weighs the launches against their work
+// REPORT: host plan: 1 OpenMP parallel loop; at each call the C body runs instead when the forks and atomic updates cost more than the threads save (cost model)
 // REPORT: region floyd ({{.*}}): kept on the CPU
 // WARN: reschedule.c:69:5: warning: loop carries a dependence on 'path' (an iteration uses what an earlier one wrote); no loop of this nest is parallel, so 'floyd' keeps its CPU body
 // the update of lu runs on a 2-D grid, the contiguous index on x, the guard inside
@@ -132,3 +135,7 @@ GPUFUSE void floyd(int n, int path[n][n])
 // CU: lu_k0<int><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0);
 // CU: lu_k1<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
 // CU: lu_k2<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
+// seidel's cost block counts isl's bounds in doubles (bound_print)
+// CU-LABEL: extern "C" void seidel(
+// CU: const double gf_ct0 = gf_trips(2, 2 * (double)steps + 2 * (double)n - 5, 1); /* trips of line 58 */
+// CU: const double gf_ct2 = gf_trips(0 > {{.*}} ? 0 : {{.*}}, (double)steps < (gf_cm0 / 2.0) ? (double)steps : (gf_cm0 / 2.0), 1); /* trips of line 58 */
