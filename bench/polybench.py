@@ -332,12 +332,15 @@ def env_for(build, a):
         env['LD_LIBRARY_PATH'] = os.pathsep.join(a.libpath + [env.get('LD_LIBRARY_PATH', '')]).rstrip(os.pathsep)
     if build in ('host', 'gpu'):
         env['OMP_NUM_THREADS'] = str(a.omp)
-    # Both OpenMP builds run with OpenMP's defaults.  (The GPU build used to
-    # run with OMP_WAIT_POLICY=passive: after PolyBench's cache flush
-    # OpenMP's threads spun on every core and the runtime's staging threads
-    # waited for cores, gemm 9 ms instead of 3; the staging copies now run on
-    # those OpenMP threads, docs/runtime.md "Staging copies on OpenMP's
-    # threads", and passive made the CPU path's forks wake sleeping threads.)
+    if build == 'gpu' and not a.omp_defaults:
+        # OpenMP's threads (made by PolyBench's cache flush) sleep when idle
+        # instead of spinning on every core.  With OpenMP's defaults the
+        # staging copies now run on those threads (gf_host_team: gemm 2.8 ms
+        # on the H200, 9.4 before), but syrk, trmm and covariance took 31-59
+        # ms instead of 3.6-4.8 in the same run, not yet explained
+        # (docs/performance.md, "OpenMP's spinning threads"); --omp-defaults
+        # runs the GPU build as the host build
+        env['OMP_WAIT_POLICY'] = 'passive'
     if build == 'gpu':
         env['GPUFUSE_PROFILE'] = '1'
     return env
@@ -643,6 +646,8 @@ def parse_args():
     ap.add_argument('--plain-reps', type=int, help='processes per timing of the 1-thread C (default --reps; 0: not '
                     'timed)')
     ap.add_argument('--omp', type=int, default=16, help='OpenMP threads of the host-target build')
+    ap.add_argument('--omp-defaults', action='store_true',
+                    help="the GPU build with OpenMP's defaults too (default: OMP_WAIT_POLICY=passive)")
     ap.add_argument('--only', help='comma-separated kernel names (gemm,lu,...), timed in that order')
     ap.add_argument('--arch', default='sm_90')
     ap.add_argument('--O3', dest='opt3', action='store_true', help='-O3 instead of -O2 for the C builds')
