@@ -177,6 +177,12 @@ def build_all(k, a, size, tag, mode_flags):
     d = prepare(k, a, size, tag)
     fl = flags(a, size, mode_flags)
     poly = os.path.join(a.util, 'polybench.c')
+    # the check's GPU builds without fused multiply-adds: the plain build
+    # (gcc, no -mfma) rounds a*b+c twice, and a chaotic kernel (gramschmidt
+    # at SMALL: plain C built with -mfma differs by 29.9 in R) would differ
+    # wholesale through contraction alone (docs/language.md, "Floating-point
+    # contract"); the timing builds keep nvcc's default
+    nv_check = ['-fmad=false'] if tag == 'check' else []
     exes = {}
     # plain: the file as published
     rc, so, se, _ = sh(['gcc'] + fl + [k.name + '.c', poly, '-lm', '-o', 'plain'], cwd=d)
@@ -185,7 +191,7 @@ def build_all(k, a, size, tag, mode_flags):
         return exes
     exes['plain'] = os.path.join(d, 'plain')
     if a.ppcg:
-        exe = build_ppcg(k, a, d, fl, size, mode_flags)
+        exe = build_ppcg(k, a, d, fl, size, mode_flags, nv_check)
         if exe:
             exes['ppcg'] = exe
     gfin = k.name + '.gf-in.c'
@@ -212,7 +218,7 @@ def build_all(k, a, size, tag, mode_flags):
     else:
         k.notes.append(f'gpufuse --target=host: {first_errors(se)}')
     if a.gpu:
-        exe = build_gpu(k, a, d, fl)
+        exe = build_gpu(k, a, d, fl, nv_check)
         if exe:
             exes['gpu'] = exe
     return exes
@@ -236,18 +242,18 @@ def record_status(k, report, stderr):
         k.diag = f'status {st.get(k.func)!r} without a diagnostic naming {k.func}'
 
 
-def build_gpu(k, a, d, fl):
+def build_gpu(k, a, d, fl, nv_extra):
     """nvcc on the .gf.cu with only gpufuse's include directory (the
     self-contained check); when that fails, again with PolyBench's flags."""
     arch = '-arch=' + a.arch
     # -fopenmp: the launcher's CPU side (the host plan it picks when the GPU
     # and the copies cannot win) runs on every core, as in the host column
     omp = ['-Xcompiler', '-fopenmp']
-    rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + omp + a.nvcc_z + ['-I' + a.gfinc, k.name + '.gf.cu', '-o',
-                                                                     'gf.o'], cwd=d)
+    rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + omp + a.nvcc_z + nv_extra + ['-I' + a.gfinc, k.name + '.gf.cu',
+                                                                                 '-o', 'gf.o'], cwd=d)
     if rc != 0:
         msg = first_errors(se)
-        rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + omp + a.nvcc_z + ['-I' + a.gfinc] + fl[1:] +
+        rc, so, se, _ = sh(['nvcc', '-O3', arch, '-c'] + omp + a.nvcc_z + nv_extra + ['-I' + a.gfinc] + fl[1:] +
                            [k.name + '.gf.cu', '-o', 'gf.o'], cwd=d)
         if rc != 0:
             k.notes.append(f'nvcc: {first_errors(se)}')
@@ -274,7 +280,7 @@ def build_gpu(k, a, d, fl):
     return os.path.join(d, 'gpu')
 
 
-def build_ppcg(k, a, d, fl, size, mode_flags):
+def build_ppcg(k, a, d, fl, size, mode_flags, nv_extra):
     """ppcg --target=cuda on the unmodified file, every .cu it writes through
     nvcc (-arch=--arch); k.ppcg says which step failed."""
     pd = os.path.join(d, 'ppcg')
@@ -296,7 +302,7 @@ def build_ppcg(k, a, d, fl, size, mode_flags):
     # polybench.c is compiled as C++ too (g++), or its functions do not link
     rc, so, se, _ = sh(['g++'] + fl + ['-c', os.path.join(a.util, 'polybench.c'), '-o', 'polybench_cxx.o'], cwd=pd)
     if rc == 0:
-        rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + fl[1:] +
+        rc, so, se, _ = sh(['nvcc', '-O3', '-arch=' + a.arch, '-cudart', 'shared'] + a.nvcc_z + nv_extra + fl[1:] +
                            ['-I' + d, '-I' + a.cudainc] + srcs +
                            ['polybench_cxx.o', os.path.join(HERE, 'polybench_ctx.c'), '-o', 'ppcg', '-lm'], cwd=pd)
     if rc != 0:
