@@ -445,8 +445,12 @@ GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
  * over the same threads: transfer.c populates fresh output pages with it. */
 GF_HIDDEN void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n));
 /* Starts the staging threads now (the warm-up; otherwise the first big
- * gf_parallel_memcpy does); once per process. */
+ * job that needs them does); once per process; not while a registered team
+ * takes the jobs. */
 GF_HIDDEN void gf_threadpool_start(void);
+/* How many of a team's threads moved to a free CPU so far (threadpool.c: a
+ * thread that joined a region late on a CPU the region shared). */
+GF_HIDDEN int gf_team_moves(void);
 
 /* ---- lazy.c ------------------------------------------------------------------ */
 

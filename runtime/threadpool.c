@@ -13,13 +13,21 @@
  * about 10 ms, and the helpers here then waited for cores (PolyBench gemm
  * on the H200 after its cache flush: 29 MB copied in 7.9 ms instead of 1.3,
  * slower than one thread copying alone).  The team's threads are the ones
- * spinning: they start the copy at once. */
+ * spinning: they start the copy at once.  Such a program gets no helpers
+ * until the team declines a job (inside a parallel region, passive
+ * waiting): the warm-up does not start them.  Started beside the team, they
+ * cost it its speed in most processes: one of the team's threads then
+ * joined each of its regions 7-8 ms late (PolyBench covariance on the H200,
+ * 16 cores: copies of 38 MB in 60 ms instead of 3; none with
+ * GPUFUSE_STAGING_THREADS=1, docs/performance.md). */
 #include "rt.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 32
@@ -38,25 +46,38 @@ static size_t job_n, job_part;
 static void (*job_fn)(void *p, size_t n); /* job_src == NULL: job_fn on each part */
 static _Atomic(gf_team_fn) team;          /* the program's OpenMP team (gf_host_team) */
 
-static void do_part(int i)
+/* Part i of a job of n bytes in parts of `part` bytes (the last shorter):
+ * memcpy from src, or fn on each part (gf_parallel_pages). */
+static void slice(char *dst, const char *src, void (*fn)(void *, size_t), size_t n, size_t part, int i)
 {
-    size_t lo = (size_t)i * job_part;
-    if (lo >= job_n)
+    size_t lo = (size_t)i * part;
+    if (lo >= n)
         return;
-    size_t len = job_n - lo < job_part ? job_n - lo : job_part;
-    if (job_src)
-        memcpy(job_dst + lo, job_src + lo, len);
+    size_t len = n - lo < part ? n - lo : part;
+    if (src)
+        memcpy(dst + lo, src + lo, len);
     else
-        job_fn(job_dst + lo, len);   /* gf_parallel_pages */
+        fn(dst + lo, len);
 }
+
+/* Parts of whole units, enough of them to cover all n bytes (rounding
+ * n / parts down first lost the last n % parts bytes whenever the quotient
+ * was a whole number of pages). */
+static size_t part_size(size_t n, size_t parts, size_t unit)
+{
+    return ((n + parts - 1) / parts + unit - 1) / unit * unit;
+}
+
+static void do_part(int i) { slice(job_dst, job_src, job_fn, job_n, job_part, i); }
 
 static void *worker(void *arg)
 {
     int id = (int)(intptr_t)arg;
     unsigned long seen = 0;
-    for (;;) {
-        /* spin briefly (jobs come back to back while staging), then sleep */
-        int spins = 0;
+    for (int jobs = 0;; jobs++) {
+        /* after a job spin briefly (jobs come back to back while staging),
+         * then sleep; a new helper sleeps at once */
+        int spins = jobs ? 0 : 20000;
         while (atomic_load(&gen) == seen && spins < 20000) {
             spins++;
 #if defined(__x86_64__) || defined(__i386__)
@@ -115,7 +136,16 @@ static void start(void)
     nthreads = n;
 }
 
-void gf_threadpool_start(void) { pthread_once(&once, start); }
+/* The warm-up's start of the helpers: not in a program that lent its
+ * OpenMP team (above), unless the team will decline every job: its threads
+ * sleep when idle (OMP_WAIT_POLICY=passive, the test the registered team
+ * function makes too); otherwise they start at the first job it declines. */
+void gf_threadpool_start(void)
+{
+    const char *w = getenv("OMP_WAIT_POLICY");
+    if (!atomic_load(&team) || (w && (*w == 'p' || *w == 'P')))
+        pthread_once(&once, start);
+}
 
 /* One job over the threads: memcpy (src) or fn on each part, parts a
  * multiple of `unit` bytes. */
@@ -126,10 +156,7 @@ static void run_job(void *dst, const void *src, void (*fn)(void *, size_t), size
     job_src = src;
     job_fn = fn;
     job_n = n;
-    /* parts of whole units, enough of them to cover all n bytes (rounding
-     * n / nthreads down first lost the last n % nthreads bytes whenever the
-     * quotient was a whole number of pages) */
-    job_part = ((n + (size_t)nthreads - 1) / (size_t)nthreads + unit - 1) / unit * unit;
+    job_part = part_size(n, (size_t)nthreads, unit);
     atomic_store(&remaining, nthreads - 1);
     pthread_mutex_lock(&mu);
     atomic_fetch_add(&gen, 1);
@@ -159,34 +186,98 @@ void gf_host_team(gf_team_fn fn, int on)
 }
 
 /* A job split over an OpenMP team: thread i of n takes the i-th of n parts,
- * each a multiple of `unit` bytes. */
+ * each a multiple of `unit` bytes.
+ *
+ * A parallel region ends when its last thread does, so one thread that
+ * cannot get a CPU delays every copy.  Seen on the H200's 16 cores: when the
+ * program's OpenMP threads were made while another thread kept a CPU busy
+ * (the warm-up allocating the staging ring, 13-22 ms), two of them shared
+ * one CPU, the CPU left free stayed idle, and since both spin between
+ * regions one of them joined every region 7-8 ms late (PolyBench
+ * correlation: 38 MB copied in 60 ms instead of 3) - for as long as the
+ * process ran.  So a thread that starts its part more than LATE_NS after the
+ * region began, on a CPU another thread of this region is using, moves
+ * itself to a CPU of its affinity mask that no thread of the region uses
+ * (pinned there, then given its mask back: it stays where it is, and the
+ * program's own binding is unchanged); the next regions start at once. */
+#define MAX_TEAM 256
+#define LATE_NS 1000000LL
+
 typedef struct team_job {
     char *dst;
     const char *src;
     void (*fn)(void *p, size_t n);
     size_t n, unit;
+    long long t0;             /* when the region was entered (ns) */
+    atomic_int cpu[MAX_TEAM]; /* the CPU each thread started on; -1: not yet */
 } team_job;
+
+static atomic_int team_moves; /* threads moved (gf_team_moves, the tests) */
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Thread i of n, late and on `here`: to a CPU no thread of the region uses,
+ * if here is shared with one that started before it. */
+static void move_if_shared(team_job *j, int i, int n, int here)
+{
+#if defined(__linux__)
+    int shared = 0;
+    for (int k = 0; k < n && k < MAX_TEAM && !shared; k++)
+        shared = k != i && atomic_load(&j->cpu[k]) == here;
+    cpu_set_t mask, one;
+    if (!shared || pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &mask) || c == here)
+            continue;
+        int used = 0;
+        for (int k = 0; k < n && k < MAX_TEAM && !used; k++)
+            used = atomic_load(&j->cpu[k]) == c;
+        if (used)
+            continue;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0) {
+            atomic_store(&j->cpu[i], c);
+            (void)pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
+            atomic_fetch_add(&team_moves, 1);
+        }
+        return;
+    }
+#else
+    (void)j, (void)i, (void)n, (void)here;
+#endif
+}
 
 static void team_part(void *ctx, int i, int n)
 {
-    const team_job *j = ctx;
-    size_t part = ((j->n + (size_t)n - 1) / (size_t)n + j->unit - 1) / j->unit * j->unit;
-    size_t lo = (size_t)i * part;
-    if (lo >= j->n)
-        return;
-    size_t len = j->n - lo < part ? j->n - lo : part;
-    if (j->src)
-        memcpy(j->dst + lo, j->src + lo, len);
-    else
-        j->fn(j->dst + lo, len);
+    team_job *j = ctx;
+    if (i >= 0 && i < MAX_TEAM) {
+        int here = sched_getcpu();
+        atomic_store(&j->cpu[i], here);
+        if (here >= 0 && now_ns() - j->t0 > LATE_NS)
+            move_if_shared(j, i, n, here);
+    }
+    slice(j->dst, j->src, j->fn, j->n, part_size(j->n, (size_t)n, j->unit), i);
 }
+
+int gf_team_moves(void) { return atomic_load(&team_moves); }
 
 /* The job on the program's OpenMP team; 0 when there is none to use. */
 static int on_team(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
     gf_team_fn t = atomic_load(&team);
-    team_job j = {dst, src, fn, n, unit};
-    return t && t(team_part, &j);
+    if (!t)
+        return 0;
+    team_job j = {.dst = dst, .src = src, .fn = fn, .n = n, .unit = unit, .t0 = now_ns()};
+    for (int k = 0; k < MAX_TEAM; k++)
+        atomic_init(&j.cpu[k], -1);
+    return t(team_part, &j);
 }
 
 void gf_parallel_memcpy(void *dst, const void *src, size_t n)
