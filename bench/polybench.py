@@ -341,11 +341,11 @@ def env_for(build, a):
     if build == 'gpu' and not a.omp_defaults:
         # OpenMP's threads (made by PolyBench's cache flush) sleep when idle
         # instead of spinning on every core.  With OpenMP's defaults the
-        # staging copies now run on those threads (gf_host_team: gemm 2.8 ms
-        # on the H200, 9.4 before), but syrk, trmm and covariance took 31-59
-        # ms instead of 3.6-4.8 in the same run, not yet explained
-        # (docs/performance.md, "OpenMP's spinning threads"); --omp-defaults
-        # runs the GPU build as the host build
+        # staging copies run on those threads (gf_host_team: gemm 2.8 ms on
+        # the H200, 9.4 before), but in some processes two of them share a
+        # CPU and every copy waits 7-8 ms for one (correlation 18-63 ms in 5
+        # of 15 processes instead of 3-4: docs/performance.md, "The team's
+        # late thread"); --omp-defaults runs the GPU build as the host build
         env['OMP_WAIT_POLICY'] = 'passive'
     if build == 'gpu':
         env['GPUFUSE_PROFILE'] = '1'

@@ -448,9 +448,6 @@ GF_HIDDEN void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void
  * job that needs them does); once per process; not while a registered team
  * takes the jobs. */
 GF_HIDDEN void gf_threadpool_start(void);
-/* How many of a team's threads moved to a free CPU so far (threadpool.c: a
- * thread that joined a region late on a CPU the region shared). */
-GF_HIDDEN int gf_team_moves(void);
 
 /* ---- lazy.c ------------------------------------------------------------------ */
 

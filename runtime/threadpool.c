@@ -14,20 +14,17 @@
  * on the H200 after its cache flush: 29 MB copied in 7.9 ms instead of 1.3,
  * slower than one thread copying alone).  The team's threads are the ones
  * spinning: they start the copy at once.  Such a program gets no helpers
- * until the team declines a job (inside a parallel region, passive
- * waiting): the warm-up does not start them.  Started beside the team, they
- * cost it its speed in most processes: one of the team's threads then
- * joined each of its regions 7-8 ms late (PolyBench covariance on the H200,
- * 16 cores: copies of 38 MB in 60 ms instead of 3; none with
- * GPUFUSE_STAGING_THREADS=1, docs/performance.md). */
+ * until the team declines a job (inside a parallel region, or every job
+ * under passive waiting: then the warm-up starts them): started beside the
+ * team, they cost it its speed in most processes (PolyBench covariance,
+ * correlation, syrk, trmm on the H200: 25-63 ms a call instead of 2-4,
+ * docs/performance.md). */
 #include "rt.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 32
@@ -186,98 +183,26 @@ void gf_host_team(gf_team_fn fn, int on)
 }
 
 /* A job split over an OpenMP team: thread i of n takes the i-th of n parts,
- * each a multiple of `unit` bytes.
- *
- * A parallel region ends when its last thread does, so one thread that
- * cannot get a CPU delays every copy.  Seen on the H200's 16 cores: when the
- * program's OpenMP threads were made while another thread kept a CPU busy
- * (the warm-up allocating the staging ring, 13-22 ms), two of them shared
- * one CPU, the CPU left free stayed idle, and since both spin between
- * regions one of them joined every region 7-8 ms late (PolyBench
- * correlation: 38 MB copied in 60 ms instead of 3) - for as long as the
- * process ran.  So a thread that starts its part more than LATE_NS after the
- * region began, on a CPU another thread of this region is using, moves
- * itself to a CPU of its affinity mask that no thread of the region uses
- * (pinned there, then given its mask back: it stays where it is, and the
- * program's own binding is unchanged); the next regions start at once. */
-#define MAX_TEAM 256
-#define LATE_NS 1000000LL
-
+ * each a multiple of `unit` bytes. */
 typedef struct team_job {
     char *dst;
     const char *src;
     void (*fn)(void *p, size_t n);
     size_t n, unit;
-    long long t0;             /* when the region was entered (ns) */
-    atomic_int cpu[MAX_TEAM]; /* the CPU each thread started on; -1: not yet */
 } team_job;
-
-static atomic_int team_moves; /* threads moved (gf_team_moves, the tests) */
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Thread i of n, late and on `here`: to a CPU no thread of the region uses,
- * if here is shared with one that started before it. */
-static void move_if_shared(team_job *j, int i, int n, int here)
-{
-#if defined(__linux__)
-    int shared = 0;
-    for (int k = 0; k < n && k < MAX_TEAM && !shared; k++)
-        shared = k != i && atomic_load(&j->cpu[k]) == here;
-    cpu_set_t mask, one;
-    if (!shared || pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0)
-        return;
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &mask) || c == here)
-            continue;
-        int used = 0;
-        for (int k = 0; k < n && k < MAX_TEAM && !used; k++)
-            used = atomic_load(&j->cpu[k]) == c;
-        if (used)
-            continue;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0) {
-            atomic_store(&j->cpu[i], c);
-            (void)pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
-            atomic_fetch_add(&team_moves, 1);
-        }
-        return;
-    }
-#else
-    (void)j, (void)i, (void)n, (void)here;
-#endif
-}
 
 static void team_part(void *ctx, int i, int n)
 {
-    team_job *j = ctx;
-    if (i >= 0 && i < MAX_TEAM) {
-        int here = sched_getcpu();
-        atomic_store(&j->cpu[i], here);
-        if (here >= 0 && now_ns() - j->t0 > LATE_NS)
-            move_if_shared(j, i, n, here);
-    }
+    const team_job *j = ctx;
     slice(j->dst, j->src, j->fn, j->n, part_size(j->n, (size_t)n, j->unit), i);
 }
-
-int gf_team_moves(void) { return atomic_load(&team_moves); }
 
 /* The job on the program's OpenMP team; 0 when there is none to use. */
 static int on_team(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
     gf_team_fn t = atomic_load(&team);
-    if (!t)
-        return 0;
-    team_job j = {.dst = dst, .src = src, .fn = fn, .n = n, .unit = unit, .t0 = now_ns()};
-    for (int k = 0; k < MAX_TEAM; k++)
-        atomic_init(&j.cpu[k], -1);
-    return t(team_part, &j);
+    team_job j = {dst, src, fn, n, unit};
+    return t && t(team_part, &j);
 }
 
 void gf_parallel_memcpy(void *dst, const void *src, size_t n)

@@ -12,9 +12,9 @@
  * the program's OpenMP threads) the same jobs go over the team, each of its
  * threads running its part at once (here threads of the test's own, teams of
  * 2 to 33); a team that declines (returns 0) leaves the job to the helpers;
- * a team taken back, or a forked child, is not used.  A thread of the team
- * that joins a region late on a CPU the region shares moves to a free CPU
- * of its mask (pinned there, its mask given back).
+ * a team taken back, or a forked child, is not used.  With a team registered
+ * the warm-up starts no helpers (unless OMP_WAIT_POLICY=passive, when the
+ * team declines every job); the first job it declines does.
  * CUDA-free: runs everywhere. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,9 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+#include <dirent.h>
 #include <pthread.h>
-#include <sched.h>
-#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -205,85 +204,74 @@ static void test_team(void **state)
     gf_host_team(fake_team, 0);
 }
 
-/* A team of two whose second thread joins the region 3 ms late, placed on
- * CPU `on` and then given the mask `later`, as the program's OpenMP thread
- * that Linux put on a CPU another one of the team was using. */
-static cpu_set_t member_on, member_later, member_mask_after;
-
-static void *late_member(void *arg)
+/* Threads of this process (Linux: /proc/self/task); -1 elsewhere. */
+static int threads_now(void)
 {
-    member *m = arg;
-    if (pthread_setaffinity_np(pthread_self(), sizeof member_on, &member_on) != 0)
-        abort();
-    struct timespec ts = {0, 3000000};
-    nanosleep(&ts, NULL);
-    if (pthread_setaffinity_np(pthread_self(), sizeof member_later, &member_later) != 0)
-        abort();
-    m->part(m->ctx, 1, 2);
-    pthread_getaffinity_np(pthread_self(), sizeof member_mask_after, &member_mask_after);
-    return NULL;
+    int n = -1;
+#if defined(__linux__)
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+#endif
+    return n;
 }
 
-static int late_team(void (*part)(void *ctx, int i, int n), void *ctx)
+static int never_team(void (*part)(void *ctx, int i, int n), void *ctx)
 {
-    member m = {.part = part, .ctx = ctx, .i = 1};
-    if (pthread_create(&m.t, NULL, late_member, &m) != 0)
-        abort();
-    part(ctx, 0, 2); /* on the CPU the test pinned it to, at once */
-    pthread_join(m.t, NULL);
-    return 1;
+    (void)part;
+    (void)ctx;
+    return 0;
 }
 
-static void one_cpu(cpu_set_t *s, int c)
+/* In a child that has no helpers yet: the warm-up's start with a team
+ * registered starts none (unless `passive`); the first job the team
+ * declines starts them.  Exit status: 0 right, 1-4 which check failed. */
+static int warmup_child(int passive)
 {
-    CPU_ZERO(s);
-    CPU_SET(c, s);
+    if (passive)
+        setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    else
+        unsetenv("OMP_WAIT_POLICY");
+    int before = threads_now();
+    if (before < 1)
+        return 0; /* no /proc: nothing to count */
+    /* whether this process gets helpers at all (threadpool.c's count) */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("GPUFUSE_STAGING_THREADS");
+    int helpers = env && atoi(env) > 0 ? atoi(env) > 1 : cpus > 1;
+    gf_host_team(never_team, 1);
+    gf_threadpool_start();
+    int after = threads_now();
+    if (passive && helpers ? after <= before : after != before)
+        return 1;
+    memset(dst, 0xee, 17 * MiB);
+    gf_parallel_memcpy(dst, src, 17 * MiB); /* declined: the helpers copy */
+    if (memcmp(dst, src, 17 * MiB))
+        return 2;
+    if (helpers && threads_now() <= before)
+        return 3;
+    return 0;
 }
 
-/* A thread of the team that starts its part late on a CPU the region
- * shares moves to a CPU of its mask no thread of the region uses, and gets
- * its mask back; late on a CPU of its own, or with nowhere to go, it stays. */
-static void test_team_late_thread(void **state)
+static void test_warmup_with_team(void **state)
 {
     (void)state;
-    cpu_set_t all;
-    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof all, &all), 0);
-    int c0 = -1, c1 = -1;
-    for (int c = 0; c < CPU_SETSIZE && c1 < 0; c++)
-        if (CPU_ISSET(c, &all))
-            *(c0 < 0 ? &c0 : &c1) = c;
-    if (c1 < 0)
-        skip(); /* one CPU: no free one to move to */
-    cpu_set_t main_on, both;
-    one_cpu(&main_on, c0);
-    CPU_ZERO(&both);
-    CPU_SET(c0, &both);
-    CPU_SET(c1, &both);
-    assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof main_on, &main_on), 0);
-    gf_host_team(late_team, 1);
-
-    /* on the main thread's CPU, free to go to c1: moves there */
-    int moves = gf_team_moves();
-    one_cpu(&member_on, c0);
-    member_later = both;
-    check(4 * MiB + 3);
-    assert_int_equal(gf_team_moves(), moves + 1);
-    assert_true(CPU_EQUAL(&member_mask_after, &both)); /* its own mask again */
-
-    /* late, but on a CPU of its own: stays */
-    one_cpu(&member_on, c1);
-    check(4 * MiB + 3);
-    assert_int_equal(gf_team_moves(), moves + 1);
-
-    /* shared, but its mask has no other CPU: stays */
-    one_cpu(&member_on, c0);
-    one_cpu(&member_later, c0);
-    check(4 * MiB + 3);
-    assert_int_equal(gf_team_moves(), moves + 1);
-    assert_true(CPU_EQUAL(&member_mask_after, &member_later));
-
-    gf_host_team(late_team, 0);
-    assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof all, &all), 0);
+    for (int passive = 0; passive < 2; passive++) {
+        pid_t p = fork();
+        if (p == 0) {
+            alarm(20);
+            _exit(warmup_child(passive));
+        }
+        int st = 0;
+        assert_true(p > 0 && waitpid(p, &st, 0) == p);
+        assert_true(WIFEXITED(st));
+        if (WEXITSTATUS(st) != 0)
+            fail_msg("passive %d: check %d failed", passive, WEXITSTATUS(st));
+    }
 }
 
 static void test_fork_after_start(void **state)
@@ -313,9 +301,10 @@ int main(void)
         return 1;
     for (size_t i = 0; i < most + 64; i++)
         src[i] = (unsigned char)(i * 131 + (i >> 12));
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sizes), cmocka_unit_test(test_pages),
-                                       cmocka_unit_test(test_fork_after_start), cmocka_unit_test(test_team),
-                                       cmocka_unit_test(test_team_late_thread)};
+    /* test_warmup_with_team first: its children need a process whose
+     * helpers have not started */
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_warmup_with_team), cmocka_unit_test(test_sizes), cmocka_unit_test(test_pages),
+                                       cmocka_unit_test(test_fork_after_start), cmocka_unit_test(test_team)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(src);
     free(dst);
