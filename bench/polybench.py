@@ -338,14 +338,13 @@ def env_for(build, a):
         env['LD_LIBRARY_PATH'] = os.pathsep.join(a.libpath + [env.get('LD_LIBRARY_PATH', '')]).rstrip(os.pathsep)
     if build in ('host', 'gpu'):
         env['OMP_NUM_THREADS'] = str(a.omp)
-    if build == 'gpu' and not a.omp_defaults:
-        # OpenMP's threads (made by PolyBench's cache flush) sleep when idle
-        # instead of spinning on every core.  With OpenMP's defaults the
-        # staging copies run on those threads (gf_host_team: gemm 2.8 ms on
-        # the H200, 9.4 before), but in some processes two of them share a
-        # CPU and every copy waits 7-8 ms for one (correlation 18-63 ms in 5
-        # of 15 processes instead of 3-4: docs/performance.md, "The team's
-        # late thread"); --omp-defaults runs the GPU build as the host build
+    if build == 'gpu' and a.omp_passive:
+        # OpenMP's threads (made by PolyBench's cache flush) sleep when idle;
+        # the runtime's staging threads copy.  By default the GPU build runs
+        # with OpenMP's defaults, as the host build does: its staging copies
+        # then run on OpenMP's spinning threads (gf_host_team), and a team
+        # whose regions wait for a thread that shares a CPU is left alone for
+        # half a second (docs/performance.md, "The team's late thread")
         env['OMP_WAIT_POLICY'] = 'passive'
     if build == 'gpu':
         env['GPUFUSE_PROFILE'] = '1'
@@ -652,8 +651,10 @@ def parse_args():
     ap.add_argument('--plain-reps', type=int, help='processes per timing of the 1-thread C (default --reps; 0: not '
                     'timed)')
     ap.add_argument('--omp', type=int, default=16, help='OpenMP threads of the host-target build')
+    ap.add_argument('--omp-passive', action='store_true',
+                    help="the GPU build with OMP_WAIT_POLICY=passive (default: OpenMP's defaults, as the host build)")
     ap.add_argument('--omp-defaults', action='store_true',
-                    help="the GPU build with OpenMP's defaults too (default: OMP_WAIT_POLICY=passive)")
+                    help="OpenMP's defaults for the GPU build: the default since 2026-12-03 (kept for old scripts)")
     ap.add_argument('--only', help='comma-separated kernel names (gemm,lu,...), timed in that order')
     ap.add_argument('--arch', default='sm_90')
     ap.add_argument('--O3', dest='opt3', action='store_true', help='-O3 instead of -O2 for the C builds')

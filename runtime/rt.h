@@ -448,6 +448,12 @@ GF_HIDDEN void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void
  * job that needs them does); once per process; not while a registered team
  * takes the jobs. */
 GF_HIDDEN void gf_threadpool_start(void);
+/* A team region that ends more than `ns` after the calling thread's part
+ * (2 ms by default) makes the team lag: the jobs of the next 0.5 s are
+ * copied by the calling thread alone.  Setting it ends a lag (the tests);
+ * gf_team_lags: how many regions lagged so far. */
+GF_HIDDEN void gf_team_late_limit(long long ns);
+GF_HIDDEN int gf_team_lags(void);
 
 /* ---- lazy.c ------------------------------------------------------------------ */
 

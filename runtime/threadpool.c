@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 32
@@ -183,38 +184,86 @@ void gf_host_team(gf_team_fn fn, int on)
 }
 
 /* A job split over an OpenMP team: thread i of n takes the i-th of n parts,
- * each a multiple of `unit` bytes. */
+ * each a multiple of `unit` bytes.
+ *
+ * A parallel region ends when its last thread does.  When two of the
+ * team's threads share a CPU (made while another thread kept a CPU busy:
+ * the warm-up allocating the staging ring), both spin between regions and
+ * one of them joins every region a scheduler slice late (7-8 ms on the
+ * H200) for as long as the process runs: PolyBench correlation's 38 MB of
+ * copies took 25-63 ms instead of 3 in a third of its processes.  So a
+ * region that ends more than late_ns after the calling thread's own part
+ * (and twice as long) marks the team as lagging: the jobs of the next
+ * LAG_PAUSE_NS are copied by the calling thread alone (not by the helpers,
+ * which would wait for the spinning threads' cores), then the team is tried
+ * again. */
+#define LAG_PAUSE_NS 500000000LL
+
 typedef struct team_job {
     char *dst;
     const char *src;
     void (*fn)(void *p, size_t n);
     size_t n, unit;
+    long long own_ns; /* thread 0's part */
 } team_job;
+
+static _Atomic long long late_ns = 2000000; /* gf_team_late_limit */
+static _Atomic long long lag_until;         /* the team is not used before */
+static atomic_int lags;
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static void team_part(void *ctx, int i, int n)
 {
-    const team_job *j = ctx;
+    team_job *j = ctx;
+    long long t = i == 0 ? now_ns() : 0;
     slice(j->dst, j->src, j->fn, j->n, part_size(j->n, (size_t)n, j->unit), i);
+    if (i == 0)
+        j->own_ns = now_ns() - t;
 }
 
-/* The job on the program's OpenMP team; 0 when there is none to use. */
+void gf_team_late_limit(long long ns)
+{
+    atomic_store(&late_ns, ns);
+    atomic_store(&lag_until, 0);
+}
+
+int gf_team_lags(void) { return atomic_load(&lags); }
+
+/* The job on the program's OpenMP team: 1 done there; 0 no team, or it
+ * declined; -1 the team lags: the caller copies alone. */
 static int on_team(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
     gf_team_fn t = atomic_load(&team);
-    team_job j = {dst, src, fn, n, unit};
-    return t && t(team_part, &j);
+    if (!t)
+        return 0;
+    long long t0 = now_ns();
+    if (t0 < atomic_load(&lag_until))
+        return -1;
+    team_job j = {dst, src, fn, n, unit, 0};
+    if (!t(team_part, &j))
+        return 0;
+    long long took = now_ns() - t0;
+    if (took - j.own_ns > atomic_load(&late_ns) && took > 2 * j.own_ns) {
+        atomic_store(&lag_until, now_ns() + LAG_PAUSE_NS);
+        atomic_fetch_add(&lags, 1);
+    }
+    return 1;
 }
 
 void gf_parallel_memcpy(void *dst, const void *src, size_t n)
 {
-    if (n < MIN_PARALLEL) {
-        memcpy(dst, src, n);
+    int on = n < MIN_PARALLEL ? -1 : on_team(dst, src, NULL, n, 4096);
+    if (on > 0)
         return;
-    }
-    if (on_team(dst, src, NULL, n, 4096))
-        return;
-    pthread_once(&once, start);
-    if (nthreads <= 1) {
+    if (on == 0)
+        pthread_once(&once, start);
+    if (on < 0 || nthreads <= 1) {
         memcpy(dst, src, n);
         return;
     }
@@ -223,14 +272,12 @@ void gf_parallel_memcpy(void *dst, const void *src, size_t n)
 
 void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n))
 {
-    if (n < MIN_PARALLEL) {
-        fn(p, n);
+    int on = n < MIN_PARALLEL ? -1 : on_team(p, NULL, fn, n, unit);
+    if (on > 0)
         return;
-    }
-    if (on_team(p, NULL, fn, n, unit))
-        return;
-    pthread_once(&once, start);
-    if (nthreads <= 1) {
+    if (on == 0)
+        pthread_once(&once, start);
+    if (on < 0 || nthreads <= 1) {
         fn(p, n);
         return;
     }

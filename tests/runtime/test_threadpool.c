@@ -14,7 +14,9 @@
  * 2 to 33); a team that declines (returns 0) leaves the job to the helpers;
  * a team taken back, or a forked child, is not used.  With a team registered
  * the warm-up starts no helpers (unless OMP_WAIT_POLICY=passive, when the
- * team declines every job); the first job it declines does.
+ * team declines every job); the first job it declines does.  A team whose
+ * region ends well after the calling thread's part (a thread joining late)
+ * is not used for half a second: the calling thread copies alone.
  * CUDA-free: runs everywhere. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 #include <stdatomic.h>
 #include <dirent.h>
 #include <pthread.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,6 +160,7 @@ static int other_team(void (*part)(void *ctx, int i, int n), void *ctx)
 static void test_team(void **state)
 {
     (void)state;
+    gf_team_late_limit(1LL << 60); /* this fake team makes its threads per job */
     gf_host_team(fake_team, 1);
     int sizes[] = {2, 3, 7, 16, 33};
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
@@ -202,6 +206,56 @@ static void test_team(void **state)
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     gf_host_team(fake_team, 0);
+    gf_team_late_limit(2000000);
+}
+
+/* A team whose second thread joins its region 10 ms late, as one sharing a
+ * CPU with another thread of the team does. */
+static atomic_int late_calls;
+
+static void *late_member(void *arg)
+{
+    member *m = arg;
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+    m->part(m->ctx, 1, 2);
+    return NULL;
+}
+
+static int late_team(void (*part)(void *ctx, int i, int n), void *ctx)
+{
+    atomic_fetch_add(&late_calls, 1);
+    member m = {.part = part, .ctx = ctx, .i = 1};
+    if (pthread_create(&m.t, NULL, late_member, &m) != 0)
+        abort();
+    part(ctx, 0, 2);
+    pthread_join(m.t, NULL);
+    return 1;
+}
+
+/* A lagging team: the copies of the next half second are made by the
+ * calling thread alone (right, and without the team), then the team is
+ * used again. */
+static void test_team_lag(void **state)
+{
+    (void)state;
+    gf_team_late_limit(2000000);
+    gf_host_team(late_team, 1);
+    int lags = gf_team_lags();
+    check(8 * MiB + 5);
+    assert_int_equal(atomic_load(&late_calls), 1);
+    assert_int_equal(gf_team_lags(), lags + 1);
+    check(8 * MiB + 5); /* lagging: not the team */
+    check(3 * MiB);
+    test_pages(state);
+    assert_int_equal(atomic_load(&late_calls), 1);
+    struct timespec ts = {0, 600000000};
+    nanosleep(&ts, NULL);
+    check(8 * MiB + 5); /* tried again */
+    assert_int_equal(atomic_load(&late_calls), 2);
+    assert_int_equal(gf_team_lags(), lags + 2);
+    gf_host_team(late_team, 0);
+    gf_team_late_limit(2000000);
 }
 
 /* Threads of this process (Linux: /proc/self/task); -1 elsewhere. */
@@ -304,7 +358,8 @@ int main(void)
     /* test_warmup_with_team first: its children need a process whose
      * helpers have not started */
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_warmup_with_team), cmocka_unit_test(test_sizes), cmocka_unit_test(test_pages),
-                                       cmocka_unit_test(test_fork_after_start), cmocka_unit_test(test_team)};
+                                       cmocka_unit_test(test_fork_after_start), cmocka_unit_test(test_team),
+                                       cmocka_unit_test(test_team_lag)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(src);
     free(dst);
