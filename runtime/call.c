@@ -310,12 +310,12 @@ static void release(gf_call *c)
     c->nscratch = 0;
 }
 
-static gf_status stage_in(gf_call *c, int m)
+/* Stages the first m of stage_idx, grouped (gf_args_group) into c->spans[0, ns). */
+static gf_status stage_in(gf_call *c, int m, int ns)
 {
     gf_pool *pool = gf_device_pool(c->device);
     if (!pool)
         return gf_fail(GF_ERROR_OUT_OF_MEMORY, "cannot create the device pool");
-    int ns = gf_args_group(c->a, c->stage_idx, m, c->group, c->spans);
     for (int s = 0; s < ns; s++)
         c->span_dev[s] = NULL;
     c->nspans = ns;
@@ -378,8 +378,9 @@ void gf_call_weigh(gf_call *c, double gpu_ns, double cpu_ns, int plan)
 
 /* Whether the CPU runs the call sooner than the GPU with its copies: only when
  * every argument with bytes is plain host memory about to be staged (the
- * first m of stage_idx).  `first`: no device pool yet. */
-static int cpu_sooner(gf_call *c, int m, int first)
+ * first m of stage_idx, grouped into c->spans[0, ns)).  `first`: no device
+ * pool yet. */
+static int cpu_sooner(gf_call *c, int m, int ns, int first)
 {
     if (!c->weighed || !m)
         return 0;
@@ -390,7 +391,7 @@ static int cpu_sooner(gf_call *c, int m, int first)
         return 0;                /* some argument already lives on the device */
     /* the spans stage_in would copy (overlapping arguments are one copy;
      * counted per argument, an array passed twice cost twice) */
-    double bytes = (double)gf_args_copy_bytes(c->spans, gf_args_group(c->a, c->stage_idx, m, c->group, c->spans));
+    double bytes = (double)gf_args_copy_bytes(c->spans, ns);
     double gpu = c->gpu_ns + bytes * GF_COST_STAGE_NS_PER_BYTE + (first ? GF_COST_FIRST_CALL_NS : 0);
     return c->cpu_ns < gpu;
 }
@@ -495,11 +496,13 @@ gf_path gf_call_map(gf_call *c)
         c->kind[i] = K_STAGED;
         c->stage_idx[m++] = i;
     }
-    if (cpu_sooner(c, m, !pool))   /* the cost model: not an error, no report */
+    /* the spans stage_in copies (overlapping arguments are one span) */
+    int ns = m ? gf_args_group(c->a, c->stage_idx, m, c->group, c->spans) : 0;
+    if (cpu_sooner(c, m, ns, !pool))   /* the cost model: not an error, no report */
         return host_fallback(c, c->cpu_plan ? GF_PATH_HOST : GF_PATH_SEQUENTIAL, GF_SUCCESS,
                              "the CPU runs this call on host arrays sooner than the copies and the GPU", 0);
     if (m) {
-        gf_status st = stage_in(c, m);
+        gf_status st = stage_in(c, m, ns);
         if (st != GF_SUCCESS) {
             char why[640];
             snprintf(why, sizeof why, "staging host arguments failed: %s", gf_last_error());

@@ -385,8 +385,7 @@ static Expr *rs_extreme(Resched *c, const Expr *e, Var *v, const Expr *lo, const
     /* each kid: its extreme in the same direction (+1), the other (-1), or
      * itself (0: a positive constant divisor or factor) */
     int dir[2] = {0, 0};
-    long long d;
-    bool pos_const = e->nkids == 2 && e->kids[1]->kind == E_INT && sscanf(e->kids[1]->text, "%lld", &d) == 1 && d > 0;
+    bool pos_const = e->nkids == 2 && expr_pos_const(e->kids[1]) > 0;
     switch (e->kind) {
     case E_CAST:
         if (!type_is_integer(e->ty))

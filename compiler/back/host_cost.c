@@ -225,12 +225,6 @@ static void steps_cost(HCost *k, Vec *steps, const char *mult)
     }
 }
 
-static IrFind bounds_uncounted(const Stmt *s, const void *a)
-{
-    return s->kind == S_FOR && (!bound_print((Arena *)a, s->lb, NULL, NULL, NULL) ||
-                                !bound_print((Arena *)a, s->ub, NULL, NULL, NULL)) ? IR_FOUND : IR_NEXT;
-}
-
 static bool any_kernel(Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
@@ -246,7 +240,7 @@ const char *host_cost_none(Region *r)
 {
     if (!any_kernel(&r->plan->steps))
         return "no parallel loop: the plan runs its statements in order, as the C body does";
-    const Stmt *bad = ir_stmt_find(r->body, bounds_uncounted, r->unit->arena);
+    const Stmt *bad = bound_uncounted(r->unit->arena, r->body);
     if (bad)
         return arena_printf(r->unit->arena, "the bounds of the loop over '%s' (line %d) are not affine in the parameters "
                             "and loop indices (nor their minimum, maximum or floor division): the plan always runs",

@@ -156,8 +156,7 @@ static bool int_const(const Expr *e, long long *v)
     return e && e->kind == E_INT && sscanf(e->text, "%lld", v) == 1;
 }
 
-/* A positive integer constant (a divisor isl writes), or 0. */
-static long long pos_const(const Expr *e)
+long long expr_pos_const(const Expr *e)
 {
     long long d;
     return int_const(e, &d) && d > 0 ? d : 0;
@@ -185,68 +184,79 @@ static bool bound_put(const BoundCx *k, Expr *e, Buf *out, bool top)
         }
         return true;
     }
-    long long d = e->nkids == 2 ? pos_const(e->kids[1]) : 0;
+    long long d = e->nkids == 2 ? expr_pos_const(e->kids[1]) : 0;
     Buf x = {0}, y = {0};
-    bool ok = false;
-    const char *fmt = NULL;      /* how x and y make e */
+    Buf *px = out ? &x : NULL, *py = out ? &y : NULL;
+    /* how x (and y, or the constant d) make e */
+    enum { NONE, NEG, SAME, ADD, SUB, DIV, MUL, MIN, MAX } how = NONE;
     switch (e->kind) {
     case E_CAST:
         return type_is_integer(e->ty) && bound_put(k, e->kids[0], out, top);
     case E_UNARY:
-        if (e->op == OP_NEG || e->op == OP_PLUS) {
-            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
-            fmt = e->op == OP_NEG ? "-%s" : "%s";
-        }
+        if ((e->op == OP_NEG || e->op == OP_PLUS) && bound_put(k, e->kids[0], px, false))
+            how = e->op == OP_NEG ? NEG : SAME;
         break;
     case E_BINARY:
         if (e->op == OP_ADD || e->op == OP_SUB) {
-            ok = bound_put(k, e->kids[0], out ? &x : NULL, false) && bound_put(k, e->kids[1], out ? &y : NULL, false);
-            fmt = e->op == OP_ADD ? "%s + %s" : "%s - %s";
+            if (bound_put(k, e->kids[0], px, false) && bound_put(k, e->kids[1], py, false))
+                how = e->op == OP_ADD ? ADD : SUB;
         } else if (e->op == OP_DIV && d) {
-            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
-            fmt = "%s / %lld.0";
+            if (bound_put(k, e->kids[0], px, false))
+                how = DIV;
         } else if (e->op == OP_MUL) {
             /* a constant factor on either side (isl writes -2 * floord(...)) */
             long long c0, c1;
             bool k0 = int_const(e->kids[0], &c0), k1 = !k0 && int_const(e->kids[1], &c1);
-            if (k0 || k1) {
-                d = k0 ? c0 : c1;
-                ok = bound_put(k, e->kids[k0 ? 1 : 0], out ? &x : NULL, false);
-                fmt = "%s * %lld.0";
-            }
+            d = k0 ? c0 : c1;
+            if ((k0 || k1) && bound_put(k, e->kids[k0 ? 1 : 0], px, false))
+                how = MUL;
         }
         break;
     case E_CALL:
         if (e->nkids == 2 && !strcmp(e->text, "gf_floord") && d) {
-            ok = bound_put(k, e->kids[0], out ? &x : NULL, false);
-            fmt = "%s / %lld.0";
+            if (bound_put(k, e->kids[0], px, false))
+                how = DIV;
         } else if (e->nkids == 2 && (!strcmp(e->text, "gf_min") || !strcmp(e->text, "gf_max"))) {
-            ok = bound_put(k, e->kids[0], out ? &x : NULL, false) && bound_put(k, e->kids[1], out ? &y : NULL, false);
-            fmt = e->text[4] == 'i' ? "%s < %s ? %s : %s" : "%s > %s ? %s : %s";
+            if (bound_put(k, e->kids[0], px, false) && bound_put(k, e->kids[1], py, false))
+                how = e->text[4] == 'i' ? MIN : MAX;
         }
         break;
     default:
         break;
     }
-    if (ok && out) {
+    if (how != NONE && out) {
         buf_puts(out, top ? "" : "(");
-        if (strstr(fmt, "%lld"))
-            buf_printf(out, fmt, x.data, d);
-        else if (strstr(fmt, "?"))
-            buf_printf(out, fmt, x.data, y.data, x.data, y.data);
-        else if (y.data)
-            buf_printf(out, fmt, x.data, y.data);
-        else
-            buf_printf(out, fmt, x.data);
+        switch (how) {
+        case NEG: buf_printf(out, "-%s", x.data); break;
+        case SAME: buf_puts(out, x.data); break;
+        case ADD: buf_printf(out, "%s + %s", x.data, y.data); break;
+        case SUB: buf_printf(out, "%s - %s", x.data, y.data); break;
+        case DIV: buf_printf(out, "%s / %lld.0", x.data, d); break;
+        case MUL: buf_printf(out, "%s * %lld.0", x.data, d); break;
+        case MIN: buf_printf(out, "%s < %s ? %s : %s", x.data, y.data, x.data, y.data); break;
+        case MAX: buf_printf(out, "%s > %s ? %s : %s", x.data, y.data, x.data, y.data); break;
+        case NONE: break;
+        }
         buf_puts(out, top ? "" : ")");
     }
     buf_free(&x);
     buf_free(&y);
-    return ok;
+    return how != NONE;
 }
 
 bool bound_print(Arena *a, Expr *e, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out)
 {
     BoundCx k = {a, name, cx};
     return bound_put(&k, e, out, true);
+}
+
+static IrFind uncounted(const Stmt *s, const void *a)
+{
+    return s->kind == S_FOR && (!bound_print((Arena *)a, s->lb, NULL, NULL, NULL) ||
+                                !bound_print((Arena *)a, s->ub, NULL, NULL, NULL)) ? IR_FOUND : IR_NEXT;
+}
+
+const Stmt *bound_uncounted(Arena *a, const Stmt *s)
+{
+    return ir_stmt_find(s, uncounted, a);
 }

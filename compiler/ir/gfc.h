@@ -429,6 +429,10 @@ void aff_print(const Aff *f, const char *(*name)(void *cx, const Var *v), void *
  * floor: a trip count within one of the exact one.  Returns false (and
  * prints a part, if out) for any other form; out NULL: only the test. */
 bool bound_print(Arena *a, Expr *e, const char *(*name)(void *cx, const Var *v), void *cx, Buf *out);
+/* A positive integer constant (a divisor or factor isl writes), or 0. */
+long long expr_pos_const(const Expr *e);
+/* The first loop in s (s included) whose bounds bound_print cannot count, or NULL. */
+const Stmt *bound_uncounted(Arena *a, const Stmt *s);
 bool expr_equal(const Expr *a, const Expr *b);
 /* expr_equal with variable va in a standing for vb in b (a loop index renamed). */
 bool expr_equal_renamed(const Expr *a, const Expr *b, const Var *va, const Var *vb);

@@ -1598,18 +1598,12 @@ static bool has_lib_step(Vec *steps)
     return false;
 }
 
-static IrFind bounds_uncounted(const Stmt *s, const void *a)
-{
-    return s->kind == S_FOR && (!bound_print((Arena *)a, s->lb, NULL, NULL, NULL) ||
-                                !bound_print((Arena *)a, s->ub, NULL, NULL, NULL)) ? IR_FOUND : IR_NEXT;
-}
-
 /* The first loop in s (s included) whose bounds the cost model cannot
  * count (bound_print: affine, or isl's min, max and floor divisions of
  * affine forms). */
 static const Stmt *not_counted(F *f, const Stmt *s)
 {
-    return ir_stmt_find(s, bounds_uncounted, f->a);
+    return bound_uncounted(f->a, s);
 }
 
 /* Notes the host loops that launch kernels per iteration; whether any does. */
