@@ -43,6 +43,11 @@ static const char *job_src;
 static size_t job_n, job_part;
 static void (*job_fn)(void *p, size_t n); /* job_src == NULL: job_fn on each part */
 static _Atomic(gf_team_fn) team;          /* the program's OpenMP team (gf_host_team) */
+#define MAX_TEAMS 64
+static pthread_mutex_t teams_mu = PTHREAD_MUTEX_INITIALIZER;
+static gf_team_fn teams[MAX_TEAMS];       /* the units' team functions, under teams_mu */
+static int nteams;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 /* Part i of a job of n bytes in parts of `part` bytes (the last shorter):
  * memcpy from src, or fn on each part (gf_parallel_pages). */
@@ -108,12 +113,16 @@ static void forked_child(void)
     pthread_cond_init(&go, NULL);
     pthread_cond_init(&done, NULL);
     nthreads = 1;
+    pthread_mutex_init(&teams_mu, NULL);
+    nteams = 0;
     atomic_store(&team, NULL); /* the parent's OpenMP threads are not here either */
 }
 
+static void hook_fork(void) { pthread_atfork(NULL, NULL, forked_child); }
+
 static void start(void)
 {
-    pthread_atfork(NULL, NULL, forked_child);
+    pthread_once(&fork_once, hook_fork);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int n = cpus > 0 ? (int)(cpus < 8 ? cpus : 8) : 1;
     const char *env = getenv("GPUFUSE_STAGING_THREADS");
@@ -173,14 +182,27 @@ static void run_job(void *dst, const void *src, void (*fn)(void *, size_t), size
     pthread_mutex_unlock(&job_mu);
 }
 
+/* Every unit compiled with OpenMP registers its team function; the last
+ * registered is used, and taking it back (its unit unloaded) falls back to
+ * the one registered before it that is still there. */
 void gf_host_team(gf_team_fn fn, int on)
 {
-    if (on) {
-        atomic_store(&team, fn);
-    } else {
-        gf_team_fn cur = fn;
-        atomic_compare_exchange_strong(&team, &cur, NULL);
+    if (!fn)
+        return;
+    pthread_once(&fork_once, hook_fork); /* a child drops the team, helpers or not */
+    pthread_mutex_lock(&teams_mu);
+    int at = -1;
+    for (int i = 0; i < nteams && at < 0; i++)
+        at = teams[i] == fn ? i : -1;
+    if (at >= 0) { /* out of the list; on: back at its end */
+        memmove(&teams[at], &teams[at + 1], (size_t)(nteams - at - 1) * sizeof *teams);
+        nteams--;
     }
+    if (on && nteams < MAX_TEAMS)
+        teams[nteams++] = fn;
+    /* beyond MAX_TEAMS units the newest is used while it is there */
+    atomic_store(&team, on ? fn : nteams ? teams[nteams - 1] : NULL);
+    pthread_mutex_unlock(&teams_mu);
 }
 
 /* A job split over an OpenMP team: thread i of n takes the i-th of n parts,

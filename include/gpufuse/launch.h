@@ -32,8 +32,8 @@ extern "C" {
  * more than one thread (inside a parallel region, OMP_NUM_THREADS=1) or when
  * OpenMP's threads sleep when idle (OMP_WAIT_POLICY=passive).  A .gf.cu
  * compiled with OpenMP registers one when the program starts (on), and
- * takes it back when it is unloaded (off: only if it is still the one
- * registered).  The runtime then splits its big host copies (the pageable
+ * takes it back when it is unloaded (off); of several units' functions the
+ * last registered and not taken back is used.  The runtime then splits its big host copies (the pageable
  * half of staging, the population of fresh output pages) over that team
  * instead of its own staging threads: right after a parallel region,
  * OpenMP's threads spin on every core for a while (libgomp: about 10 ms),
