@@ -278,30 +278,24 @@ static int on_team(void *dst, const void *src, void (*fn)(void *, size_t), size_
     return 1;
 }
 
-void gf_parallel_memcpy(void *dst, const void *src, size_t n)
+/* One job: on the team, else over the helpers, else (small, a lagging
+ * team, one thread) on the calling thread. */
+static void parallel(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
-    int on = n < MIN_PARALLEL ? -1 : on_team(dst, src, NULL, n, 4096);
+    int on = n < MIN_PARALLEL ? -1 : on_team(dst, src, fn, n, unit);
     if (on > 0)
         return;
     if (on == 0)
         pthread_once(&once, start);
-    if (on < 0 || nthreads <= 1) {
-        memcpy(dst, src, n);
-        return;
-    }
-    run_job(dst, src, NULL, n, 4096);
+    if (on < 0 || nthreads <= 1)
+        slice(dst, src, fn, n, n, 0);
+    else
+        run_job(dst, src, fn, n, unit);
 }
+
+void gf_parallel_memcpy(void *dst, const void *src, size_t n) { parallel(dst, src, NULL, n, 4096); }
 
 void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n))
 {
-    int on = n < MIN_PARALLEL ? -1 : on_team(p, NULL, fn, n, unit);
-    if (on > 0)
-        return;
-    if (on == 0)
-        pthread_once(&once, start);
-    if (on < 0 || nthreads <= 1) {
-        fn(p, n);
-        return;
-    }
-    run_job(p, NULL, fn, n, unit);
+    parallel(p, NULL, fn, n, unit);
 }
