@@ -11,7 +11,8 @@
  *      runtime holds its kernels' registrations), that calls
  *      cudaFuncGetAttributes on every kernel instance the unit launches;
  *   3. GF_WARM_STAGING: the pinned staging ring (transfer.c, 32 MiB: 13-18
- *      ms on the H200) and the staging threads (threadpool.c);
+ *      ms on the H200) and the staging threads (threadpool.c; not while the
+ *      program's OpenMP team takes the copies);
  *   4. the cuBLAS routines named (blas.c gf_blas_warm: ~60 ms the first).
  * The first call waits only for what it uses: a copy for the ring if the
  * worker is allocating it (gf_lazy, lazy.c), cuBLAS and cuFFT for the whole
