@@ -205,7 +205,7 @@ static bool bound_put(const BoundCx *k, Expr *e, Buf *out, bool top)
                 how = DIV;
         } else if (e->op == OP_MUL) {
             /* a constant factor on either side (isl writes -2 * floord(...)) */
-            long long c0, c1;
+            long long c0 = 0, c1 = 0;
             bool k0 = int_const(e->kids[0], &c0), k1 = !k0 && int_const(e->kids[1], &c1);
             d = k0 ? c0 : c1;
             if ((k0 || k1) && bound_put(k, e->kids[k0 ? 1 : 0], px, false))
