@@ -33,11 +33,12 @@ extern "C" {
  * OpenMP's threads sleep when idle (OMP_WAIT_POLICY=passive).  A .gf.cu
  * compiled with OpenMP registers one when the program starts (on), and
  * takes it back when it is unloaded (off); of several units' functions the
- * last registered and not taken back is used.  The runtime then splits its big host copies (the pageable
- * half of staging, the population of fresh output pages) over that team
- * instead of its own staging threads: right after a parallel region,
- * OpenMP's threads spin on every core for a while (libgomp: about 10 ms),
- * and the runtime's own threads would wait for cores they hold. */
+ * last registered and not taken back is used.  The runtime then splits its
+ * big host copies (the pageable half of staging, the population of fresh
+ * output pages) over that team instead of its own staging threads: right
+ * after a parallel region, OpenMP's threads spin on every core for a while
+ * (libgomp: about 10 ms), and the runtime's own threads would wait for
+ * cores they hold. */
 #ifndef GF_TEAM_FN_DEFINED /* also in the runtime's CUDA-free part (rt.h) */
 #define GF_TEAM_FN_DEFINED
 typedef int (*gf_team_fn)(void (*part)(void *ctx, int i, int n), void *ctx);
