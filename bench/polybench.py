@@ -194,6 +194,10 @@ def build_all(k, a, size, tag, mode_flags):
         exe = build_ppcg(k, a, d, fl, size, mode_flags, nv_check)
         if exe:
             exes['ppcg'] = exe
+    elif a.ppcg_prev is not None:
+        exe = reuse_ppcg(k, a, tag)
+        if exe:
+            exes['ppcg'] = exe
     gfin = k.name + '.gf-in.c'
     gfflags = ['-I' + a.util, f'-D{size}_DATASET'] + mode_flags
     # gpufuse, CUDA target (acceptance from its report)
@@ -312,6 +316,19 @@ def build_ppcg(k, a, d, fl, size, mode_flags, nv_extra):
     if k.ppcg in ('?', 'accepted'):
         k.ppcg = 'accepted'
     return os.path.join(pd, 'ppcg')
+
+
+def reuse_ppcg(k, a, tag):
+    """--ppcg-from: the PPCG binary (and PPCG's status) of an earlier
+    --build-only directory."""
+    e = a.ppcg_prev.get(k.name)
+    if not e:
+        k.notes.append('--ppcg-from: the kernel is not in that directory')
+        return None
+    if k.ppcg in ('?', 'accepted'):
+        k.ppcg = e['ppcg']
+    rel = e['exes'].get(tag, {}).get('ppcg')
+    return os.path.join(a.ppcg_from, rel) if rel else None
 
 
 GPU_BUILDS = ('gpu', 'ppcg')
@@ -481,8 +498,12 @@ def write_manifest(ks, a):
     if a.ppcg:
         rc, so, se, _ = sh([a.ppcg, '--version'], timeout=60)
         ver = (so or se).strip().splitlines()[0] if rc == 0 and (so or se).strip() else '?'
+    elif a.ppcg_prev is not None:
+        ver = f'{a.ppcg_manifest.get("ppcg_version", "?")} (binaries of {a.ppcg_from}, built at ' \
+              f'{a.ppcg_manifest.get("commit", "?")})'
     m = {'version': 1, 'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), 'commit': git_head(),
-         'gpufuse': a.gpufuse, 'ppcg': a.ppcg or '', 'ppcg_version': ver, 'arch': a.arch,
+         'gpufuse': a.gpufuse, 'ppcg': a.ppcg or (a.ppcg_manifest.get('ppcg', '') if a.ppcg_prev is not None else ''),
+         'ppcg_version': ver, 'arch': a.arch,
          'check_size': a.check_size, 'time_size': a.time_size, 'gpu': bool(a.gpu),
          'check': not a.no_check, 'time': a.time, 'opt': '-O3' if a.opt3 else '-O2',
          'kernels': [{'name': k.name, 'rel': k.rel, 'func': k.func, 'status': k.status, 'diag': k.diag,
@@ -639,6 +660,9 @@ def parse_args():
     ap.add_argument('--gpu', metavar='BUILD_DIR', help='also the CUDA target, linked with BUILD_DIR/runtime/libgpufuse'
                     ' (with --run-only: BUILD_DIR/runtime is put first in LD_LIBRARY_PATH)')
     ap.add_argument('--ppcg', metavar='PATH', help='also PPCG (ppcg --target=cuda), compiled with nvcc')
+    ap.add_argument('--ppcg-from', metavar='DIR', help='with --build-only: take the PPCG binaries of an earlier '
+                    '--build-only DIR (same PolyBench, sizes and flags) instead of running ppcg again: they do not '
+                    'depend on gpufuse, and PPCG takes minutes per build of the 30 kernels')
     ap.add_argument('--build-only', metavar='DIR', help='build every binary into DIR with a manifest; run nothing')
     ap.add_argument('--run-only', metavar='DIR', help='run the checks and timings of a --build-only DIR; no compiler '
                     'needed.  Without a GPU the gpu and PPCG builds are reported as not run')
@@ -729,6 +753,17 @@ def main():
         ks = read_manifest(a)
         a.have_gpu = gpu_present()
     else:
+        a.ppcg_prev = None
+        if a.ppcg_from:
+            if a.ppcg or not a.build_only:
+                sys.exit('polybench.sh: --ppcg-from goes with --build-only, without --ppcg')
+            a.ppcg_from = os.path.abspath(a.ppcg_from)
+            try:
+                with open(os.path.join(a.ppcg_from, MANIFEST)) as f:
+                    a.ppcg_manifest = json.load(f)
+            except (OSError, ValueError) as e:
+                sys.exit(f'polybench.sh: --ppcg-from {a.ppcg_from}: {e}')
+            a.ppcg_prev = {e['name']: e for e in a.ppcg_manifest['kernels']}
         ks = setup_build(a)
         a.have_gpu = True
     if a.only:
@@ -739,6 +774,8 @@ def main():
     t0 = a.t0 = time.time()
     if a.build_only:
         a.build_only = os.path.abspath(a.build_only)
+        if a.ppcg_from and os.path.abspath(a.ppcg_from) == a.build_only:
+            sys.exit('polybench.sh: --ppcg-from must be another directory than --build-only')
         shutil.rmtree(a.build_only, ignore_errors=True)
         os.makedirs(a.build_only)
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
@@ -747,7 +784,7 @@ def main():
         print(f'{sum(len(v) for k in ks for v in k.exes.values())} binaries of {len(ks)} kernels in {a.build_only} '
               f'({dir_size(a.build_only) / 2**20:.1f} MiB, {time.time() - t0:.0f} s; work files in {a.workdir})')
         for k in ks:
-            print(f'  {k.name:16} gpufuse {k.status:9}' + (f' ppcg {k.ppcg:11}' if a.ppcg else '')
+            print(f'  {k.name:16} gpufuse {k.status:9}' + (f' ppcg {k.ppcg:11}' if a.ppcg or a.ppcg_from else '')
                   + f' {", ".join(b for b in k.exes.get("time", k.exes.get("check", {})))}'
                   + (f'  ({"; ".join(dict.fromkeys(k.notes))[:200]})' if k.notes else ''))
         return 0
