@@ -65,7 +65,7 @@ static inline void gf_launch(gf_call *c, const char *name, void (*k)(P...), dim3
 
 /* Blocks of GF_THREADS for n elements (at least one); strips of GF_ROWS
  * outer indices for a 2-D or 3-D grid's y. */
-GF_UNUSED static inline long long gf_blocks_for(long long n) { return gf_max(1, (n + GF_THREADS - 1) / GF_THREADS); }
+GF_UNUSED static inline long long gf_blocks_for(long long n, long long t = GF_THREADS) { return gf_max(1, (n + t - 1) / t); }
 GF_UNUSED static inline long long gf_strips_for(long long n) { return gf_max(1, (n + GF_ROWS - 1) / GF_ROWS); }
 /* The y blocks of a 2-D or 3-D map (x: gx blocks): a strip of GF_ROWS outer
  * indices each, or as many as give the grid 4 blocks per SM, up to one
@@ -88,6 +88,17 @@ template <typename I> __device__ static inline I gf_strip_rows(I outer)
  * thread per float4 of sqrt over 1e8 floats: 4150 GB/s on the H200, against
  * 3780 for a resident grid striding); y at most 65535 strips, striding beyond. */
 GF_UNUSED static inline unsigned gf_cover_1d(long long need) { return (unsigned)gf_min(need, 2147483647LL); }
+/* The threads of a cover block for n threads' work: GF_THREADS, or fewer,
+ * down to a warp, when blocks of GF_THREADS would leave SMs idle.  Few,
+ * heavy threads (PolyBench adi: 998 rows of a sequential recurrence ran as
+ * 4 blocks of 256 on 4 of the H200's 132 SMs, their uncoalesced accesses
+ * queued on 4 SMs' load units) spread over up to as many SMs as they fill
+ * with whole warps; many threads keep GF_THREADS. */
+GF_UNUSED static inline unsigned gf_cover_threads(long long n, int sms)
+{
+    const long long s = sms > 0 ? sms : 1;
+    return (unsigned)gf_max(32, gf_min(GF_THREADS, ((n + s - 1) / s + 31) / 32 * 32));
+}
 GF_UNUSED static inline dim3 gf_cover_2d(long long gx, long long strips)
 {
     return dim3((unsigned)gf_min(gx, 2147483647LL), (unsigned)gf_min(strips, 65535));

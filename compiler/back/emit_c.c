@@ -541,6 +541,20 @@ void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s)
     }
 }
 
+/* An `=` assignment through the register `reg`: reg = rhs, then lhs = reg
+ * (a value also kept for later, emit_cuda.c's carried values). */
+void emit_assign_via(Buf *b, EmitCtx *cx, const Stmt *s, const char *reg)
+{
+    gfc_assert(s->kind == S_ASSIGN && s->op == OP_ASSIGN && !s->atomic);
+    Buf l = {0}, r = {0};
+    emit_bare(&l, cx, s->lhs);
+    emit_stored(&r, cx, s->rhs, s->lhs->ty);
+    buf_line(b, "%s = %s;", reg, r.data);
+    buf_line(b, "%s = %s;", l.data, reg);
+    buf_free(&l);
+    buf_free(&r);
+}
+
 /* Parameter list with arrays as flat pointers (ABI-identical to the C
  * declarations, valid C++). */
 void emit_params(Buf *b, Region *r, bool cuda, bool names_only)

@@ -31,8 +31,12 @@ typedef struct CudaCx {
     int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
     bool graph;                  /* launcher: launches go through gf_launch (a CUDA graph may replay them) */
     bool tile_body;              /* inside a tiled kernel's k chunk: staged operands read shared memory */
-    const Stmt *acc_open;        /* the loop whose element regacc_hook is printing it around */
+    const Stmt *acc_open;        /* the loop whose element seq_hook is printing it around */
     Vec accs_live;               /* RegAcc*: elements in registers in the loop being printed */
+    const Stmt *carry_open;      /* the loop whose carried values seq_hook is printing it around */
+    const Stmt *last_open;       /* the last statement of such a loop's body, being printed */
+    Vec carried_live;            /* Carried*: values handed over in the loops being printed */
+    bool carry_mem;              /* printing a carried read as the memory access it replaces */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -100,6 +104,24 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
         const RegAcc *ra = vec_at(&c->accs_live, i);
         if (expr_equal(ra->elem, e))
             return arena_printf(A(c), "gf_a%d", ra->id);
+    }
+    for (int i = 0; !c->carry_mem && i < c->carried_live.len; i++) {
+        const Carried *cr = vec_at(&c->carried_live, i);
+        for (int j = 0; j < cr->reads.len; j++) {
+            if (!expr_equal(vec_at(&cr->reads, j), e))
+                continue;
+            /* the first step reads memory, as the loop did */
+            Buf m = {0}, lb = {0};
+            c->carry_mem = true;
+            emit_expr(&m, cx, e);
+            c->carry_mem = false;
+            emit_expr(&lb, cx, cr->loop->lb);
+            const char *t = arena_printf(A(c), "(%s == %s ? %s : gf_p%d)", cr->loop->iv->cname, lb.data, m.data,
+                                         cr->id);
+            buf_free(&m);
+            buf_free(&lb);
+            return t;
+        }
     }
     for (int i = 0; i < c->rot.len; i++) {
         Rot *r = vec_at(&c->rot, i);
@@ -264,17 +286,9 @@ static void emit_ivs(Buf *b, CudaCx *c, Kernel *k, const char *const *t)
 /* A sequential loop with an element in a register (KernelLow.reg_accs):
  * loaded before it, the loop reading and updating gf_a<id>, stored after
  * it; all of it only when the loop runs. */
-static bool regacc_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+static void regacc_loop(Buf *b, CudaCx *c, const Stmt *s, const RegAcc *ra)
 {
-    CudaCx *c = (CudaCx *)cx;
-    if (s->kind != S_FOR || s == c->acc_open)
-        return false;
-    const RegAcc *ra = NULL;
-    for (int i = 0; i < c->kl->reg_accs.len && !ra; i++)
-        if (((const RegAcc *)vec_at(&c->kl->reg_accs, i))->loop == s)
-            ra = vec_at(&c->kl->reg_accs, i);
-    if (!ra)
-        return false;
+    EmitCtx *cx = &c->base;
     Buf lb = {0}, ub = {0}, el = {0};
     emit_expr(&lb, cx, s->lb);
     emit_expr(&ub, cx, s->ub);
@@ -295,14 +309,93 @@ static bool regacc_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     buf_free(&lb);
     buf_free(&ub);
     buf_free(&el);
-    return true;
+}
+
+/* A sequential loop that hands stored values to its next step
+ * (KernelLow.carried): gf_p<id> (the step before's) and gf_w<id> (this
+ * step's) declared before it. */
+static void carried_loop(Buf *b, CudaCx *c, const Stmt *s)
+{
+    const int live = c->carried_live.len;
+    for (int i = 0; i < c->kl->carried.len; i++) {
+        Carried *cr = vec_at(&c->kl->carried, i);
+        if (cr->loop != s)
+            continue;
+        Buf w = {0};
+        emit_expr(&w, &c->base, cr->write->lhs);
+        buf_line(b, "%s gf_p%d = 0, gf_w%d = 0; /* %s handed to the next step of the loop of line %d */",
+                 type_c_name(type_elem(cr->write->lhs->var->ty)), cr->id, cr->id, w.data, s->loc.line);
+        buf_free(&w);
+        vec_push(A(c), &c->carried_live, cr);
+    }
+    const Stmt *open = c->carry_open;
+    c->carry_open = s;
+    emit_stmt(b, &c->base, s);
+    c->carry_open = open;
+    c->carried_live.len = live;
+}
+
+static const Stmt *last_stmt(const Stmt *s)
+{
+    while (s->kind == S_BLOCK && s->list.len)
+        s = vec_at(&s->list, s->list.len - 1);
+    return s;
+}
+
+/* Sequential loops in map kernels: elements in registers over them
+ * (regacc_loop), values handed from step to step (carried_loop: the store
+ * goes through gf_w<id>, which the body's last statement passes on to
+ * gf_p<id>). */
+static bool seq_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    CudaCx *c = (CudaCx *)cx;
+    const Stmt *ends = NULL;     /* the loop whose body s ends */
+    for (int i = 0; i < c->carried_live.len && !ends; i++) {
+        const Carried *cr = vec_at(&c->carried_live, i);
+        if (s != c->last_open && last_stmt(cr->loop->body) == s)
+            ends = cr->loop;
+    }
+    if (ends) {
+        const Stmt *open = c->last_open;
+        c->last_open = s;
+        emit_stmt(b, cx, s);
+        c->last_open = open;
+        for (int i = 0; i < c->carried_live.len; i++) {
+            const Carried *cr = vec_at(&c->carried_live, i);
+            if (cr->loop == ends)
+                buf_line(b, "gf_p%d = gf_w%d;", cr->id, cr->id);
+        }
+        return true;
+    }
+    for (int i = 0; i < c->carried_live.len; i++) {
+        const Carried *cr = vec_at(&c->carried_live, i);
+        if (cr->write == s) {
+            emit_assign_via(b, cx, s, arena_printf(A(c), "gf_w%d", cr->id));
+            return true;
+        }
+    }
+    if (s->kind != S_FOR)
+        return false;
+    for (int i = 0; i < c->kl->reg_accs.len && s != c->acc_open; i++) {
+        const RegAcc *ra = vec_at(&c->kl->reg_accs, i);
+        if (ra->loop == s) {
+            regacc_loop(b, c, s, ra);
+            return true;
+        }
+    }
+    for (int i = 0; i < c->kl->carried.len && s != c->carry_open; i++)
+        if (((const Carried *)vec_at(&c->kl->carried, i))->loop == s) {
+            carried_loop(b, c, s);
+            return true;
+        }
+    return false;
 }
 
 static void emit_nest_bodies(Buf *b, CudaCx *c, Kernel *k)
 {
     bool (*hook)(Buf *, EmitCtx *, const Stmt *) = c->base.stmt_hook;
-    if (!hook && c->kl->reg_accs.len)
-        c->base.stmt_hook = regacc_hook;
+    if (!hook && (c->kl->reg_accs.len || c->kl->carried.len))
+        c->base.stmt_hook = seq_hook;
     for (int i = 0; i < k->reg_temps.len; i++) {
         Var *v = vec_at(&k->reg_temps, i);
         buf_line(b, "%s %s_r; /* temporary '%s' lives in a register */", type_c_name(type_elem(v->ty)), v->cname,
@@ -1635,14 +1728,17 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         for (int i = 0; i < kl->align16.len; i++)
             buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
         buf_line(b, "const bool gf_vec = gf_n0 >= %d%s;", k->vecw, al.data ? al.data : "");
-        buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
         if (cover) {
-            /* a map: a thread per float4 */
+            /* a map: a thread per float4, in blocks that spread few threads
+             * over the SMs (gf_cover_threads) */
+            buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_vec ? gf_n0 / %d : gf_n0, gf_sms);", k->vecw);
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0, gf_bt);", k->vecw);
             buf_printf(launch, "if (gf_vec) %s;\n", kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
-                                                          "gf_cover_1d(gf_need)", "GF_THREADS", args));
+                                                          "gf_cover_1d(gf_need)", "gf_bt", args));
             buf_printf(launch, "else %s;\n", kcall(c, k->name, arena_printf(A(c), "%s<@I@>", k->name),
-                                                   "gf_cover_1d(gf_need)", "GF_THREADS", args));
+                                                   "gf_cover_1d(gf_need)", "gf_bt", args));
         } else {
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
             buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
                        "%s; }\n", k->name, kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
                                                   "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
@@ -1653,13 +1749,16 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         buf_free(&lb);
         buf_free(&al);
     } else {
-        buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
         const char *kern = arena_printf(A(c), "%s<@I@>", k->name);
-        if (cover)
-            buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "GF_THREADS", args));
-        else
+        if (cover) {
+            buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);");
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0, gf_bt);");
+            buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "gf_bt", args));
+        } else {
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
             buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s, GF_THREADS, gf_sms); "
                        "%s; }\n", kern, kcall(c, k->name, kern, "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
+        }
     }
     /* a reduction runs even over nothing: it writes its result */
     buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");

@@ -361,7 +361,7 @@ static void row_reds_of(LowCx *c, Stmt *loop, Vec *out)
     ir_stmt_find(loop->body, red_update, &k);
     for (int i = ups.len - 1; i >= 0; i--) {
         Stmt *s = vec_at(&ups, i);
-        if (s->red_var->depth <= loop->depth && !in(out, s->red_var))
+        if (s->red_depth <= loop->depth && !in(out, s->red_var))
             vec_push(A(c), out, s->red_var);
     }
 }
@@ -1491,6 +1491,137 @@ static void lower_reg_accs(LowCx *c)
         ir_visit_stmt(&v, nest_inner_body(vec_at(&k->nests, i), k->pdims));
 }
 
+/* ---- values handed from one step of a sequential loop to the next ----------------
+ * adi's sweeps `p[i][j] = -c / (a * p[i][j - 1] + b);` store an element at
+ * each step and read it back at the next: nvcc loads it again, from the
+ * memory the store has just written, and the load lies on the recurrence's
+ * chain.  When the store is the loop's only store to the array, made at
+ * every step (reached from the body through blocks only), with subscripts
+ * affine in the loop index and in variables the loop does not assign, and
+ * moving with the index (each step writes another element), then the
+ * element X[f(iv - step)] read at a step is the value the step before
+ * stored: it is handed over in a register (Carried); the first step reads
+ * memory, as the loop did. */
+
+typedef struct StoreScan {
+    IrVisitor v;
+    Vec *out;                    /* Stmt*: assignments to an array element */
+    Arena *a;
+} StoreScan;
+
+static bool store_scan_stmt(IrVisitor *v, Stmt *s)
+{
+    StoreScan *c = (StoreScan *)v;
+    if (s->kind == S_ASSIGN && s->lhs->kind == E_INDEX)
+        vec_push(c->a, c->out, s);
+    return true;
+}
+
+/* Whether s runs whenever body does: body itself, or inside its blocks. */
+static bool runs_with(const Stmt *body, const Stmt *s)
+{
+    if (body == s)
+        return true;
+    for (int i = 0; body->kind == S_BLOCK && i < body->list.len; i++)
+        if (runs_with(vec_at(&body->list, i), s))
+            return true;
+    return false;
+}
+
+/* Whether the affine form f uses only variables the loop does not assign
+ * (its index aside). */
+static bool aff_fixed_in(const Aff *f, const Stmt *loop)
+{
+    for (int t = 0; t < f->nterms; t++)
+        if (f->terms[t].coef && f->terms[t].var != loop->iv && ir_assigns_var(loop, f->terms[t].var))
+            return false;
+    return true;
+}
+
+static bool aff_same(Arena *a, const Aff *x, const Aff *y)
+{
+    long long c;
+    return aff_const(aff_add(a, x, y, -1), &c) && c == 0;
+}
+
+/* The store w's value read back one step later in `loop`, or NULL. */
+static Carried *carried_of(LowCx *c, Stmt *loop, const Stmt *w, const Vec *stores)
+{
+    const Expr *x = w->lhs;
+    Var *v = x->var;
+    if (w->op != OP_ASSIGN || w->atomic || v->is_private || lower_reg_temp(c->k, v) ||
+        !reg_acc_type(type_elem(v->ty)) || !x->aff || !runs_with(loop->body, w))
+        return NULL;
+    for (int i = 0; i < stores->len; i++) {
+        const Stmt *o = vec_at(stores, i);
+        if (o != w && o->lhs->var == v)
+            return NULL;         /* another store to the array */
+    }
+    bool moves = false;
+    for (int d = 0; d < x->nkids; d++) {
+        if (!x->aff[d] || !aff_fixed_in(x->aff[d], loop))
+            return NULL;
+        moves |= aff_coef(x->aff[d], loop->iv) != 0;
+    }
+    if (!moves)
+        return NULL;
+    Vec accs = {0};
+    AccScan va = {{.stmt = acc_scan_stmt, .expr = acc_scan_expr}, v, &accs, A(c), false};
+    ir_visit_stmt(&va.v, loop->body);
+    if (va.bare)
+        return NULL;             /* named whole (a call's argument) or updated atomically */
+    Aff prev = {-loop->step, &(AffTerm){loop->iv, 1}, 1};
+    Carried *cr = NULL;
+    for (int i = 0; i < accs.len; i++) {
+        const Expr *r = vec_at(&accs, i);
+        bool same = r != x && r->aff && r->nkids == x->nkids;
+        for (int d = 0; same && d < x->nkids; d++)
+            same = r->aff[d] && aff_same(A(c), r->aff[d], aff_at(A(c), x->aff[d], loop->iv, &prev));
+        if (!same)
+            continue;
+        if (!cr) {
+            cr = arena_alloc(A(c), sizeof *cr);
+            memset(cr, 0, sizeof *cr);
+            cr->loop = loop;
+            cr->write = w;
+        }
+        vec_push(A(c), &cr->reads, (void *)r);
+    }
+    return cr;
+}
+
+static bool carried_stmt(IrVisitor *v, Stmt *s)
+{
+    LowCx *c = v->user;
+    if (s->kind != S_FOR || s->parallel || s->brk || s->step <= 0)
+        return true;
+    FixedCx fx = {s, false};
+    ir_expr_any(s->lb, var_moves, &fx);
+    if (fx.moves)
+        return true;             /* the first step is told by iv == lb */
+    Vec stores = {0};
+    StoreScan ss = {{.stmt = store_scan_stmt}, &stores, A(c)};
+    ir_visit_stmt(&ss.v, s->body);
+    for (int i = 0; i < stores.len; i++) {
+        Carried *cr = carried_of(c, s, vec_at(&stores, i), &stores);
+        if (cr) {
+            cr->id = c->kl->carried.len;
+            vec_push(A(c), &c->kl->carried, cr);
+        }
+    }
+    return true;
+}
+
+/* The sequential loops of a 1-D or 2-D map that hand a stored value to
+ * their next step. */
+static void lower_carried(LowCx *c)
+{
+    Kernel *k = c->k;
+    IrVisitor v = {.stmt = carried_stmt, .user = c};
+    for (int i = 0; i < k->nests.len; i++)
+        ir_visit_stmt(&v, nest_inner_body(vec_at(&k->nests, i), k->pdims));
+}
+
 static Shape shape_of(const Kernel *k)
 {
     if (k->kind == K_SERIAL)
@@ -1529,8 +1660,10 @@ static KernelLow *lower_kernel(Unit *u, Kernel *k, const LowerOptions *o)
     }
     if (kl->shape == SH_FLAT || kl->shape == SH_GRID) {
         kl->geom = k->red_vars.len ? GEOM_RESIDENT : GEOM_COVER;
-        if (!k->vec4)
+        if (!k->vec4) {
             lower_reg_accs(&c);
+            lower_carried(&c);
+        }
     }
     return kl;
 }

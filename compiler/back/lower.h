@@ -97,6 +97,16 @@ typedef struct RegAcc {
     int id;
 } RegAcc;
 
+/* An element a sequential loop stores at every step and reads back at the
+ * next (lower.c): the read is gf_p<id>, the value the store left in
+ * gf_w<id> at the step before; memory still gets every store. */
+typedef struct Carried {
+    Stmt *loop;
+    const Stmt *write;           /* X[f(iv)] = v: the loop's one store to X, at every step */
+    Vec reads;                   /* Expr*: its accesses of X[f(iv - step)] */
+    int id;
+} Carried;
+
 typedef struct KernelLow {
     Kernel *k;
     Shape shape;
@@ -109,6 +119,7 @@ typedef struct KernelLow {
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
     /* SH_FLAT, SH_GRID */
     Vec reg_accs;                /* RegAcc*: elements in registers over sequential loops */
+    Vec carried;                 /* Carried*: values handed from one step of a sequential loop to the next */
     /* SH_GRID */
     int skew;                    /* the innermost loop starts at this small constant: threads start aligned */
     Vec rots;                    /* Rot*: row windows kept in registers (2-D, one nest) */

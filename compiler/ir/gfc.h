@@ -337,6 +337,9 @@ struct Stmt {
     Op op;                       /* S_ASSIGN: OP_ASSIGN or a compound assignment */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
+    int red_depth;               /* the loops around it at this depth and deeper reduce (deps.c):
+                                    red_var's depth, or deeper when the accumulator is also set
+                                    or read between its loops (PolyBench gramschmidt's nrm) */
     RedOp atomic;                /* S_ASSIGN: an update of an array element through a
                                     subscript that may collide (hist[bin[i]] += w),
                                     made atomic (deps.c); RED_NONE otherwise */
@@ -929,6 +932,8 @@ void emit_expr(Buf *b, EmitCtx *cx, const Expr *e);
 /* A condition (or any operand): a stored _Float16 read as float. */
 void emit_cond(Buf *b, EmitCtx *cx, const Expr *e);
 void emit_stmt(Buf *b, EmitCtx *cx, const Stmt *s);
+/* An `=` assignment as `reg = rhs; lhs = reg;` (reg declared by the caller). */
+void emit_assign_via(Buf *b, EmitCtx *cx, const Stmt *s, const char *reg);
 /* A colliding update (Stmt.atomic) made atomic among the device's threads
  * (cx->device) or the OpenMP threads of the host plan. */
 void emit_atomic_update(Buf *b, EmitCtx *cx, const Stmt *s);

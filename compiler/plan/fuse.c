@@ -16,6 +16,7 @@ typedef struct F {
                                     what statements touching arrays assign) */
     Vec returns;                 /* Stmt*: triples (a return reading arrays, the
                                     declaration computing its value, the return of it) */
+    int host_loops;              /* host loops around the block being planned */
 } F;
 
 /* ---- small queries -------------------------------------------------------------- */
@@ -98,7 +99,7 @@ static bool red_at(IrVisitor *v, Stmt *s)
         return s->kind != S_WHILE;
     if (s->atomic && !in_set(&k->atomics, s->lhs->var))
         vec_push(f->a, &k->atomics, s->lhs->var);
-    if (s->red && s->red_var->depth <= c->nest_depth) {
+    if (s->red && s->red_depth <= c->nest_depth) {
         vec_push(f->a, &k->reds, s);
         bool seen = false;
         for (int i = 0; i < k->red_vars.len; i++)
@@ -545,6 +546,44 @@ static bool leads_run(F *f, Stmt **list, int n, int i)
     return false;
 }
 
+/* A scalar statement in a host loop that reads a scalar a kernel may
+ * compute, leading to no serial statement (durbin's `beta = (1 - alpha *
+ * alpha) * beta;` before a reduction nest, alpha left on the device by the
+ * iteration before): a serial kernel of its own, with the scalar
+ * statements after it that join it; on the host it would wait for the
+ * device and copy the value back at every iteration (outside loops a
+ * declaration may instead be recomputed by the kernels that read it:
+ * place_host).  Returns the index of its last statement. */
+static int plan_scalar_run(F *f, Stmt **list, int n, int i, Vec *steps)
+{
+    Kernel *k = serial_kernel(f);
+    Vec mentioned = {0}, assigned = {0};
+    serial_add(f, k, list[i], &mentioned, &assigned);
+    int last = i;
+    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR &&
+           joins_run(f, list[last + 1], &mentioned, &assigned))
+        serial_add(f, k, list[++last], &mentioned, &assigned);
+    Step *st = new_step(f, P_KERNEL);
+    st->kernel = k;
+    vec_push(f->a, steps, st);
+    return last;
+}
+
+/* Whether s reads a scalar a kernel may compute (a plain assignment or an
+ * initialiser: its value; any other statement: every scalar it mentions). */
+static bool reads_on_device(F *f, Stmt *s)
+{
+    Vec mine = {0};
+    if (s->kind == S_DECL || (s->kind == S_ASSIGN && s->op == OP_ASSIGN && s->lhs->kind == E_VAR)) {
+        void *arg[2] = {f->a, &mine};
+        if (s->rhs)
+            ir_expr_any(s->rhs, collect_scalar, arg);
+    } else {
+        scalars_mentioned(f, s, &mine);
+    }
+    return meets(&mine, &f->on_device);
+}
+
 /* Through blocks, host loops and host ifs to the serial statements. */
 static bool candidates_at(IrVisitor *v, Stmt *s)
 {
@@ -693,7 +732,9 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
             /* a sequential loop around parallel work: runs on the host */
             st = new_step(f, P_LOOP);
             st->stmt = s;
+            f->host_loops++;
             plan_block(f, s->body, &st->body);
+            f->host_loops--;
             vec_push(f->a, steps, st);
             open = -1;
             continue;
@@ -723,6 +764,11 @@ static void plan_block(F *f, Stmt *block, Vec *steps)
         case R_SCALAR:
             if (leads_run(f, list, n, i)) {
                 i = plan_run(f, list, n, i, steps);
+                open = -1;
+                continue;
+            }
+            if (f->host_loops && reads_on_device(f, s)) {
+                i = plan_scalar_run(f, list, n, i, steps);
                 open = -1;
                 continue;
             }
@@ -1661,7 +1707,7 @@ static void plan_cost_model(F *f)
 
 void fuse_region(Unit *u, Region *r)
 {
-    F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan)), {0}, {0}};
+    F f = {u, r, u->arena, arena_alloc(u->arena, sizeof(Plan)), {0}, {0}, 0};
     r->plan = f.plan;
     for (int i = 0; i < r->notes.len; i++)
         vec_push(f.a, &f.plan->notes, vec_at(&r->notes, i));

@@ -1539,6 +1539,98 @@ class Builder:
             a.tol = ('rowred', ty, 'n')
         return reg
 
+    def k_carried(self, idx):
+        """Sequential loops inside each thread's work that store an element
+        and read it back at the next step (adi's sweeps): the CUDA back end
+        hands the value over in a register (lower.c, Carried) when the store
+        is the loop's only store to the array, made at every step.  Forward
+        and backward recurrences along a row or down a column, steps of 1
+        and 2, two recurrences in one loop (p and q, a division), the
+        previous value read again after the store in the same step, inside
+        an inner loop, from a lower bound that is a parameter; and the forms
+        that must keep reading memory: the store under a condition, a second
+        store to the array, a read two steps back; int recurrences compared
+        exactly."""
+        r = self.r
+        reg = self.new_region(idx, 'carried')
+        ty = r.choice(['float', 'double', 'double', 'int'])
+        c = CNAME[ty]
+        n, m = self.size(small=True), r.choice([1, 2, 3, 5, 16, 33, 64, 100])
+        reg.sizes = [('n', n), ('m', m)]
+        a = self.in_arr(reg, 'a', ty, ['n', 'm'], style='vla')
+        x = self.out_arr(reg, 'x', ty, ['n', 'm'], style='vla')
+        how = r.choice(['fwd', 'bwd', 'col', 'step2', 'pq', 'after', 'inner', 'lo', 'cond', 'twice', 'back2'])
+
+        def rec(prev, cur):
+            """The next value from the previous one and an input: bounded
+            (|k| < 1), exact in int."""
+            if ty == 'int':
+                return f'({prev} * 3 + {cur}) % 9973'
+            k = r.choice(['0.5', '-0.75', '0.25'])
+            return f'({c}){k} * {prev} + {cur}'
+        if how in ('fwd', 'lo', 'cond', 'twice', 'back2', 'after', 'inner'):
+            lo = '1'
+            if how == 'lo':
+                reg.sizes.append(('lo', r.choice([1, 2, 3])))
+                lo = 'lo'
+            if how == 'back2':
+                lo = '2'
+            reg.body += ['    for (int i = 0; i < n; i++) {']
+            if how != 'back2':
+                reg.body += [f'        {x.at("i", "0")} = {a.at("i", "0")};'] if m >= 1 else []
+            reg.body += [f'        for (int j = {lo}; j < m; j++) {{']
+            prev = x.at('i', 'j - 2' if how == 'back2' else 'j - 1')
+            if how == 'cond':
+                reg.body += ['            if ((i + j) % 3 != 1)',
+                             f'                {x.at("i", "j")} = {rec(prev, a.at("i", "j"))};']
+            elif how == 'inner':
+                w = self.in_arr(reg, 'w', ty, ['3'], style='vla')
+                reg.body += [f'            {c} t = 0;', '            for (int k = 0; k < 3; k++)',
+                             f'                t += {w.at("k")} * {prev};',
+                             f'            {x.at("i", "j")} = ' +
+                             (f'({c})0.1 * t + {a.at("i", "j")};' if ty != 'int' else f'(t + {a.at("i", "j")}) % 9973;')]
+            else:
+                reg.body += [f'            {x.at("i", "j")} = {rec(prev, a.at("i", "j"))};']
+            if how == 'twice':
+                reg.body += [f'            {x.at("i", "j")} += {a.at("i", "j")};'] if ty != 'int' else \
+                            [f'            {x.at("i", "j")} = ({x.at("i", "j")} + {a.at("i", "j")}) % 9973;']
+            if how == 'after':
+                z = self.out_arr(reg, 'z', ty, ['n', 'm'], style='vla')
+                reg.body += [f'            {z.at("i", "j")} = {x.at("i", "j - 1")} - {x.at("i", "j")};']
+            reg.body += ['        }', '    }']
+        elif how == 'bwd':
+            y = self.out_arr(reg, 'y', ty, ['n', 'm'], style='vla')
+            reg.body += ['    for (int i = 0; i < n; i++) {', f'        {y.at("i", "m - 1")} = {a.at("i", "m - 1")};',
+                         '        for (int j = m - 2; j >= 0; j--)',
+                         f'            {y.at("i", "j")} = {rec(y.at("i", "j + 1"), a.at("i", "j"))};',
+                         f'        for (int j = 0; j < m; j++)',
+                         f'            {x.at("i", "j")} = {y.at("i", "j")};', '    }']
+        elif how == 'col':   # down a column: x[j][i] from x[j - 1][i], a thread per column
+            reg.sizes = [('n', m), ('m', n)]
+            reg.body += ['    for (int j = 0; j < m; j++) {', f'        {x.at("0", "j")} = {a.at("0", "j")};',
+                         '        for (int i = 1; i < n; i++)',
+                         f'            {x.at("i", "j")} = {rec(x.at("i - 1", "j"), a.at("i", "j"))};', '    }']
+        elif how == 'step2':
+            reg.body += ['    for (int i = 0; i < n; i++) {',
+                         '        for (int j = 2; j < m; j += 2)',
+                         f'            {x.at("i", "j")} = {rec(x.at("i", "j - 2"), a.at("i", "j"))};', '    }']
+        else:   # pq: adi's forward sweep, two recurrences and a division
+            q = self.out_arr(reg, 'q', ty, ['n', 'm'], style='vla')
+            if ty == 'int':
+                reg.body += ['    for (int i = 0; i < n; i++) {', f'        {x.at("i", "0")} = 1;',
+                             f'        {q.at("i", "0")} = {a.at("i", "0")};', '        for (int j = 1; j < m; j++) {',
+                             f'            {x.at("i", "j")} = 7 + {x.at("i", "j - 1")} % 13;',
+                             f'            {q.at("i", "j")} = ({a.at("i", "j")} - {q.at("i", "j - 1")}) / {x.at("i", "j - 1")};',
+                             '        }', '    }']
+            else:
+                reg.body += ['    for (int i = 0; i < n; i++) {', f'        {x.at("i", "0")} = 0;',
+                             f'        {q.at("i", "0")} = {a.at("i", "0")};', '        for (int j = 1; j < m; j++) {',
+                             f'            {x.at("i", "j")} = ({c})0.5 / (({c})-0.5 * {x.at("i", "j - 1")} + 2);',
+                             f'            {q.at("i", "j")} = ({a.at("i", "j")} + ({c})0.5 * {q.at("i", "j - 1")}) / '
+                             f'(({c})-0.5 * {x.at("i", "j - 1")} + 2);',
+                             '        }', '    }']
+        return reg
+
     def k_reject(self, idx):
         """Regions gpufuse must reject: running sums and recurrences."""
         r = self.r
@@ -2095,9 +2187,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched']
+         'resched', 'carried']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2119,6 +2211,8 @@ OFF_BY_DEFAULT |= {'liveout'}
 OFF_BY_DEFAULT |= {'wfirst'}
 # and the nests isl's scheduler reorders (random_resched, random_resched_cuda)
 OFF_BY_DEFAULT |= {'resched'}
+# and the values handed from step to step of a sequential loop (random_carried, random_carried_cuda)
+OFF_BY_DEFAULT |= {'carried'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
