@@ -1627,6 +1627,22 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
         buf_line(b, "%s", (char *)vec_at(&lines, i));
 }
 
+/* The grid reductions' tickets, zeroed once per call: the last block of
+ * each launch sets its ticket back to zero (gf_last_block), so a reduction
+ * in a host loop costs no memset per iteration (gramschmidt's norm: 1200
+ * of them). */
+static void emit_tickets(Buf *b, CudaCx *c, Region *r)
+{
+    for (int i = 0; i < r->plan->kernels.len; i++) {
+        Kernel *k = vec_at(&r->plan->kernels, i);
+        if (!k->red_vars.len || lower_of(c->low, k)->red_atomic)
+            continue;
+        buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_call_reserved(gf_c, %d), 0, sizeof(unsigned), gf_s), "
+                    "\"cudaMemsetAsync\"); /* %s's ticket */",
+                 slot_of(c, k) + k->red_vars.len, k->name);
+    }
+}
+
 static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name)
 {
     Buf lb = {0}, ub = {0};
@@ -1822,8 +1838,8 @@ static void launch_reduction(Buf *b, CudaCx *c, KernelLow *kl)
             const char *t = type_c_name(v->ty);
             buf_line(b, "%s *gf_part_%s = (%s *)gf_call_reserved(gf_c, %d);", t, v->cname, t, slot + i);
         }
+        /* zeroed once per call (emit_tickets); each launch's last block leaves it at zero */
         buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_reserved(gf_c, %d);", slot + k->red_vars.len);
-        buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_ticket, 0, sizeof(unsigned), gf_s), \"cudaMemsetAsync\");");
     }
 }
 
@@ -2798,6 +2814,7 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
         buf_line(b, "%s *gf_out_%s = (%s *)gf_call_reserved(gf_c, %d); /* '%s' on the device */", type_c_name(v->ty),
                  v->cname, type_c_name(v->ty), slot_of(c, v), v->name);
     }
+    emit_tickets(b, c, r);
     c->graph = c->low->graph;
     if (c->graph)
         emit_graph_begin(b, r);

@@ -145,8 +145,10 @@ static void check_durbin(int n)
     char what[96];
     snprintf(what, sizeof what, "durbin n=%d: y and z as the C body's (rho %.3f)", n, rho);
     check(what, has_number_d(y0, n) && close_d(y0, y1, n, 1e-9) && close_d(z0, z1, n - 1, 1e-9));
-    snprintf(what, sizeof what, "durbin n=%d: %ld launches and copies, at most 5 per k", n, used);
-    check(what, used > 0 && used <= 5L * n + 10);
+    /* per k: beta and sum, the reduction of sum, alpha, z, y, y[k] (the
+     * reduction's ticket is zeroed once per call) */
+    snprintf(what, sizeof what, "durbin n=%d: %ld launches and copies, at most 6 per k", n, used);
+    check(what, used > 0 && used <= 6L * n + 10);
     free(r), free(y0), free(z0), free(y1), free(z1);
 }
 
@@ -174,8 +176,9 @@ static void check_gramschmidt(int m, int n)
     snprintf(what, sizeof what, "gramschmidt %dx%d: A, R and Q as the C body's", m, n);
     check(what, has_number_d(Q0, na) && close_d(A0, A1, na, 1e-9) && close_d(R0, R1, nr, 1e-9) &&
                     close_d(Q0, Q1, na, 1e-9));
-    snprintf(what, sizeof what, "gramschmidt %dx%d: %ld launches and copies, at most 5 per column", m, n, used);
-    check(what, used > 0 && used <= 5L * n + 10);
+    /* per column: the norm's reduction, R[k][k], Q's column, the rest of the row of R and A */
+    snprintf(what, sizeof what, "gramschmidt %dx%d: %ld launches and copies, at most 4 per column", m, n, used);
+    check(what, used > 0 && used <= 4L * n + 10);
     free(A), free(A0), free(A1), free(R0), free(R1), free(Q0), free(Q1);
 }
 
