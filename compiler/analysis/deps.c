@@ -959,7 +959,6 @@ static void build(Model *m, Stmt *s)
         PStmt *ps = new_pstmt(m, s);
         s->red = reduction_of(s);
         s->red_var = s->red ? s->lhs->var : NULL;
-        s->red_depth = s->red ? s->red_var->depth : 0;
         s->atomic = atomic_of(m, s);
         if (s->atomic && s->op == OP_ASSIGN)
             collect_reads_elem(m, ps, s->rhs, s->lhs);   /* min/max: the element is the tagged read */
@@ -1149,87 +1148,6 @@ static char *isl_text(Model *m, char *s)
     return r;
 }
 
-/* Whether q runs inside loop (one of the loops around it). */
-static bool runs_inside(const PStmt *q, const Stmt *loop)
-{
-    for (int k = 0; k < q->nloops; k++)
-        if (q->loops[k] == loop)
-            return true;
-    return false;
-}
-
-static bool touches_var(const PStmt *q, const Var *v)
-{
-    for (int k = 0; k < q->acc.len; k++)
-        if (((Access *)vec_at(&q->acc, k))->var == v)
-            return true;
-    return false;
-}
-
-/* An ordinary update after all: its accumulator accesses are plain ones,
- * and they already cover the read in the rhs. */
-static void not_reduction(PStmt *ps)
-{
-    ps->s->red = RED_NONE;
-    ps->s->red_var = NULL;
-    ps->s->red_depth = 0;
-    for (int k = 0; k < ps->acc.len; k++)
-        ((Access *)vec_at(&ps->acc, k))->red = false;
-}
-
-/* Where each reduction statement reduces (Stmt.red_depth): the loops around
- * it from the outermost one inside which every statement that touches the
- * accumulator is a reduction of the same operator.  The accumulator's own
- * depth when it can (`for (k) { double s = 0; for (i) s += ...; }`), a
- * deeper loop when the accumulator is also set or read between its loops
- * (C89 code declares it once: gramschmidt's `nrm = 0; for (i) nrm += ...;
- * R[k][k] = sqrt(nrm);` inside the sequential k loop reduces over i).
- * A statement reducing over a deeper loop must be the accumulator's only
- * reduction: any other statement touching it, outside that loop, is then
- * an ordinary access that orders the reductions' instances around it
- * (reduction accesses are not ordered among themselves). */
-static void reduction_scopes(Model *m)
-{
-    for (int i = 0; i < m->ps.len; i++) {
-        PStmt *ps = vec_at(&m->ps, i);
-        if (!ps->s->red)
-            continue;
-        Var *v = ps->s->red_var;
-        int d = v->depth;
-        for (; d < ps->nloops; d++) {
-            bool ok = true;
-            for (int j = 0; j < m->ps.len && ok; j++) {
-                PStmt *q = vec_at(&m->ps, j);
-                if (q != ps && runs_inside(q, ps->loops[d]) && touches_var(q, v))
-                    ok = q->s->red == ps->s->red && q->s->red_var == v;
-            }
-            if (ok)
-                break;
-        }
-        if (d >= ps->nloops)
-            not_reduction(ps);   /* not inside any loop where it alone updates: a plain update */
-        else
-            ps->s->red_depth = d;
-    }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < m->ps.len; i++) {
-            PStmt *ps = vec_at(&m->ps, i);
-            if (!ps->s->red || ps->s->red_depth == ps->s->red_var->depth)
-                continue;
-            for (int j = 0; j < m->ps.len; j++) {
-                PStmt *q = vec_at(&m->ps, j);
-                if (q != ps && q->s->red && touches_var(q, ps->s->red_var) &&
-                    !runs_inside(q, ps->loops[ps->s->red_depth])) {
-                    not_reduction(ps);
-                    changed = true;
-                    break;
-                }
-            }
-        }
-    }
-}
-
 /* Each loop's parallel and reduction flags (loops inside a while loop, one
  * statement to the model, are left alone). */
 static bool mark_loop(IrVisitor *v, Stmt *s)
@@ -1247,7 +1165,7 @@ static bool mark_loop(IrVisitor *v, Stmt *s)
         if (!ps->s->red)
             continue;
         for (int k = 0; k < ps->nloops; k++)
-            if (ps->loops[k] == s && ps->s->red_depth <= s->depth)
+            if (ps->loops[k] == s && ps->s->red_var->depth <= s->depth)
                 s->reduction = true;
     }
     return true;
@@ -1257,52 +1175,6 @@ static void mark_loops(Model *m, Stmt *s)
 {
     ModelCx c = {{.stmt = mark_loop}, m};
     ir_visit_stmt(&c.v, s);
-}
-
-static IrFind other_parallel(const Stmt *s, const void *arg);
-
-/* Whether loop's parallelism is only reductions over it that reduction_scopes
- * took deeper than their accumulators. */
-static IrFind shallow_red(const Stmt *s, const void *loop)
-{
-    const Stmt *l = loop;
-    return s->kind == S_ASSIGN && s->red && (s->red_depth != l->depth || s->red_depth <= s->red_var->depth)
-               ? IR_FOUND
-               : IR_NEXT;
-}
-
-static IrFind other_parallel(const Stmt *s, const void *arg)
-{
-    (void)arg;
-    if (s->kind != S_FOR || !s->parallel)
-        return IR_NEXT;
-    return s->reduction && !ir_stmt_find(s->body, shallow_red, s) ? IR_NEXT : IR_FOUND;
-}
-
-/* A reduction over a loop deeper than its accumulator (reduction_scopes)
- * pays where the loop around it runs on the host anyway, having other
- * parallel work (gramschmidt's k loop: the norm's loop becomes a reduction
- * kernel instead of a single thread's loop).  Where it has none, that loop
- * is a serial kernel (ludcmp's j loop) whose one thread would run the
- * reduction in order anyway, or it would turn into a host loop launching a
- * reduction per iteration: the statement is an ordinary update again, as
- * the accumulator's other accesses make it, and privatisation may give the
- * loop a copy of its own instead.  Returns whether any was dropped (the
- * dependences are then computed again). */
-static bool drop_lone_deep_reductions(Model *m)
-{
-    bool dropped = false;
-    for (int i = 0; i < m->ps.len; i++) {
-        PStmt *ps = vec_at(&m->ps, i);
-        if (!ps->s->red || ps->s->red_depth <= ps->s->red_var->depth)
-            continue;
-        const Stmt *around = ps->loops[ps->s->red_depth - 1];
-        if (!ir_stmt_find(around->body, other_parallel, NULL)) {
-            not_reduction(ps);
-            dropped = true;
-        }
-    }
-    return dropped;
 }
 
 /* A parallel loop, not looking inside while loops. */
@@ -1594,7 +1466,41 @@ void deps_model(Unit *u, Region *r)
 
     /* reduction statements: the accumulator must be touched only by
      * reductions of the same operator inside their loops */
-    reduction_scopes(m);
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *ps = vec_at(&m->ps, i);
+        if (!ps->s->red)
+            continue;
+        Var *v = ps->s->red_var;
+        int scope = v->depth;    /* loops at depth >= scope reduce */
+        if (ps->nloops <= scope) {
+            ps->s->red = RED_NONE;  /* not inside any loop: a plain update */
+            ps->s->red_var = NULL;
+            continue;
+        }
+        Stmt *outer = ps->loops[scope];
+        for (int j = 0; j < m->ps.len; j++) {
+            PStmt *q = vec_at(&m->ps, j);
+            bool inside = q->nloops > scope && q->loops[scope] == outer;
+            if (!inside || q == ps)
+                continue;
+            bool same = q->s->red == ps->s->red && q->s->red_var == v;
+            bool touches = false;
+            for (int k = 0; k < q->acc.len; k++)
+                if (((Access *)vec_at(&q->acc, k))->var == v)
+                    touches = true;
+            if (touches && !same) {
+                ps->s->red = RED_NONE;
+                ps->s->red_var = NULL;
+                break;
+            }
+        }
+        if (!ps->s->red) {
+            /* an ordinary update after all: its accumulator accesses are
+             * plain ones, and they already cover the read in the rhs */
+            for (int k = 0; k < ps->acc.len; k++)
+                ((Access *)vec_at(&ps->acc, k))->red = false;
+        }
+    }
 
     check_atomics(m);
 
@@ -1602,21 +1508,14 @@ void deps_model(Unit *u, Region *r)
     m->deps = compute_deps(m, NULL);
     m->deps_t = to_time(m, isl_union_map_copy(m->deps));
     isl_bad(m, !m->domain || !m->sched || !m->deps_t);
-    mark_loops(m, r->body);
-    if (drop_lone_deep_reductions(m)) {
-        isl_union_map_free(m->deps);
-        isl_union_map_free(m->deps_t);
-        m->deps = compute_deps(m, NULL);
-        m->deps_t = to_time(m, isl_union_map_copy(m->deps));
-        isl_bad(m, !m->deps_t);
-        mark_loops(m, r->body);
-    }
 
     r->deps = arena_alloc(m->a, sizeof *r->deps);
     r->deps->isl_domain = isl_text(m, isl_union_set_to_str(m->domain));
     r->deps->isl_schedule = isl_text(m, isl_union_map_to_str(m->sched));
     r->deps->isl_deps = isl_text(m, isl_union_map_to_str(m->deps));
     r->deps->priv = dp;
+
+    mark_loops(m, r->body);
 }
 
 /* A private array declared in a loop that runs on the host (a sequential

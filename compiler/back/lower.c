@@ -361,7 +361,7 @@ static void row_reds_of(LowCx *c, Stmt *loop, Vec *out)
     ir_stmt_find(loop->body, red_update, &k);
     for (int i = ups.len - 1; i >= 0; i--) {
         Stmt *s = vec_at(&ups, i);
-        if (s->red_depth <= loop->depth && !in(out, s->red_var))
+        if (s->red_var->depth <= loop->depth && !in(out, s->red_var))
             vec_push(A(c), out, s->red_var);
     }
 }

@@ -337,9 +337,6 @@ struct Stmt {
     Op op;                       /* S_ASSIGN: OP_ASSIGN or a compound assignment */
     RedOp red;                   /* S_ASSIGN recognised as a reduction update */
     Var *red_var;                /* its accumulator */
-    int red_depth;               /* the loops around it at this depth and deeper reduce (deps.c):
-                                    red_var's depth, or deeper when the accumulator is also set
-                                    or read between its loops (PolyBench gramschmidt's nrm) */
     RedOp atomic;                /* S_ASSIGN: an update of an array element through a
                                     subscript that may collide (hist[bin[i]] += w),
                                     made atomic (deps.c); RED_NONE otherwise */

@@ -99,7 +99,7 @@ static bool red_at(IrVisitor *v, Stmt *s)
         return s->kind != S_WHILE;
     if (s->atomic && !in_set(&k->atomics, s->lhs->var))
         vec_push(f->a, &k->atomics, s->lhs->var);
-    if (s->red && s->red_depth <= c->nest_depth) {
+    if (s->red && s->red_var->depth <= c->nest_depth) {
         vec_push(f->a, &k->reds, s);
         bool seen = false;
         for (int i = 0; i < k->red_vars.len; i++)

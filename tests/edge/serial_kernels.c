@@ -130,6 +130,21 @@ GPUFUSE float derived(int n, const float *x, float *y)
 }
 
 /* A running value carried across a time loop, never reset. */
+/* A value derived from each step's reduction inside the time loop: a
+ * serial kernel of its own computes it on the device (fuse.c,
+ * plan_scalar_run), so no step waits for the sum to come back. */
+GPUFUSE void normalise_steps(int steps, int n, float x[n])
+{
+    for (int t = 0; t < steps; t++) {
+        float s = 0.0f;
+        for (int i = 0; i < n; i++)
+            s += x[i] * x[i];
+        float inv = 1.0f / sqrtf(s + 1.0f);
+        for (int i = 0; i < n; i++)
+            x[i] = x[i] * inv + 0.01f;
+    }
+}
+
 GPUFUSE float running(int steps, int n, const float x[n], float y[n])
 {
     float acc = x[0];

@@ -26,17 +26,10 @@ GPUFUSE void durbin89(int n, const double r[n], double y[n], double z[n])
 
 // CHECK-LABEL: region durbin89
 // CHECK: for k in [1, n) step 1 ; line 13, sequential
-// sum's loop reduces (the accumulator set and read only outside it: Stmt.red_depth);
-// the scalar statements before it read alpha, which a kernel left on the
-// device: a serial kernel of their own, not the host (no copy back per k)
-// REPORT: kernel durbin89_k1 [serial, one thread, in order]: lines 14-15
+// REPORT: kernel durbin89_k1 [serial, one thread, in order]: lines 14-18
 // REPORT-NEXT: leaves 'beta' in device memory
-// REPORT-NEXT: leaves 'sum' in device memory
-// REPORT-NEXT: kernel durbin89_k2 [reduce, 1-D, deterministic reduction]: lines 16-17
-// REPORT-NEXT: reduces into 'sum'
-// REPORT-NEXT: kernel durbin89_k3 [serial, one thread, in order]: lines 18-18
 // REPORT-NEXT: leaves 'alpha' in device memory
-// REPORT-NEXT: kernel durbin89_k4 [map
+// REPORT-NEXT: kernel durbin89_k2 [map
 // CU-NOT: gf_out_i
 // CU-NOT: gf_out_k
 // CU-NOT: gf_dev_i
