@@ -1745,14 +1745,12 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
             buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
         buf_line(b, "const bool gf_vec = gf_n0 >= %d%s;", k->vecw, al.data ? al.data : "");
         if (cover) {
-            /* a map: a thread per float4, in blocks that spread few threads
-             * over the SMs (gf_cover_threads) */
-            buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_vec ? gf_n0 / %d : gf_n0, gf_sms);", k->vecw);
-            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0, gf_bt);", k->vecw);
+            /* a map: a thread per float4 */
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
             buf_printf(launch, "if (gf_vec) %s;\n", kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
-                                                          "gf_cover_1d(gf_need)", "gf_bt", args));
+                                                          "gf_cover_1d(gf_need)", "GF_THREADS", args));
             buf_printf(launch, "else %s;\n", kcall(c, k->name, arena_printf(A(c), "%s<@I@>", k->name),
-                                                   "gf_cover_1d(gf_need)", "gf_bt", args));
+                                                   "gf_cover_1d(gf_need)", "GF_THREADS", args));
         } else {
             buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
             buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
@@ -1766,10 +1764,14 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         buf_free(&al);
     } else {
         const char *kern = arena_printf(A(c), "%s<@I@>", k->name);
-        if (cover) {
+        if (cover && kl->spread) {
+            /* threads that access across rows: blocks spread over the SMs (lower.c) */
             buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);");
             buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0, gf_bt);");
             buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "gf_bt", args));
+        } else if (cover) {
+            buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
+            buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "GF_THREADS", args));
         } else {
             buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
             buf_printf(launch, "{ static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s, GF_THREADS, gf_sms); "

@@ -753,11 +753,68 @@ static void lower_grid(LowCx *c)
 }
 
 /* The arrays the vector body loads, and those whose alignment the launch checks. */
+/* ---- few heavy threads: blocks spread over the SMs ------------------------------------
+ * A 1-D map's threads whose sequential loops read or write across rows
+ * (adi's sweeps: p[i][j] with i the thread's index, j the loop's) make a
+ * warp's every access 32 transactions, queued on the load units of the few
+ * SMs that blocks of 256 threads occupy (998 rows: 4 blocks on 4 of the
+ * H200's 132 SMs).  Such a kernel's blocks get fewer threads, down to a
+ * warp, until they cover the SMs (gf_cover_threads).  Not when every
+ * access is coalesced or the same for all threads (gramschmidt's
+ * A[i][j] and Q[i][k], j the thread's index: warps of one SM then share
+ * Q's lines in L1; spread over 38 SMs the kernel took 345 ms against 302). */
+
+static bool strided_in_loops(const Kernel *k);
+
+typedef struct StrideCx {
+    IrVisitor v;
+    const Var *t;                /* the thread's index */
+    bool strided;
+} StrideCx;
+
+static Expr *stride_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    StrideCx *c = (StrideCx *)v;
+    if (e->kind != E_INDEX || !e->aff || e->nkids < 2 || !e->aff[e->nkids - 1] ||
+        aff_uses(e->aff[e->nkids - 1], c->t))
+        return e;
+    for (int d = 0; d + 1 < e->nkids; d++)
+        if (e->aff[d] && aff_uses(e->aff[d], c->t))
+            c->strided = true;
+    return e;
+}
+
+static bool stride_stmt(IrVisitor *v, Stmt *s)
+{
+    StrideCx *c = (StrideCx *)v;
+    if (s->kind != S_FOR)
+        return !c->strided;
+    StrideCx in = {{.expr = stride_expr}, c->t, false};
+    ir_visit_stmt(&in.v, s->body);
+    c->strided |= in.strided;
+    return false;
+}
+
+bool lower_spread(const Kernel *k)
+{
+    return k->kind != K_ROW && k->pdims == 1 && !k->red_vars.len && !k->lib && strided_in_loops(k);
+}
+
+static bool strided_in_loops(const Kernel *k)
+{
+    StrideCx c = {{.stmt = stride_stmt}, k->loops[0]->iv, false};
+    for (int i = 0; i < k->nests.len && !c.strided; i++)
+        ir_visit_stmt(&c.v, nest_inner_body(vec_at(&k->nests, i), k->pdims));
+    return c.strided;
+}
+
 static void lower_flat(LowCx *c)
 {
     Kernel *k = c->k;
     KernelLow *kl = c->kl;
     Uses *u = &kl->uses;
+    kl->spread = !k->red_vars.len && strided_in_loops(k);
     if (!k->vec4)
         return;
     for (int i = 0; i < u->arrays.len; i++) {

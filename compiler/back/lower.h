@@ -117,6 +117,8 @@ typedef struct KernelLow {
     Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
     /* SH_FLAT */
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
+    bool spread;                 /* a map whose sequential loops access across rows: blocks of fewer
+                                    threads until they cover the SMs (gf_cover_threads) */
     /* SH_FLAT, SH_GRID */
     Vec reg_accs;                /* RegAcc*: elements in registers over sequential loops */
     Vec carried;                 /* Carried*: values handed from one step of a sequential loop to the next */
@@ -214,5 +216,8 @@ static inline bool lower_tile_blocked(const KernelLow *kl)
 /* i + c with i = iv: c (ok); anything else: !ok. */
 long long lower_row_offset(const Expr *e, const Var *iv, bool *ok);
 bool lower_reg_temp(const Kernel *k, const Var *v);
+/* A 1-D map whose sequential loops access across rows: its blocks spread
+ * over the SMs (KernelLow.spread). */
+bool lower_spread(const Kernel *k);
 
 #endif

@@ -23,10 +23,11 @@ static const char *shape(Arena *a, Region *r, const Kernel *k, bool atomic_reduc
         return arena_printf(a, "%s, 2-D, %s, blocks of %dx%d threads", kernel_kind_names[k->kind], tiled, GF_TILE_SIDE,
                             GF_TILE_SIDE);
     const char *threads = k->kind == K_ROW ? "a warp per row up to 512 columns, else a block of 256 threads"
-                                           : k->red_vars.len
-                                               ? arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS)
-                                               : arena_printf(a, "blocks of up to %d threads (fewer when few threads "
-                                                              "would leave SMs idle), grid-stride", GF_THREADS);
+                                           : lower_spread(k)
+                                               ? arena_printf(a, "blocks of %d threads or fewer, down to a warp, to cover "
+                                                              "the SMs (its loops access across rows), grid-stride",
+                                                              GF_THREADS)
+                                               : arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS);
     return arena_printf(a, "%s, %d-D%s%s, %s", kernel_kind_names[k->kind], k->pdims,
                         k->vec4 ? ", 128-bit vector loads" : "",
                         k->kind == K_REDUCE ? (lower_red_atomic(k, atomic_reductions) ? ", finished with atomics" : ", deterministic finish") : "",

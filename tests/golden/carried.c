@@ -110,3 +110,21 @@ GPUFUSE void kept(int n, int m, const float a[n][m], float x[n][m], float y[n][m
 // CU: float gf_a0 = s[i];
 // CU-NOT: handed to the next step
 // CU-LABEL: The work of the host plan of kept()
+
+// A thread per column whose loop walks down it: every access coalesced
+// (A[i][j], j the thread's index) or the same for all threads (q[i]): warps
+// of one SM share q's lines, so the blocks keep 256 threads (lower.c,
+// KernelLow.spread); only loops that access across rows spread them.
+GPUFUSE void column_dots(int m, int n, const double q[m], const double A[m][n], double r[n])
+{
+    for (int j = 0; j < n; j++) {
+        r[j] = 0.0;
+        for (int i = 0; i < m; i++)
+            r[j] += q[i] * A[i][j] * A[i][j];
+    }
+}
+// CHECK-LABEL: region column_dots
+// CU-LABEL: static void gf_launch_column_dots(
+// CU-NOT: gf_cover_threads
+// CU: const long long gf_need = gf_blocks_for(gf_n0);
+// CU: gf_launch(gf_c, "column_dots_k0", column_dots_k0<int>, gf_cover_1d(gf_need), GF_THREADS, 0, gf_s,

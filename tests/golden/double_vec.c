@@ -115,8 +115,7 @@ GPUFUSE void dv_cd(int n, const double _Complex *restrict x, double _Complex *re
 // CU-LABEL: dv_axpy_k0(int n, double a
 // the launcher: at least one vector, every array 16-byte aligned, else the scalar kernel
 // CU: const bool gf_vec = gf_n0 >= 2 && gf_aligned16(gf_d_y + (0)) && gf_aligned16(gf_d_x + (0));
-// CU-NEXT: const unsigned gf_bt = gf_cover_threads(gf_vec ? gf_n0 / 2 : gf_n0, gf_sms);
-// CU-NEXT: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 2 : gf_n0, gf_bt);
+// CU-NEXT: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 2 : gf_n0);
 // CU: if (gf_vec) gf_launch(gf_c, "dv_axpy_k0", dv_axpy_k0_v4<int>
 // CU-NEXT: else gf_launch(gf_c, "dv_axpy_k0", dv_axpy_k0<int>
 // 8-byte integers: longlong2 for the signed, ulonglong2 for the unsigned

@@ -112,8 +112,7 @@ GPUFUSE void hv_mask(int n, const _Float16 *restrict x, _Bool *restrict m, unsig
 // CU-LABEL: hv_axpy_k0(int n, float a
 // the launcher: at least one vector, every array 16-byte aligned, else the scalar kernel
 // CU: const bool gf_vec = gf_n0 >= 8 && gf_aligned16(gf_d_z + (0)) && gf_aligned16(gf_d_x + (0)) && gf_aligned16(gf_d_y + (0));
-// CU-NEXT: const unsigned gf_bt = gf_cover_threads(gf_vec ? gf_n0 / 8 : gf_n0, gf_sms);
-// CU-NEXT: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 8 : gf_n0, gf_bt);
+// CU-NEXT: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 8 : gf_n0);
 // CU: if (gf_vec) gf_launch(gf_c, "hv_axpy_k0", hv_axpy_k0_v4<int>
 // CU-NEXT: else gf_launch(gf_c, "hv_axpy_k0", hv_axpy_k0<int>
 // CU-LABEL: hv_fma_k0_v4(

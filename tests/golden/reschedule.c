@@ -132,7 +132,7 @@ GPUFUSE void floyd(int n, int path[n][n])
 // the launcher: one step of the elimination per host iteration
 // CU-LABEL: extern "C" void lu(
 // CU: for (int c0 = 0; c0 < (long long)n - 1; c0 += 1) { /* sequential loop, line 15 */
-// CU: lu_k0<int><<<gf_cover_1d(gf_need), gf_bt, 0, gf_s>>>(c0, n, gf_d_A, gf_n0);
+// CU: lu_k0<int><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0);
 // CU: lu_k1<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
 // CU: lu_k2<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
 // seidel's cost block counts isl's bounds in doubles (bound_print)

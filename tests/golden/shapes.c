@@ -65,10 +65,8 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU: __global__ void __launch_bounds__(GF_THREADS) scale_k0(
 // CU-LABEL: static void gf_launch_scale(
 // CU: gf_graph_begin(gf_c, gf_kmix(0ULL, (unsigned long long)(n))); /* a repeated call may replay a CUDA graph
-// blocks of GF_THREADS, fewer threads when that leaves SMs idle (gf_cover_threads)
-// CU: const unsigned gf_bt = gf_cover_threads(gf_vec ? gf_n0 / 4 : gf_n0, gf_sms);
-// CU: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0, gf_bt);
-// CU: if (gf_vec) gf_launch(gf_c, "scale_k0", scale_k0_v4<int>, gf_cover_1d(gf_need), gf_bt, 0, gf_s, 
+// CU: const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / 4 : gf_n0);
+// CU: if (gf_vec) gf_launch(gf_c, "scale_k0", scale_k0_v4<int>, gf_cover_1d(gf_need), GF_THREADS, 0, gf_s, 
 
 // a double sum: its 16-byte form (2 a thread) and the scalar kernel, both
 // on the resident blocks
