@@ -486,6 +486,19 @@ static bool joins_run(F *f, Stmt *s, const Vec *mentioned, const Vec *assigned)
     return meets(&mine, assigned) || meets(&set, mentioned) || meets(&mine, &f->on_device);
 }
 
+/* A serial run's kernel step, after the scalar statements right after
+ * list[last] that depend on the run (in it too: on the host they would
+ * wait for its results).  Returns the index of its last statement. */
+static int end_run(F *f, Kernel *k, Stmt **list, int n, int last, Vec *mentioned, Vec *assigned, Vec *steps)
+{
+    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR && joins_run(f, list[last + 1], mentioned, assigned))
+        serial_add(f, k, list[++last], mentioned, assigned);
+    Step *st = new_step(f, P_KERNEL);
+    st->kernel = k;
+    vec_push(f->a, steps, st);
+    return last;
+}
+
 /* The serial run starting at list[i] (a serial statement, or scalar ones
  * before one): one kernel step, after the host steps of the scalar
  * statements that do not join it.  Returns the index of its last
@@ -516,15 +529,7 @@ static int plan_run(F *f, Stmt **list, int n, int i, Vec *steps)
         serial_add(f, k, list[j], &mentioned, &assigned);
         last = j;
     }
-    /* scalar statements right after it that depend on it: in it too (on
-     * the host they would wait for its results) */
-    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR &&
-           joins_run(f, list[last + 1], &mentioned, &assigned))
-        serial_add(f, k, list[++last], &mentioned, &assigned);
-    Step *st = new_step(f, P_KERNEL);
-    st->kernel = k;
-    vec_push(f->a, steps, st);
-    return last;
+    return end_run(f, k, list, n, last, &mentioned, &assigned, steps);
 }
 
 /* Whether the scalar statements from list[i] lead to a serial statement
@@ -547,26 +552,19 @@ static bool leads_run(F *f, Stmt **list, int n, int i)
 }
 
 /* A scalar statement in a host loop that reads a scalar a kernel may
- * compute, leading to no serial statement (durbin's `beta = (1 - alpha *
- * alpha) * beta;` before a reduction nest, alpha left on the device by the
- * iteration before): a serial kernel of its own, with the scalar
- * statements after it that join it; on the host it would wait for the
- * device and copy the value back at every iteration (outside loops a
- * declaration may instead be recomputed by the kernels that read it:
- * place_host).  Returns the index of its last statement. */
+ * compute, leading to no serial statement (`float inv = 1.0f / (s + 1.0f);`
+ * after each step's reduction of s, before the map that reads inv): a
+ * serial kernel of its own, with the scalar statements after it that join
+ * it; on the host it would wait for the device and copy the value back at
+ * every iteration (outside loops a declaration may instead be recomputed
+ * by the kernels that read it: place_host).  Returns the index of its last
+ * statement. */
 static int plan_scalar_run(F *f, Stmt **list, int n, int i, Vec *steps)
 {
     Kernel *k = serial_kernel(f);
     Vec mentioned = {0}, assigned = {0};
     serial_add(f, k, list[i], &mentioned, &assigned);
-    int last = i;
-    while (last + 1 < n && role_of(list[last + 1]) == R_SCALAR &&
-           joins_run(f, list[last + 1], &mentioned, &assigned))
-        serial_add(f, k, list[++last], &mentioned, &assigned);
-    Step *st = new_step(f, P_KERNEL);
-    st->kernel = k;
-    vec_push(f->a, steps, st);
-    return last;
+    return end_run(f, k, list, n, i, &mentioned, &assigned, steps);
 }
 
 /* Whether s reads a scalar a kernel may compute (a plain assignment or an
