@@ -1744,15 +1744,14 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         for (int i = 0; i < kl->align16.len; i++)
             buf_printf(&al, " && gf_aligned16(gf_d_%s + (%s))", ((Var *)vec_at(&kl->align16, i))->cname, lb.data);
         buf_line(b, "const bool gf_vec = gf_n0 >= %d%s;", k->vecw, al.data ? al.data : "");
+        buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
         if (cover) {
             /* a map: a thread per float4 */
-            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
             buf_printf(launch, "if (gf_vec) %s;\n", kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
                                                           "gf_cover_1d(gf_need)", "GF_THREADS", args));
             buf_printf(launch, "else %s;\n", kcall(c, k->name, arena_printf(A(c), "%s<@I@>", k->name),
                                                    "gf_cover_1d(gf_need)", "GF_THREADS", args));
         } else {
-            buf_line(b, "const long long gf_need = gf_blocks_for(gf_vec ? gf_n0 / %d : gf_n0);", k->vecw);
             buf_printf(launch, "if (gf_vec) { static int gf_cap = 0; if (!gf_cap) gf_cap = gf_resident(%s_v4<@I@>, GF_THREADS, gf_sms); "
                        "%s; }\n", k->name, kcall(c, k->name, arena_printf(A(c), "%s_v4<@I@>", k->name),
                                                   "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));

@@ -752,7 +752,6 @@ static void lower_grid(LowCx *c)
     kl->rots = keep;
 }
 
-/* The arrays the vector body loads, and those whose alignment the launch checks. */
 /* ---- few heavy threads: blocks spread over the SMs ------------------------------------
  * A 1-D map's threads whose sequential loops read or write across rows
  * (adi's sweeps: p[i][j] with i the thread's index, j the loop's) make a
@@ -798,7 +797,7 @@ static bool stride_stmt(IrVisitor *v, Stmt *s)
 
 bool lower_spread(const Kernel *k)
 {
-    return k->kind != K_ROW && k->pdims == 1 && !k->red_vars.len && !k->lib && strided_in_loops(k);
+    return k->kind != K_ROW && k->pdims == 1 && !k->red_vars.len && strided_in_loops(k);
 }
 
 static bool strided_in_loops(const Kernel *k)
@@ -809,12 +808,14 @@ static bool strided_in_loops(const Kernel *k)
     return c.strided;
 }
 
+/* The arrays the vector body loads, and those whose alignment the launch
+ * checks; whether the blocks spread over the SMs. */
 static void lower_flat(LowCx *c)
 {
     Kernel *k = c->k;
     KernelLow *kl = c->kl;
     Uses *u = &kl->uses;
-    kl->spread = !k->red_vars.len && strided_in_loops(k);
+    kl->spread = lower_spread(k);
     if (!k->vec4)
         return;
     for (int i = 0; i < u->arrays.len; i++) {
