@@ -93,7 +93,9 @@ GF_UNUSED static inline unsigned gf_cover_1d(long long need) { return (unsigned)
  * heavy threads (PolyBench adi: 998 rows of a sequential recurrence ran as
  * 4 blocks of 256 on 4 of the H200's 132 SMs, their uncoalesced accesses
  * queued on 4 SMs' load units) spread over up to as many SMs as they fill
- * with whole warps; many threads keep GF_THREADS. */
+ * with whole warps; many threads keep GF_THREADS.  Only for maps whose
+ * loops access across rows (compiler/back/lower.c, KernelLow.spread): where
+ * warps of one SM share what they read, they are better together. */
 GF_UNUSED static inline unsigned gf_cover_threads(long long n, int sms)
 {
     const long long s = sms > 0 ? sms : 1;
