@@ -169,6 +169,12 @@ static int gfc_run_(const Options *o)
             deps_free(r);
             refused = !deps_analyze(u, r);
         }
+        for (int round = 0; round < 8 && !refused && priv_split_parallel(u, r); round++) {
+            /* an inner parallel loop taken out of a parallel loop's body */
+            VERIFY(r, "priv_split_parallel");
+            deps_free(r);
+            refused = !deps_analyze(u, r);
+        }
         if (refused) {
             reject_region(u, i--);
             continue;

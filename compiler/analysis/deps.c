@@ -1734,7 +1734,7 @@ static bool fuse_at(IrVisitor *v, Stmt *s)
     Stmt *blk = s->body;
     for (int i = 0; i + 1 < blk->list.len; i++) {
         Stmt *a = vec_at(&blk->list, i), *b = vec_at(&blk->list, i + 1);
-        if (!same_header(a, b))
+        if (!same_header(a, b) || ir_hides_parallel(a, b))
             continue;
         int t = 2 * a->depth + 1;
         if (!deps_keep(c->r, a, b, &t, 1))

@@ -1432,7 +1432,7 @@ static Stmt *piece_loop(Pv *pv, Stmt *loop, Stmt *body, bool first)
 }
 
 /* The pieces in place of the loop, in its block; a note for --report. */
-static void splice(Pv *pv, Stmt *loop, Stmt **pieces, int np, const char *desc)
+static void splice(Pv *pv, Stmt *loop, Stmt **pieces, int np, const char *why, const char *desc)
 {
     Arena *a = pv->a;
     Stmt *parent = parent_of(pv->r->body, loop);
@@ -1463,8 +1463,8 @@ static void splice(Pv *pv, Stmt *loop, Stmt **pieces, int np, const char *desc)
     }
     parent->list = list;
     vec_push(a, &pv->r->notes,
-             arena_printf(a, "line %d: loop '%s' distributed into %d loops by the dependences between its statements "
-                          "(isl), in this order: %s", loop->loc.line, loop->iv->name, np, desc));
+             arena_printf(a, "line %d: loop '%s' distributed into %d loops %s, in this order: %s", loop->loc.line,
+                          loop->iv->name, np, why, desc));
 }
 
 static const char *piece_desc(Pv *pv, const char *desc, bool first, int lo, int hi, bool par)
@@ -1542,7 +1542,7 @@ static bool try_distribute(Pv *pv, Stmt *loop)
         pieces[o]->end_line = hi;
         desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
     }
-    splice(pv, loop, pieces, ncomp, desc);
+    splice(pv, loop, pieces, ncomp, "by the dependences between its statements (isl)", desc);
     return true;
 }
 
@@ -1743,7 +1743,123 @@ static bool try_distribute_deep(Pv *pv, Stmt *loop)
         pieces[o]->end_line = hi;
         desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
     }
-    splice(pv, loop, pieces, ncomp, desc);
+    splice(pv, loop, pieces, ncomp, "by the dependences between its statements (isl)", desc);
+    return true;
+}
+
+/* ---- a parallel loop around inner parallel loops ------------------------------------
+ * A map over a parallel loop whose body holds another parallel loop among
+ * other statements runs that inner loop whole in each thread (gramschmidt:
+ *   for j { R[k][j] = 0; for i R[k][j] += Q[i][k] * A[i][j];
+ *           for i A[i][j] = A[i][j] - Q[i][k] * R[k][j]; }
+ * 1200 threads each walking 1000 rows twice).  Such an inner loop
+ * (ir_hides_parallel: not a few constant trips, bounds free of the index)
+ * gets a copy of the loop of its own, the statements between them one each:
+ * the update becomes a 2-D map.  Legal because the loop carries nothing:
+ * every dependence between the pieces stays within an iteration and goes
+ * forward in the pieces' order.  Not when a scalar of the body (its
+ * declaration or any scalar but the inner loops' indices) is set in one
+ * piece and used in another: each iteration's value would be gone (a row
+ * scalar kept for a row kernel, softmax's `s`). */
+
+/* Whether every use of scalar v under s is inside a loop over v. */
+static IrFind iv_only_use(const Stmt *s, const void *arg)
+{
+    const Var *v = arg;
+    if (s->kind == S_FOR && s->iv == v)
+        return IR_SKIP;
+    return own_uses(s, v) || (s->kind == S_DECL && s->var == v) ? IR_FOUND : IR_NEXT;
+}
+
+static IrFind is_loop_stmt(const Stmt *s, const void *arg)
+{
+    (void)arg;
+    return s->kind == S_FOR || s->kind == S_WHILE ? IR_FOUND : IR_NEXT;
+}
+
+static bool try_split_parallel(Pv *pv, Stmt *loop)
+{
+    Arena *a = pv->a;
+    Stmt *body = loop->body;
+    if (!body || body->kind != S_BLOCK || body->list.len < 2 || body->list.len > MAX_KIDS || loop->brk)
+        return false;
+    int n = body->list.len, group[MAX_KIDS], ng = 0;
+    Stmt **kids = (Stmt **)body->list.data;
+    bool any = false, prev_lone = true;
+    for (int i = 0; i < n; i++) {
+        Stmt one = *loop;
+        one.body = kids[i];
+        bool lone = kids[i]->kind == S_FOR && ir_hides_parallel(loop, &one);
+        /* a lone loop is a group of its own, the statements between lone loops one */
+        if (lone || prev_lone)
+            ng++;
+        group[i] = ng - 1;
+        prev_lone = lone;
+        any |= lone;
+    }
+    if (!any || ng < 2)
+        return false;
+    /* the other statements run in order: a parallel loop among them (gemm's
+     * `for i { for j C[i][j] *= beta; for k for j C[i][j] += ...; }`) keeps the
+     * nest together, for a kernel over both (tiled) */
+    bool seq = false;
+    for (int k = 0; k < n; k++) {
+        Stmt one = *loop;
+        one.body = kids[k];
+        if (!(kids[k]->kind == S_FOR && ir_hides_parallel(loop, &one)) && has_parallel_loop(kids[k]))
+            return false;
+        seq |= kids[k]->kind == S_FOR ? !kids[k]->parallel : ir_stmt_find(kids[k], is_loop_stmt, NULL) != NULL;
+    }
+    /* every inner loop parallel: a row kernel runs them all across a row's
+     * threads (fuse.c), one pass over the row */
+    if (!seq)
+        return false;
+    for (int i = 0; i < pv->r->vars.len; i++) {
+        Var *v = vec_at(&pv->r->vars, i);
+        if (v->ndims)
+            continue;
+        int set = -1;
+        bool across = false, iv_only = true;
+        for (int k = 0; k < n; k++) {
+            if (!stmt_uses(kids[k], v) && !ir_assigns_var(kids[k], v))
+                continue;
+            if (set >= 0 && set != group[k])
+                across = true;
+            if (set < 0 || ir_assigns_var(kids[k], v))
+                set = group[k];
+            if (ir_stmt_find(kids[k], iv_only_use, v))
+                iv_only = false;
+        }
+        bool assigned = false;
+        for (int k = 0; k < n; k++)
+            assigned |= ir_assigns_var(kids[k], v);
+        if (across && assigned && !iv_only)
+            return false;
+    }
+    snapshot(pv);
+    Stmt *pieces[MAX_KIDS];
+    const char *desc = "";
+    for (int g = 0; g < ng; g++) {
+        Stmt *b = arena_alloc(a, sizeof *b);
+        *b = *body;
+        memset(&b->list, 0, sizeof b->list);
+        int lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            if (group[k] != g)
+                continue;
+            vec_push(a, &b->list, kids[k]);
+            kids[k]->parent = b;
+            if (!lo || kids[k]->loc.line < lo)
+                lo = kids[k]->loc.line;
+            if (kids[k]->end_line > hi)
+                hi = kids[k]->end_line;
+        }
+        pieces[g] = piece_loop(pv, loop, b, g == 0);
+        pieces[g]->end_line = hi;
+        desc = piece_desc(pv, desc, g == 0, lo, hi, true);
+    }
+    splice(pv, loop, pieces, ng, "so that its inner parallel loops run as maps of their own (one thread per element, "
+                                 "not a loop in each thread)", desc);
     return true;
 }
 
@@ -1770,6 +1886,24 @@ static bool distribute_once(Pv *pv, Stmt *s)
 {
     Once o = {{.stmt = distribute_at, .stmt_after = distribute_deep_at}, pv};
     ir_visit_stmt(&o.v, s);
+    return o.v.done;
+}
+
+/* The outermost parallel loops: a map kernel's loops. */
+static bool split_at(IrVisitor *v, Stmt *s)
+{
+    if (s->kind != S_FOR || !s->parallel)
+        return s->kind == S_BLOCK || s->kind == S_FOR || s->kind == S_IF;
+    if (try_split_parallel(((Once *)v)->pv, s))
+        v->done = true;
+    return false;
+}
+
+bool priv_split_parallel(Unit *u, Region *r)
+{
+    Pv pv = {u, r, u->arena, {0}, {0}};
+    Once o = {{.stmt = split_at}, &pv};
+    ir_visit_stmt(&o.v, r->body);
     return o.v.done;
 }
 

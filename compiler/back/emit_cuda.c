@@ -807,9 +807,9 @@ static void print_grid(Buf *b, CudaCx *c)
     int skew = c->kl->skew;
     if (skew) {
         buf_line(b, "if (gf_x < %d) continue; /* aligned start: the first %d threads of the row idle */", skew, skew);
-        emit_one_iv(b, c, k->loops[k->pdims - 1], arena_printf(A(c), "gf_x - %d", skew));
+        emit_one_iv(b, c, c->kl->grid[k->pdims - 1], arena_printf(A(c), "gf_x - %d", skew));
     } else {
-        emit_one_iv(b, c, k->loops[k->pdims - 1], "gf_x");
+        emit_one_iv(b, c, c->kl->grid[k->pdims - 1], "gf_x");
     }
     buf_line(b, "/* each block walks gf_rows consecutive outer indices (GF_ROWS, fewer on a taller grid) */");
     buf_line(b, "const GF_I gf_rows = gf_strip_rows(gf_outer);");
@@ -825,10 +825,10 @@ static void print_grid(Buf *b, CudaCx *c)
     buf_line(b, "for (GF_I gf_y = gf_c; gf_y < gf_c + gf_rows && gf_y < gf_outer; gf_y++) {");
     b->indent++;
     if (k->pdims == 2) {
-        emit_one_iv(b, c, k->loops[0], "gf_y");
+        emit_one_iv(b, c, c->kl->grid[0], "gf_y");
     } else {
-        emit_one_iv(b, c, k->loops[0], "gf_y / gf_n1");
-        emit_one_iv(b, c, k->loops[1], "gf_y % gf_n1");
+        emit_one_iv(b, c, c->kl->grid[0], "gf_y / gf_n1");
+        emit_one_iv(b, c, c->kl->grid[1], "gf_y % gf_n1");
     }
     if (c->rot.len) {
         buf_line(b, "if (gf_y == gf_c) { /* the first row of the walk loads the whole window */");
@@ -1871,7 +1871,8 @@ static void launch_parallel(Buf *b, CudaCx *c, KernelLow *kl)
     b->indent++;
     for (int d = 0; d < k->pdims; d++) {
         bool skewed = d == k->pdims - 1 && kl->skew;
-        trip_count(b, c, k->loops[d], arena_printf(A(c), skewed ? "gf_n%d_" : "gf_n%d", d));
+        trip_count(b, c, kl->shape == SH_GRID ? kl->grid[d] : k->loops[d],
+                   arena_printf(A(c), skewed ? "gf_n%d_" : "gf_n%d", d));
         if (skewed)
             buf_line(b, "const long long gf_n%d = gf_n%d_ ? gf_n%d_ + %d : 0; /* threads start aligned */", d, d, d,
                      kl->skew);

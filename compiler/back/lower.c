@@ -316,19 +316,61 @@ static void rot_stmts(LowCx *c, Kernel *k, Uses *u, const Stmt *s)
     ir_visit_stmt(&r.v, (Stmt *)s);
 }
 
-/* The innermost loop starts at a small constant c: the grid starts at c % 32
- * below it so that warps read aligned 128-byte lines. */
-static int inner_skew(Kernel *k)
+/* The x loop starts at a small constant c: the grid starts at c % 32 below
+ * it so that warps read aligned 128-byte lines. */
+static int inner_skew(const Stmt *l)
 {
-    Stmt *l = k->loops[k->pdims - 1];
     long long v;
     char *end;
-    if (k->pdims < 2 || l->step != 1 || l->lb->kind != E_INT)
+    if (l->step != 1 || l->lb->kind != E_INT)
         return 0;
     v = strtoll(l->lb->text, &end, 0);
     if (*end || v <= 0)
         return 0;
     return (int)(v % 32);
+}
+
+/* ---- the grid's x loop (SH_GRID) -------------------------------------------------
+ * Threads next to each other in x touch elements next to each other when x
+ * runs over the loop the last subscript moves with at stride 1: the nest's
+ * innermost loop as written, unless more accesses move with another
+ * parallel loop (gramschmidt's update `for j { for i A[i][j] -= Q[i][k] *
+ * R[k][j]; }`: x over j, else every warp's access 32 transactions).  The
+ * kernel's parallel loops are rectangular (fuse.c) and carry nothing, so
+ * any order is legal. */
+
+typedef struct GridX {
+    IrVisitor v;
+    const Kernel *k;
+    int score[3];
+} GridX;
+
+static Expr *grid_x_expr(IrVisitor *v, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    GridX *g = (GridX *)v;
+    if (e->kind != E_INDEX || !e->aff || !e->nkids || !e->aff[e->nkids - 1])
+        return e;
+    for (int d = 0; d < g->k->pdims; d++) {
+        long long c = aff_coef(e->aff[e->nkids - 1], g->k->loops[d]->iv) * g->k->loops[d]->step;
+        if (c == 1 || c == -1)
+            g->score[d]++;
+    }
+    return e;
+}
+
+int lower_grid_x(const Kernel *k)
+{
+    int x = k->pdims - 1;
+    if (k->pdims < 2)
+        return x;
+    GridX g = {{.expr = grid_x_expr}, k, {0}};
+    for (int i = 0; i < k->nests.len; i++)
+        ir_visit_stmt(&g.v, nest_inner_body(vec_at(&k->nests, i), k->pdims));
+    for (int d = 0; d < k->pdims; d++)
+        if (g.score[d] > g.score[x])
+            x = d;
+    return x;
 }
 
 /* ---- row kernels (SH_ROW) ------------------------------------------------------------------
@@ -733,13 +775,19 @@ static Stmt *first_inner_loop(Kernel *k)
 
 /* ---- the shapes ------------------------------------------------------------------ */
 
-/* Row windows of a 2-D map with one nest: only those that save loads. */
+/* The grid's order (lower_grid_x); with one nest, the row windows that save loads. */
 static void lower_grid(LowCx *c)
 {
     Kernel *k = c->k;
     KernelLow *kl = c->kl;
-    kl->skew = inner_skew(k);
-    if (k->pdims == 2 && k->nests.len == 1 && k->loops[0]->step == 1)
+    int x = lower_grid_x(k), n = 0;
+    for (int d = 0; d < k->pdims; d++)
+        if (d != x)
+            kl->grid[n++] = k->loops[d];
+    kl->grid[n] = k->loops[x];
+    kl->skew = inner_skew(k->loops[x]);
+    /* row windows slide along the outer loop as written */
+    if (k->pdims == 2 && x == 1 && k->nests.len == 1 && k->loops[0]->step == 1)
         rot_stmts(c, k, &kl->uses, nest_inner_body(vec_at(&k->nests, 0), 2));
     Vec keep = {0};
     for (int i = 0; i < kl->rots.len; i++) {

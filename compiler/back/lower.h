@@ -123,6 +123,8 @@ typedef struct KernelLow {
     Vec reg_accs;                /* RegAcc*: elements in registers over sequential loops */
     Vec carried;                 /* Carried*: values handed from one step of a sequential loop to the next */
     /* SH_GRID */
+    Stmt *grid[3];               /* the parallel loops in grid order: k->loops with the x loop (lower_grid_x) moved
+                                    last, the others in their order (y) */
     int skew;                    /* the innermost loop starts at this small constant: threads start aligned */
     Vec rots;                    /* Rot*: row windows kept in registers (2-D, one nest) */
     /* SH_ROW */
@@ -219,5 +221,8 @@ bool lower_reg_temp(const Kernel *k, const Var *v);
 /* A 1-D map whose sequential loops access across rows: its blocks spread
  * over the SMs (KernelLow.spread). */
 bool lower_spread(const Kernel *k);
+/* The index in k->loops of a 2-D/3-D map's x loop: the one the last subscript
+ * of the most accesses moves with at stride 1 (the innermost on a tie). */
+int lower_grid_x(const Kernel *k);
 
 #endif

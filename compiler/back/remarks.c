@@ -28,7 +28,9 @@ static const char *shape(Arena *a, Region *r, const Kernel *k, bool atomic_reduc
                                                               "the SMs (its loops access across rows), grid-stride",
                                                               GF_THREADS)
                                                : arena_printf(a, "blocks of %d threads, grid-stride", GF_THREADS);
-    return arena_printf(a, "%s, %d-D%s%s, %s", kernel_kind_names[k->kind], k->pdims,
+    int x = lower_grid_x(k);
+    return arena_printf(a, "%s, %d-D%s%s%s, %s", kernel_kind_names[k->kind], k->pdims,
+                        x != k->pdims - 1 ? arena_printf(a, ", threads along '%s' (contiguous)", k->loops[x]->iv->name) : "",
                         k->vec4 ? ", 128-bit vector loads" : "",
                         k->kind == K_REDUCE ? (lower_red_atomic(k, atomic_reductions) ? ", finished with atomics" : ", deterministic finish") : "",
                         threads);

@@ -28,7 +28,10 @@ static const char *shape(Unit *u, Region *r, Kernel *k)
     if (tiled)
         return arena_printf(u->arena, "2-D, %s%s",
                             k->lib ? (k->lib->epi ? "cuBLASLt, else its kernel " : "cuBLAS, else its kernel ") : "", tiled);
-    return arena_printf(u->arena, "%d-D%s%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
+    int x = lower_grid_x(k);
+    return arena_printf(u->arena, "%d-D%s%s%s%s%s%s", k->pdims, k->vec4 ? ", 128-bit vectors" : "",
+                        x != k->pdims - 1 ? arena_printf(u->arena, ", threads along '%s' (contiguous)", k->loops[x]->iv->name)
+                                          : "",
                         k->kind == K_ROW      ? ", a warp per row up to 512, else a block"
                         : k->kind == K_REDUCE ? ", deterministic reduction"
                                               : "",

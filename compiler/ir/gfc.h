@@ -516,6 +516,20 @@ Stmt *ir_take_decl(Stmt *s, const Var *v);
 /* Whether s or a statement under it sets scalar v: a loop over it, its
  * declaration, an assignment to it. */
 bool ir_assigns_var(const Stmt *s, const Var *v);
+/* The loops of a map kernel over loop s: s and the parallel loops perfectly
+ * nested in it (reductions' loops included), each with bounds free of the
+ * indices of those around it, at most 3, into loops[] (when not NULL);
+ * returns how many. */
+int ir_map_loops(Stmt *s, Stmt **loops);
+/* Whether running loops a and b as one loop over a's index would put a
+ * parallel loop of one of them inside each iteration of a map kernel over
+ * the other's loops: they have different map depths and the deeper one's
+ * loop below the shallower's depth does not run a constant number of times
+ * up to 16.  Fusing them then trades the inner loop's parallelism for a
+ * saved pass (gramschmidt's column loop: 1200 threads each walking 1000
+ * rows, or 1.2 million); fuse.c and deps.c keep them apart, priv.c takes
+ * such a loop out of a parallel loop's body. */
+bool ir_hides_parallel(Stmt *a, Stmt *b);
 /* References to `from` under s (expressions, declarations, a loop's index)
  * become `to`, in place; the affine forms of subscripts under s are dropped
  * (recomputed). */
@@ -876,6 +890,13 @@ void inline_producers(Unit *u, Region *r);
  * isl proves it legal and it makes a loop parallel.  Notes go to
  * Region.notes.  True when the IR changed (the caller re-runs the analyses). */
 bool priv_region(Unit *u, Region *r);
+/* Run after deps_fuse_siblings: one outermost parallel loop whose body holds
+ * an inner parallel loop among statements that run in order (no parallel
+ * loop inside them) split into loops of their own, so that the inner loop is
+ * a map dimension (ir_hides_parallel); the statements' scalars must not
+ * cross the pieces.  True when the IR changed (the caller analyses the
+ * region again and calls it again). */
+bool priv_split_parallel(Unit *u, Region *r);
 
 /* ---- libcall.c: nests a library computes ------------------------------------------- */
 

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const expr_kind_names[] = {
@@ -537,6 +538,55 @@ static IrFind assigns_stmt(const Stmt *s, const void *v)
 bool ir_assigns_var(const Stmt *s, const Var *v)
 {
     return ir_stmt_find(s, assigns_stmt, v) != NULL;
+}
+
+/* ---- map loops ------------------------------------------------------------------ */
+
+static bool reads_iv(const Expr *e, const void *arg)
+{
+    return e->kind == E_VAR && e->var == arg;
+}
+
+static Stmt *sole_loop(Stmt *body)
+{
+    while (body && body->kind == S_BLOCK && body->list.len == 1)
+        body = vec_at(&body->list, 0);
+    return body && body->kind == S_FOR ? body : NULL;
+}
+
+int ir_map_loops(Stmt *s, Stmt **loops)
+{
+    Stmt *in[3];
+    int n = 0;
+    for (Stmt *l = s; l && l->kind == S_FOR && l->parallel && n < 3; l = sole_loop(l->body)) {
+        for (int i = 0; i < n; i++)
+            if (ir_expr_any(l->lb, reads_iv, in[i]->iv) || ir_expr_any(l->ub, reads_iv, in[i]->iv))
+                goto done;
+        in[n++] = l;
+    }
+done:
+    for (int i = 0; loops && i < n; i++)
+        loops[i] = in[i];
+    return n;
+}
+
+/* Whether loop l runs a constant number of times, at most n. */
+static bool few_trips(const Stmt *l, long long n)
+{
+    if (l->lb->kind != E_INT || l->ub->kind != E_INT || l->step <= 0)
+        return false;
+    long long lb = strtoll(l->lb->text, NULL, 0), ub = strtoll(l->ub->text, NULL, 0);
+    return ub <= lb || (ub - lb + l->step - 1) / l->step <= n;
+}
+
+bool ir_hides_parallel(Stmt *a, Stmt *b)
+{
+    Stmt *la[3], *lb[3];
+    int na = ir_map_loops(a, la), nb = ir_map_loops(b, lb);
+    if (na == nb)
+        return false;
+    Stmt *extra = na > nb ? la[nb] : lb[na];
+    return !few_trips(extra, 16);
 }
 
 /* ---- renaming, the original body ---------------------------------------------- */

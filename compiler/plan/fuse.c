@@ -238,17 +238,7 @@ static Kernel *new_kernel(F *f, Stmt *nest)
     k->name = arena_printf(f->a, "%s_k%d", f->r->cname, k->id);
     k->kind = K_MAP;
     /* parallel dimensions: perfectly nested parallel loops, rectangular */
-    Stmt *l = nest;
-    while (l && l->parallel && k->pdims < 3) {
-        bool rect = true;
-        for (int i = 0; i < k->pdims; i++)
-            if (loop_depends_on(l, k->loops[i]->iv))
-                rect = false;
-        if (!rect)
-            break;
-        k->loops[k->pdims++] = l;
-        l = sole_loop(l->body);
-    }
+    k->pdims = ir_map_loops(nest, k->loops);
     vec_push(f->a, &f->plan->kernels, k);
     kernel_add_nest(f, k, nest);
     if (k->kind == K_MAP && k->pdims == 1 && row_shaped(nest))
@@ -277,6 +267,8 @@ static const char *why_not_fuse(F *f, Kernel *k, Stmt *nest)
         return "the earlier kernel is a row kernel";
     if (!same_space(k, nest))
         return "iteration spaces differ";
+    if (ir_hides_parallel(vec_at(&k->nests, 0), nest))
+        return "one of them has a parallel loop more (it would run in each thread of the other's)";
     Kernel probe = {.kind = K_MAP};
     red_collect(f, &probe, nest, nest->depth);
     if (k->pdims == 1 && row_shaped(nest))

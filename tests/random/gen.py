@@ -1539,6 +1539,69 @@ class Builder:
             a.tol = ('rowred', ty, 'n')
         return reg
 
+    def k_split(self, idx):
+        """A parallel loop whose body holds an inner parallel loop among
+        statements that run in order (gramschmidt's column step): priv.c
+        splits it (try_split_parallel) and the inner loop becomes a 2-D map
+        whose threads run along the contiguous index (lower.c,
+        lower_grid_x), the outer or the inner loop; and the forms kept
+        together: a scalar of the body read by the inner loop, a constant
+        few inner trips.  The outer index in the first or the last
+        subscript, the accumulation into an array element or a
+        recurrence, the inner parallel loop before or after it."""
+        r = self.r
+        reg = self.new_region(idx, 'split')
+        ty = r.choice(['float', 'double', 'double', 'int'])
+        c = CNAME[ty]
+        n, m = self.size(small=True), r.choice([1, 2, 3, 5, 16, 33, 64, 100])
+        reg.sizes = [('n', n), ('m', m), ('k', r.choice([0, 1, 2]))]
+        col = r.random() < 0.6      # the outer index j in the last subscript (a column per thread)
+        dims = ['m', 'n'] if col else ['n', 'm']
+        a = self.in_arr(reg, 'a', ty, dims, style='vla')
+        q = self.in_arr(reg, 'q', ty, dims, style='vla')
+        x = self.out_arr(reg, 'x', ty, dims, style='vla')
+        rr = self.out_arr(reg, 'r', ty, ['n'], style='vla')
+
+        def at(arr, i, j):
+            return arr.at(i, j) if col else arr.at(j, i)
+        how = r.choice(['acc', 'acc', 'rec', 'scalar', 'few', 'before'])
+        lo = r.choice(['0', 'k + 1', 'k'])
+        body = [f'    for (int j = {lo}; j < n; j++) {{']
+        par = [f'        for (int i = 0; i < m; i++)',
+               f'            {at(x, "i", "j")} = {at(a, "i", "j")} - {at(q, "i", "j")} * {rr.at("j")};' if ty != 'int' else
+               f'            {at(x, "i", "j")} = ({at(a, "i", "j")} - {at(q, "i", "j")} * {rr.at("j")}) % 9973;']
+        if how == 'before':
+            body += par
+        if how in ('acc', 'before'):
+            body += [f'        {rr.at("j")} = 0;', '        for (int i = 0; i < m; i++)',
+                     f'            {rr.at("j")} += {at(q, "i", "j")} * {at(a, "i", "j")};' if ty != 'int' else
+                     f'            {rr.at("j")} = ({rr.at("j")} + {at(q, "i", "j")} * {at(a, "i", "j")}) % 9973;']
+        elif how == 'rec':
+            body += [f'        {rr.at("j")} = {at(a, "0", "j")};' if m >= 1 else f'        {rr.at("j")} = 1;',
+                     '        for (int i = 1; i < m; i++)',
+                     f'            {rr.at("j")} = {rr.at("j")} * ({c})0.5 + {at(a, "i", "j")};' if ty != 'int' else
+                     f'            {rr.at("j")} = ({rr.at("j")} * 3 + {at(a, "i", "j")}) % 9973;']
+        elif how == 'scalar':   # a scalar of the body read by the inner loop: kept together
+            body += [f'        {c} s = 0;', '        for (int i = 0; i < m; i++)',
+                     f'            s = s * ({c})0.5 + {at(a, "i", "j")};' if ty != 'int' else
+                     f'            s = (s * 3 + {at(a, "i", "j")}) % 9973;',
+                     f'        {rr.at("j")} = s;', '        for (int i = 0; i < m; i++)',
+                     f'            {at(x, "i", "j")} = {at(q, "i", "j")} - s;']
+        else:   # few: a constant few inner trips, kept together
+            body += [f'        {rr.at("j")} = {at(a, "0", "j")};' if m >= 1 else f'        {rr.at("j")} = 1;',
+                     '        for (int i = 1; i < m; i++)',
+                     f'            {rr.at("j")} = {rr.at("j")} + {at(a, "i", "j")};',
+                     '        for (int i = 0; i < (m < 3 ? m : 3); i++)' if r.random() < 0.3 else
+                     '        for (int i = 0; i < 1; i++)',
+                     f'            {at(x, "i", "j")} = {rr.at("j")};']
+        if how in ('acc', 'rec'):
+            body += par
+        body += ['    }']
+        reg.body += body
+        if ty != 'int':
+            x.tol = rr.tol = ('rowred', ty, 'm')
+        return reg
+
     def k_carried(self, idx):
         """Sequential loops inside each thread's work that store an element
         and read it back at the next step (adi's sweeps): the CUDA back end
@@ -2187,9 +2250,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched', 'carried']
+         'resched', 'carried', 'split']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2213,6 +2276,8 @@ OFF_BY_DEFAULT |= {'wfirst'}
 OFF_BY_DEFAULT |= {'resched'}
 # and the values handed from step to step of a sequential loop (random_carried, random_carried_cuda)
 OFF_BY_DEFAULT |= {'carried'}
+# and the parallel loops split around inner parallel loops (random_split, random_split_cuda)
+OFF_BY_DEFAULT |= {'split'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
