@@ -1474,6 +1474,40 @@ static const char *piece_desc(Pv *pv, const char *desc, bool first, int lo, int 
                         par ? "parallel" : "sequential: its statements depend on earlier iterations");
 }
 
+/* The loop as np pieces in place of it: piece o a copy over the body's
+ * statements of component order[o] (comp[k] of each), in their order, the
+ * first keeping the loop and its index; par[c]: component c carries no
+ * dependence (for the note). */
+static void distribute_kids(Pv *pv, Stmt *loop, Stmt **kids, int n, const int *comp, const int *order, int np,
+                            const bool *par, const char *why)
+{
+    Arena *a = pv->a;
+    snapshot(pv);
+    Stmt *pieces[MAX_KIDS];
+    const char *desc = "";
+    for (int o = 0; o < np; o++) {
+        int c = order[o];
+        Stmt *b = arena_alloc(a, sizeof *b);
+        *b = *loop->body;
+        memset(&b->list, 0, sizeof b->list);
+        int lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            if (comp[k] != c)
+                continue;
+            vec_push(a, &b->list, kids[k]);
+            kids[k]->parent = b;
+            if (!lo || kids[k]->loc.line < lo)
+                lo = kids[k]->loc.line;
+            if (kids[k]->end_line > hi)
+                hi = kids[k]->end_line;
+        }
+        pieces[o] = piece_loop(pv, loop, b, o == 0);
+        pieces[o]->end_line = hi;
+        desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
+    }
+    splice(pv, loop, pieces, np, why, desc);
+}
+
 static bool try_distribute(Pv *pv, Stmt *loop)
 {
     Arena *a = pv->a;
@@ -1518,31 +1552,7 @@ static bool try_distribute(Pv *pv, Stmt *loop)
     }
     int order[MAX_KIDS];
     component_order(n, ncomp, comp, edge, order);
-    snapshot(pv);
-    /* the pieces: the first keeps the loop (and its index) */
-    Stmt *pieces[MAX_KIDS];
-    const char *desc = "";
-    for (int o = 0; o < ncomp; o++) {
-        int c = order[o];
-        Stmt *b = arena_alloc(a, sizeof *b);
-        *b = *body;
-        memset(&b->list, 0, sizeof b->list);
-        int lo = 0, hi = 0;
-        for (int k = 0; k < n; k++) {
-            if (comp[k] != c)
-                continue;
-            vec_push(a, &b->list, kids[k]);
-            kids[k]->parent = b;
-            if (!lo || kids[k]->loc.line < lo)
-                lo = kids[k]->loc.line;
-            if (kids[k]->end_line > hi)
-                hi = kids[k]->end_line;
-        }
-        pieces[o] = piece_loop(pv, loop, b, o == 0);
-        pieces[o]->end_line = hi;
-        desc = piece_desc(pv, desc, o == 0, lo, hi, par[c]);
-    }
-    splice(pv, loop, pieces, ncomp, "by the dependences between its statements (isl)", desc);
+    distribute_kids(pv, loop, kids, n, comp, order, ncomp, par, "by the dependences between its statements (isl)");
     return true;
 }
 
@@ -1779,7 +1789,6 @@ static IrFind is_loop_stmt(const Stmt *s, const void *arg)
 
 static bool try_split_parallel(Pv *pv, Stmt *loop)
 {
-    Arena *a = pv->a;
     Stmt *body = loop->body;
     if (!body || body->kind != S_BLOCK || body->list.len < 2 || body->list.len > MAX_KIDS || loop->brk)
         return false;
@@ -1836,30 +1845,13 @@ static bool try_split_parallel(Pv *pv, Stmt *loop)
         if (across && assigned && !iv_only)
             return false;
     }
-    snapshot(pv);
-    Stmt *pieces[MAX_KIDS];
-    const char *desc = "";
-    for (int g = 0; g < ng; g++) {
-        Stmt *b = arena_alloc(a, sizeof *b);
-        *b = *body;
-        memset(&b->list, 0, sizeof b->list);
-        int lo = 0, hi = 0;
-        for (int k = 0; k < n; k++) {
-            if (group[k] != g)
-                continue;
-            vec_push(a, &b->list, kids[k]);
-            kids[k]->parent = b;
-            if (!lo || kids[k]->loc.line < lo)
-                lo = kids[k]->loc.line;
-            if (kids[k]->end_line > hi)
-                hi = kids[k]->end_line;
-        }
-        pieces[g] = piece_loop(pv, loop, b, g == 0);
-        pieces[g]->end_line = hi;
-        desc = piece_desc(pv, desc, g == 0, lo, hi, true);
-    }
-    splice(pv, loop, pieces, ng, "so that its inner parallel loops run as maps of their own (one thread per element, "
-                                 "not a loop in each thread)", desc);
+    int order[MAX_KIDS];
+    bool par[MAX_KIDS];
+    for (int g = 0; g < ng; g++)
+        order[g] = g, par[g] = true;
+    distribute_kids(pv, loop, kids, n, group, order, ng, par,
+                    "so that its inner parallel loops run as maps of their own (one thread per element, not a loop in "
+                    "each thread)");
     return true;
 }
 
