@@ -516,6 +516,8 @@ Stmt *ir_take_decl(Stmt *s, const Var *v);
 /* Whether s or a statement under it sets scalar v: a loop over it, its
  * declaration, an assignment to it. */
 bool ir_assigns_var(const Stmt *s, const Var *v);
+/* The loop that is all of body (through blocks of one statement), or NULL. */
+Stmt *ir_sole_loop(Stmt *body);
 /* The loops of a map kernel over loop s: s and the parallel loops perfectly
  * nested in it (reductions' loops included), each with bounds free of the
  * indices of those around it, at most 3, into loops[] (when not NULL);

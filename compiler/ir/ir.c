@@ -547,7 +547,7 @@ static bool reads_iv(const Expr *e, const void *arg)
     return e->kind == E_VAR && e->var == arg;
 }
 
-static Stmt *sole_loop(Stmt *body)
+Stmt *ir_sole_loop(Stmt *body)
 {
     while (body && body->kind == S_BLOCK && body->list.len == 1)
         body = vec_at(&body->list, 0);
@@ -558,7 +558,7 @@ int ir_map_loops(Stmt *s, Stmt **loops)
 {
     Stmt *in[3];
     int n = 0;
-    for (Stmt *l = s; l && l->kind == S_FOR && l->parallel && n < 3; l = sole_loop(l->body)) {
+    for (Stmt *l = s; l && l->kind == S_FOR && l->parallel && n < 3; l = ir_sole_loop(l->body)) {
         for (int i = 0; i < n; i++)
             if (ir_expr_any(l->lb, reads_iv, in[i]->iv) || ir_expr_any(l->ub, reads_iv, in[i]->iv))
                 goto done;

@@ -65,13 +65,6 @@ static bool has_loop(const Stmt *s)
 }
 
 /* The only statement of a loop body, if it is a loop. */
-static Stmt *sole_loop(Stmt *body)
-{
-    while (body && body->kind == S_BLOCK && body->list.len == 1)
-        body = vec_at(&body->list, 0);
-    return body && body->kind == S_FOR ? body : NULL;
-}
-
 static bool in_set(const Vec *s, const void *x)
 {
     for (int i = 0; i < s->len; i++)
@@ -255,7 +248,7 @@ static bool same_space(Kernel *k, Stmt *nest)
         /* upper bounds equal once the earlier nest's indices are renamed */
         if (!expr_equal(l->ub, k->loops[i]->ub))
             return false;
-        l = i + 1 < k->pdims ? sole_loop(l->body) : NULL;
+        l = i + 1 < k->pdims ? ir_sole_loop(l->body) : NULL;
     }
     return true;
 }
@@ -874,7 +867,7 @@ static void find_register_temps(F *f)
             Stmt *l = nest;
             for (int d = 0; d < k->pdims; d++) {
                 loops[d] = l;
-                l = sole_loop(l->body);
+                l = ir_sole_loop(l->body);
             }
             int pd = k->pdims;
             const void *arg[3] = {v, loops, &pd};
@@ -1563,7 +1556,7 @@ static bool note_interchange(IrVisitor *v, Stmt *s)
                               s->iv->name));
     if (s == c->inner || !s->interchanged)
         return true;
-    Stmt *in = sole_loop(s->body);
+    Stmt *in = ir_sole_loop(s->body);
     if (in && in->interchanged) {
         vec_push(f->a, &f->plan->notes,
                  arena_printf(f->a, "line %d: loops interchanged: '%s' runs outside (parallel), '%s' inside it "
