@@ -186,8 +186,10 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     c->timing = 0;
     gf_tl_site = (const struct gf_site *)site;
     nvtxRangePushA(site->function ? site->function : "gpufuse call");
-    if (gf_profiling)
+    if (gf_profiling) {
         c->t0 = now_ms();
+        gf_tl_stage = (gf_stage_stats){0};
+    }
     return c;
 }
 
@@ -730,7 +732,7 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
         gf_call_stats st = {c->path, dev, gpu_ms, gf_tl_entry_timing ? -1.0 : t_ended - c->t0, bytes,
                             c->staged_in, c->staged_out, graph,
                             dev ? c->t_mapped - c->t0 : 0, dev ? c->t_launched - c->t_mapped : 0,
-                            dev ? t_ended - c->t_launched : 0};
+                            dev ? t_ended - c->t_launched : 0, &gf_tl_stage};
         gf_profile_add(c->site, &st);
     }
     nvtxRangePop();

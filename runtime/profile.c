@@ -104,6 +104,13 @@ void gf_profile_add(gf_site *site, const gf_call_stats *st)
                     s->function, s->file ? s->file : "?", s->line, (unsigned long long)s->calls, st->map_ms,
                     st->staged_in / 1e6, st->launch_ms, st->end_ms, st->staged_out / 1e6, st->gpu_ms,
                     st->map_ms + st->launch_ms + st->end_ms);
+        const gf_stage_stats *g = st->stage;
+        if (gf_profile_calls && st->timed && g && (st->staged_in || st->staged_out))
+            fprintf(stderr,
+                    "gpufuse profile: %s call %llu staging: ring wait %.3f ms, CPU copies %.3f ms "
+                    "(%d on the OpenMP team, %d on the helpers, %d alone), DMA wait %.3f ms, driver's path %.3f ms\n",
+                    s->function, (unsigned long long)s->calls, g->ring_ms, g->cpu_ms, g->on_team, g->on_helpers,
+                    g->alone, g->dma_ms, g->driver_ms);
     }
     pthread_mutex_unlock(&mu);
 }

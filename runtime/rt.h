@@ -441,6 +441,17 @@ void gf_host_team(gf_team_fn fn, int on);
 /* memcpy split over the staging threads (GPUFUSE_STAGING_THREADS), or over
  * the program's OpenMP team when one is registered (gf_host_team). */
 GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
+/* Where a thread's staged copies spent their time (GPUFUSE_PROFILE=calls:
+ * gf_call_begin clears it, the call's profile line prints it): waiting for
+ * the staging ring (made by the warm-up), the CPU's pageable<->pinned
+ * copies, waiting for the DMA of a ring buffer, the driver's own pageable
+ * path; and how many CPU copies ran on the program's OpenMP team, on the
+ * helper threads, on the calling thread alone. */
+typedef struct gf_stage_stats {
+    double ring_ms, cpu_ms, dma_ms, driver_ms;
+    int on_team, on_helpers, alone;
+} gf_stage_stats;
+GF_HIDDEN extern _Thread_local gf_stage_stats gf_tl_stage;
 /* fn on parts of [p, p+n) (each a multiple of `unit` bytes from p) split
  * over the same threads: transfer.c populates fresh output pages with it. */
 GF_HIDDEN void gf_parallel_pages(void *p, size_t n, size_t unit, void (*fn)(void *p, size_t n));
@@ -522,6 +533,7 @@ typedef struct gf_call_stats {
     double launch_ms;            /* the launcher's kernels and library calls queued
                                     (a library's first use and the warm-up it waits for) */
     double end_ms;               /* copies out queued, the stream synchronised */
+    struct gf_stage_stats *stage; /* the staged copies' breakdown (transfer.c), or NULL */
 } gf_call_stats;
 /* Adds one call of `site` (allocating its slot on first use). */
 GF_HIDDEN void gf_profile_add(struct gf_site *site, const gf_call_stats *st);

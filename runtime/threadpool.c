@@ -31,6 +31,8 @@
 #define MAX_THREADS 32
 #define MIN_PARALLEL (2u << 20) /* below this one thread is faster */
 
+_Thread_local gf_stage_stats gf_tl_stage; /* rt.h; transfer.c times, parallel() counts */
+
 static int nthreads = 1;          /* including the caller */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t job_mu = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
@@ -283,14 +285,19 @@ static int on_team(void *dst, const void *src, void (*fn)(void *, size_t), size_
 static void parallel(void *dst, const void *src, void (*fn)(void *, size_t), size_t n, size_t unit)
 {
     int on = n < MIN_PARALLEL ? -1 : on_team(dst, src, fn, n, unit);
-    if (on > 0)
+    if (on > 0) {
+        gf_tl_stage.on_team++;
         return;
+    }
     if (on == 0)
         pthread_once(&once, start);
-    if (on < 0 || nthreads <= 1)
+    if (on < 0 || nthreads <= 1) {
+        gf_tl_stage.alone++;
         slice(dst, src, fn, n, n, 0);
-    else
+    } else {
+        gf_tl_stage.on_helpers++;
         run_job(dst, src, fn, n, unit);
+    }
 }
 
 void gf_parallel_memcpy(void *dst, const void *src, size_t n) { parallel(dst, src, NULL, n, 4096); }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NBUF 4
@@ -134,20 +135,63 @@ static stager *acquire(void)
     return gf_lazy_acquire(&s->made, make_ring, s) ? s : NULL;
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* The time since *t added to *acc, *t moved to now; only under
+ * GPUFUSE_PROFILE=calls (t is 0 otherwise). */
+static void lap(double *t, double *acc)
+{
+    if (*t) {
+        double n = now_ms();
+        *acc += n - *t;
+        *t = n;
+    }
+}
+
+/* GPUFUSE_STAGING=0 (off, no): every copy takes the driver's pageable path. */
+static int staging_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("GPUFUSE_STAGING");
+        on = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
+    }
+    return on;
+}
+
+/* The driver's pageable path (no ring: staging off, or the ring could not be
+ * allocated). */
+static gf_status driver_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t cs)
+{
+    double t = gf_profile_calls ? now_ms() : 0;
+    gf_status st = GF_CUDA(cudaMemcpyAsync(dst, src, n, k, cs));
+    lap(&t, &gf_tl_stage.driver_ms);
+    return st;
+}
+
 gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st = GF_SUCCESS;
-    stager *s = acquire();
     cudaStream_t cs = (cudaStream_t)stream;
+    double t = gf_profile_calls ? now_ms() : 0;
+    stager *s = staging_on() ? acquire() : NULL;
+    lap(&t, &gf_tl_stage.ring_ms);
     if (!s)
-        return GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, cs));
+        return driver_copy(dst, src, n, cudaMemcpyHostToDevice, cs);
     for (size_t off = 0, k = 0; off < n && st == GF_SUCCESS; k++) {
         size_t len = n - off < s->chunk ? n - off : s->chunk;
         int i = (int)(k % NBUF);
         st = GF_CUDA(cudaEventSynchronize(s->ev[i])); /* its previous DMA is done */
+        lap(&t, &gf_tl_stage.dma_ms);
         if (st != GF_SUCCESS)
             break;
         gf_parallel_memcpy(s->buf[i], (const char *)src + off, len);
+        lap(&t, &gf_tl_stage.cpu_ms);
         st = GF_CUDA(cudaMemcpyAsync((char *)dst + off, s->buf[i], len, cudaMemcpyHostToDevice, cs));
         if (st == GF_SUCCESS)
             st = GF_CUDA(cudaEventRecord(s->ev[i], cs));
@@ -223,10 +267,12 @@ static void populate(void *p, size_t n)
 gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st = GF_SUCCESS;
-    stager *s = acquire();
     cudaStream_t cs = (cudaStream_t)stream;
+    double t = gf_profile_calls ? now_ms() : 0;
+    stager *s = staging_on() ? acquire() : NULL;
+    lap(&t, &gf_tl_stage.ring_ms);
     if (!s)
-        return GF_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, cs));
+        return driver_copy(dst, src, n, cudaMemcpyDeviceToHost, cs);
     size_t nchunks = (n + s->chunk - 1) / s->chunk;
     /* keep NBUF chunks in flight; drain each into dst as it lands */
     for (size_t k = 0; k < nchunks && k < NBUF && st == GF_SUCCESS; k++) {
@@ -240,13 +286,16 @@ gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
     }
     if (st == GF_SUCCESS)
         populate(dst, n); /* while the kernels and the first copies run */
+    lap(&t, &gf_tl_stage.cpu_ms);
     for (size_t k = 0; k < nchunks && st == GF_SUCCESS; k++) {
         int i = (int)(k % NBUF);
         size_t off = k * s->chunk, len = n - off < s->chunk ? n - off : s->chunk;
         st = GF_CUDA(cudaEventSynchronize(s->ev[i]));
+        lap(&t, &gf_tl_stage.dma_ms);
         if (st != GF_SUCCESS)
             break;
         gf_parallel_memcpy((char *)dst + off, s->buf[i], len);
+        lap(&t, &gf_tl_stage.cpu_ms);
         size_t nk = k + NBUF;
         if (nk < nchunks) {
             size_t noff = nk * s->chunk, nlen = n - noff < s->chunk ? n - noff : s->chunk;

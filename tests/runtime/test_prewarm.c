@@ -15,10 +15,14 @@
  *     does not have (gf_prewarm_wait in the child returns);
  *   - a GEMM's result is right when the first call races the warm-up,
  *     and after it (the CPU fallback's without a GPU);
- *   - GPUFUSE_PREWARM=0 and GPUFUSE_DEVICE=cpu start nothing.
+ *   - GPUFUSE_PREWARM=0 and GPUFUSE_DEVICE=cpu start nothing;
+ *   - GPUFUSE_STAGING=0 (the driver's pageable path) gives the same answer,
+ *     and GPUFUSE_PROFILE=calls's `staging:` line says which path the
+ *     copies took (on a GPU).
  * The ring's own locking (one ring, never half made) is tested with a fake
  * maker in test_lazy.c. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +95,74 @@ static void test_first_call_races_ring(void **state)
         assert_int_equal(run_self("first-call", NULL), 0);
     assert_int_equal(run_self("first-call", "GPUFUSE_PREWARM=0"), 0);
     assert_int_equal(run_self("first-call", "GPUFUSE_STAGING_CHUNK=64K"), 0);
+    assert_int_equal(run_self("first-call", "GPUFUSE_STAGING=0"), 0); /* the driver's path */
+}
+
+/* The first call under GPUFUSE_PROFILE=calls (and `env`), its stderr in a
+ * file: the text of that file (malloc'd), NULL if the call failed. */
+static char *profiled_first_call(const char *env)
+{
+    char path[] = "/tmp/gf_prewarm_profile_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    pid_t p = fork();
+    if (p == 0) {
+        dup2(fd, 2);
+        putenv((char *)"GPUFUSE_PROFILE=calls");
+        if (env)
+            putenv((char *)env);
+        alarm(60);
+        execl(self, self, "first-call", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    bool ok = p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    char *text = calloc(1, 1 << 16);
+    if (ok && text && lseek(fd, 0, SEEK_SET) == 0)
+        ok = read(fd, text, (1 << 16) - 1) >= 0;
+    close(fd);
+    unlink(path);
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* GPUFUSE_PROFILE=calls says where the staged copies of a GPU call spent
+ * their time, and GPUFUSE_STAGING=0 moves them to the driver's path. */
+static void test_profile_staging_line(void **state)
+{
+    (void)state;
+    int n = 0;
+    if (gf_device_count(&n) != GF_SUCCESS || n == 0)
+        skip(); /* the CPU fallback has no per-call line */
+    char *ring = profiled_first_call(NULL), *driver = profiled_first_call("GPUFUSE_STAGING=0");
+    assert_non_null(ring);
+    assert_non_null(driver);
+    assert_non_null(strstr(ring, "call 1: map "));
+    assert_non_null(strstr(ring, "(100.7 MB in)")); /* x and y, 2 x 48 MiB */
+    const char *line = strstr(ring, "gf_pw_axpy call 1 staging: ring wait ");
+    assert_non_null(line);
+    double cpu = -1, drv = -1;
+    const char *c = strstr(line, "CPU copies "), *d = strstr(line, "driver's path ");
+    assert_non_null(c);
+    assert_non_null(d);
+    sscanf(c, "CPU copies %lf", &cpu);
+    sscanf(d, "driver's path %lf", &drv);
+    assert_true(cpu > 0 && drv == 0); /* the ring's copies, not the driver's */
+    line = strstr(driver, "gf_pw_axpy call 1 staging: ring wait ");
+    assert_non_null(line);
+    c = strstr(line, "CPU copies ");
+    d = strstr(line, "driver's path ");
+    assert_non_null(c);
+    assert_non_null(d);
+    sscanf(c, "CPU copies %lf", &cpu);
+    sscanf(d, "driver's path %lf", &drv);
+    assert_true(cpu == 0 && drv > 0);
+    free(ring);
+    free(driver);
 }
 
 static void test_fork_while_warming(void **state)
@@ -152,6 +224,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_results),
         cmocka_unit_test(test_exit_during_warmup),
         cmocka_unit_test(test_first_call_races_ring),
+        cmocka_unit_test(test_profile_staging_line),
         cmocka_unit_test(test_fork_while_warming),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
