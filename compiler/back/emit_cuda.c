@@ -1523,7 +1523,7 @@ static void print_row(Buf *b, CudaCx *c)
         /* past 8 values per thread the kept values cost more registers,
          * and so occupancy, than computing them again saves (softmax
          * 16384x4096 on the H200: 44 -> 57 registers, 3499 -> 3377 GB/s) */
-        buf_line(b, "constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;");
+        buf_line(b, "constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= %d;", kl->row_per);
     for (int i = 0; i < kl->rowvals.len; i++) {
         RowVal *rv = vec_at(&kl->rowvals, i);
         buf_line(b, "%s gf_val%d_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line %d, reused by %d later */",
@@ -1687,7 +1687,9 @@ static void geometry_row(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf
     Kernel *k = kl->k;
     trip_count(b, c, kl->inner, "gf_cols");
     buf_line(b, "/* a warp per row of up to GF_WARP_ROW_MAX elements, else a block (gf_row_geometry) */");
-    buf_line(b, "const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols);");
+    if (kl->row_per != 16)
+        buf_line(b, "/* at most %d elements a thread: the values a later loop reuses stay in registers */", kl->row_per);
+    buf_line(b, "const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols, %d);", kl->row_per);
     buf_line(b, "const bool gf_warp = gf_rg.warp;");
     buf_line(b, "const int gf_threads = gf_rg.threads;");
     buf_line(b, "const long long gf_per = gf_rg.per, gf_blocks = gf_rg.blocks;");

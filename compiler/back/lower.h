@@ -133,6 +133,8 @@ typedef struct KernelLow {
     Vec cached;                  /* Var*: read-only rows held in registers (every inner loop reads [row][j]) */
     bool row_vec;                /* a 4-wide instantiation (float rows, unit stride from 0) */
     Vec rowvals;                 /* RowVal*: values reused across inner loops */
+    int row_per;                 /* the elements a block-per-row thread holds at most (gf_row_geometry):
+                                    8 with rowvals, so that they stay in registers, else 16 */
     Vec row_loops;               /* RowLoop*: the inner loops at row level */
     /* SH_TILED */
     Stmt *tile_i, *tile_j;       /* the row loop (k->loops[0]) and the column loop */

@@ -69,6 +69,10 @@ GPUFUSE void cast_types(int rows, int cols, const float x[rows][cols], float y[r
 // CU: y_w[gf_v] = (gf_reuse ? gf_val0_c[gf_k * GF_VEC + gf_v] : expf(x_c[gf_k * GF_VEC + gf_v] - m)) / s;
 // the general form (rows longer than the registers hold) computes it again
 // CU: y[((GF_I)i * cols + j_2)] = expf(x[((GF_I)i * cols + j_2)] - m) / s;
+// the launcher: long rows take more threads a block, so that each holds 8
+// CU-LABEL: static void gf_launch_softmax_rows(int rows, int cols, const float *x, float *y){{$}}
+// CU: /* at most 8 elements a thread: the values a later loop reuses stay in registers */
+// CU-NEXT: const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols, 8);
 // CU-LABEL: void __launch_bounds__(1024) shifted_k0(
 // CU-NOT: gf_val
 // CU-LABEL: void __launch_bounds__(1024) partial_k0(
