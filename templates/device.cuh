@@ -140,10 +140,9 @@ GF_UNUSED static inline dim3 gf_tile_grid(long long n0, long long n1, long long 
 GF_UNUSED static inline dim3 gf_tile_block(void) { return dim3(GF_TILE, GF_TILE); }
 /* GEOM_ROWS (row kernels): rows up to GF_WARP_ROW_MAX elements are a warp's
  * work, GF_WARP_ROW_BLOCK / 32 rows to a block; a longer row is a block's,
- * of 64 to 1024 threads, sized so that each thread holds up to `hold` of
- * its elements (16; 8 where the kernel keeps values for a later loop, as
- * many as it can hold in registers).  `per`: the elements each thread holds
- * (the kernel's GF_ITEMS * GF_VEC instantiation is the first that covers it). */
+ * of 64 to 1024 threads, sized so that each thread holds up to 16 of its
+ * elements.  `per`: the elements each thread holds (the kernel's
+ * GF_ITEMS * GF_VEC instantiation is the first that covers it). */
 #define GF_WARP_ROW_MAX 512
 #define GF_WARP_ROW_BLOCK 256
 struct gf_row_geom {
@@ -151,11 +150,11 @@ struct gf_row_geom {
     int threads;                 /* per block */
     long long per, blocks;
 };
-GF_UNUSED static inline gf_row_geom gf_row_geometry(long long rows, long long cols, int hold = 16)
+GF_UNUSED static inline gf_row_geom gf_row_geometry(long long rows, long long cols)
 {
     gf_row_geom g;
     int threads = 64;
-    while (threads < 1024 && threads * hold < cols)
+    while (threads < 1024 && threads * 16 < cols)
         threads *= 2;
     g.warp = cols <= GF_WARP_ROW_MAX;
     if (g.warp)

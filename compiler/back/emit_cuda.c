@@ -1443,6 +1443,13 @@ static const char *rowval_override(CudaCx *c, const Expr *e)
         return NULL;
     for (int i = 0; i < c->kl->rowvals.len; i++) {
         RowVal *rv = vec_at(&c->kl->rowvals, i);
+        if (rv->slot) { /* in place of the row it was computed from: always kept */
+            if (rv->def == e)
+                return arena_printf(A(c), "(%s_c[gf_k * GF_VEC + gf_v] = %s)", rv->slot->cname, rowval_plain(c, e));
+            if (in(&rv->uses, (void *)e))
+                return arena_printf(A(c), "%s_c[gf_k * GF_VEC + gf_v]", rv->slot->cname);
+            continue;
+        }
         if (rv->def == e) {
             const char *x = rowval_plain(c, e);
             return arena_printf(A(c), "(gf_reuse ? (gf_val%d_c[gf_k * GF_VEC + gf_v] = %s) : %s)", rv->id, x, x);
@@ -1519,15 +1526,22 @@ static void print_row(Buf *b, CudaCx *c)
         buf_free(&lb);
         buf_free(&ub);
     }
-    if (kl->rowvals.len)
+    bool own = false;
+    for (int i = 0; i < kl->rowvals.len; i++)
+        own |= !((RowVal *)vec_at(&kl->rowvals, i))->slot;
+    if (own)
         /* past 8 values per thread the kept values cost more registers,
          * and so occupancy, than computing them again saves (softmax
          * 16384x4096 on the H200: 44 -> 57 registers, 3499 -> 3377 GB/s) */
-        buf_line(b, "constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= %d;", kl->row_per);
+        buf_line(b, "constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;");
     for (int i = 0; i < kl->rowvals.len; i++) {
         RowVal *rv = vec_at(&kl->rowvals, i);
-        buf_line(b, "%s gf_val%d_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line %d, reused by %d later */",
-                 type_c_name(rv->def->ty), rv->id, rv->loop->loc.line, rv->uses.len);
+        if (rv->slot)
+            buf_line(b, "/* computed by the loop of line %d into %s_c (its last read of '%s'), reused by %d later */",
+                     rv->loop->loc.line, rv->slot->cname, rv->slot->name, rv->uses.len);
+        else
+            buf_line(b, "%s gf_val%d_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line %d, reused by %d later */",
+                     type_c_name(rv->def->ty), rv->id, rv->loop->loc.line, rv->uses.len);
     }
     c->row = 1;
     c->base.stmt_hook = row_hook;
@@ -1687,9 +1701,7 @@ static void geometry_row(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Buf
     Kernel *k = kl->k;
     trip_count(b, c, kl->inner, "gf_cols");
     buf_line(b, "/* a warp per row of up to GF_WARP_ROW_MAX elements, else a block (gf_row_geometry) */");
-    if (kl->row_per != 16)
-        buf_line(b, "/* at most %d elements a thread: the values a later loop reuses stay in registers */", kl->row_per);
-    buf_line(b, "const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols, %d);", kl->row_per);
+    buf_line(b, "const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols);");
     buf_line(b, "const bool gf_warp = gf_rg.warp;");
     buf_line(b, "const int gf_threads = gf_rg.threads;");
     buf_line(b, "const long long gf_per = gf_rg.per, gf_blocks = gf_rg.blocks;");

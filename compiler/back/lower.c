@@ -761,6 +761,62 @@ static void find_rowvals(LowCx *c, Stmt *body)
     }
 }
 
+/* ---- values kept in place of the row they were computed from ----
+ * softmax's expf(x[i][j] - m) is the last use of x[i][j]: the registers
+ * that held the row can hold the value (x_c[k] = expf(x_c[k] - m)), as a
+ * hand-written kernel does, where registers of its own cost occupancy
+ * (softmax 16384x4096 at 16 elements a thread: 57 registers against 43). */
+
+static bool count_read(const Expr *e, const void *arg)
+{
+    const struct { const Var *v; int *n; } *c = arg;
+    if (e->kind == E_INDEX && e->var == c->v)
+        (*c->n)++;
+    return false;                /* every node */
+}
+
+static int reads_in_expr(const Expr *e, const Var *v)
+{
+    int n = 0;
+    struct { const Var *v; int *n; } c = {v, &n};
+    ir_expr_any(e, count_read, &c);
+    return n;
+}
+
+/* Whether every read of v from rv's loop on is inside rv's definition or
+ * one of its uses (which read the kept value instead). */
+static bool reads_only_through(const Vec *list, const RowVal *rv, const Var *v)
+{
+    int all = 0, through = reads_in_expr(rv->def, v);
+    struct { const Var *v; int *n; } c = {v, &all};
+    bool from = false;
+    for (int i = 0; i < list->len; i++) {
+        Stmt *s = vec_at(list, i);
+        from |= s == rv->loop;
+        if (from)
+            ir_stmt_any(s, count_read, &c);
+    }
+    for (int i = 0; i < rv->uses.len; i++)
+        through += reads_in_expr(vec_at(&rv->uses, i), v);
+    return from && through > 0 && all == through;
+}
+
+static void find_rowval_slots(LowCx *c, Stmt *body)
+{
+    KernelLow *kl = c->kl;
+    for (int r = 0; r < kl->rowvals.len; r++) {
+        RowVal *rv = vec_at(&kl->rowvals, r);
+        for (int i = 0; i < kl->cached.len && !rv->slot; i++) {
+            Var *v = vec_at(&kl->cached, i);
+            bool taken = false;
+            for (int q = 0; q < r; q++)
+                taken |= ((RowVal *)vec_at(&kl->rowvals, q))->slot == v;
+            if (!taken && type_elem(v->ty)->kind == rv->def->ty->kind && reads_only_through(&body->list, rv, v))
+                rv->slot = v;
+        }
+    }
+}
+
 /* The first inner loop's trip count, for the launcher's choice of ITEMS. */
 static Stmt *first_inner_loop(Kernel *k)
 {
@@ -940,11 +996,7 @@ static void lower_row(LowCx *c)
         if (type_elem(((Var *)vec_at(&kl->cached, i))->ty)->kind != TY_FLOAT)
             kl->row_vec = false;
     find_rowvals(c, nest->body);
-    /* a value reused by a later inner loop is kept only at up to 8
-     * elements per thread (print_row: beyond, it is computed again);
-     * long rows then take more threads a block (softmax 16384x4096 on the
-     * H200: 3575 -> 3700 GB/s; layernorm, nothing to keep, lost 6% at 8) */
-    kl->row_per = kl->rowvals.len && kl->cached.len ? 8 : 16;
+    find_rowval_slots(c, nest->body);
     RowLoopsCx rc = {{.stmt = row_loop_stmt}, c};
     ir_visit_stmt(&rc.v, nest->body);
     if (!kl->row_vec)

@@ -67,6 +67,9 @@ typedef struct RowVal {
     const Expr *def;             /* computed here, in `loop`, for every j */
     Stmt *loop;
     Vec uses;                    /* Expr*: the same value in later loops */
+    Var *slot;                   /* a cached row whose registers hold the value in place (its
+                                    elements are read nowhere after the definition), or NULL:
+                                    registers of its own */
 } RowVal;
 
 /* An inner loop of a row kernel, shared by the row's group of threads. */
@@ -133,8 +136,6 @@ typedef struct KernelLow {
     Vec cached;                  /* Var*: read-only rows held in registers (every inner loop reads [row][j]) */
     bool row_vec;                /* a 4-wide instantiation (float rows, unit stride from 0) */
     Vec rowvals;                 /* RowVal*: values reused across inner loops */
-    int row_per;                 /* the elements a block-per-row thread holds at most (gf_row_geometry):
-                                    8 with rowvals, so that they stay in registers, else 16 */
     Vec row_loops;               /* RowLoop*: the inner loops at row level */
     /* SH_TILED */
     Stmt *tile_i, *tile_j;       /* the row loop (k->loops[0]) and the column loop */

@@ -1,6 +1,8 @@
 // Row kernels: a value an inner loop computes for every j (expf(x[i][j] - m))
 // is kept in registers and reused by a later inner loop of the same row,
-// instead of computed again -- only when it is exactly the same value.
+// instead of computed again -- only when it is exactly the same value.  Where
+// it is the last read of the row it came from, it takes that row's registers
+// (x_c[k] = expf(x_c[k] - m)); else registers of its own, up to 8 a thread.
 #include <gpufuse.h>
 #include <math.h>
 
@@ -15,6 +17,21 @@ GPUFUSE void softmax_rows(int rows, int cols, const float x[rows][cols], float y
             s += expf(x[i][j] - m);
         for (int j = 0; j < cols; j++)
             y[i][j] = expf(x[i][j] - m) / s;
+    }
+}
+
+// x is read again after the value: the value gets registers of its own.
+GPUFUSE void softmax_plus(int rows, int cols, const float x[rows][cols], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = -INFINITY;
+        for (int j = 0; j < cols; j++)
+            m = fmaxf(m, x[i][j]);
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += expf(x[i][j] - m);
+        for (int j = 0; j < cols; j++)
+            y[i][j] = expf(x[i][j] - m) / s + x[i][j];
     }
 }
 
@@ -58,21 +75,25 @@ GPUFUSE void cast_types(int rows, int cols, const float x[rows][cols], float y[r
 }
 
 // CHECK-LABEL: region softmax_rows
+// CHECK-LABEL: region softmax_plus
 // CHECK-LABEL: region shifted
 // CHECK-LABEL: region partial
 // CHECK-LABEL: region cast_types
 // CU-LABEL: void __launch_bounds__(1024) softmax_rows_k0(
-// up to 8 values per thread (more would cost occupancy)
-// CU: constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;
-// CU-NEXT: float gf_val0_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line 14, reused by 1 later */
-// CU: s_p += (gf_reuse ? (gf_val0_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m)) : expf(x_c[gf_k * GF_VEC + gf_v] - m));
-// CU: y_w[gf_v] = (gf_reuse ? gf_val0_c[gf_k * GF_VEC + gf_v] : expf(x_c[gf_k * GF_VEC + gf_v] - m)) / s;
+// in x's registers, at every number of elements a thread holds
+// CU-NOT: gf_reuse
+// CU: /* computed by the loop of line {{[0-9]+}} into x_c (its last read of 'x'), reused by 1 later */
+// CU-NOT: gf_val
+// CU: s_p += (x_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m));
+// CU: y_w[gf_v] = x_c[gf_k * GF_VEC + gf_v] / s;
 // the general form (rows longer than the registers hold) computes it again
 // CU: y[((GF_I)i * cols + j_2)] = expf(x[((GF_I)i * cols + j_2)] - m) / s;
-// the launcher: long rows take more threads a block, so that each holds 8
-// CU-LABEL: static void gf_launch_softmax_rows(int rows, int cols, const float *x, float *y){{$}}
-// CU: /* at most 8 elements a thread: the values a later loop reuses stay in registers */
-// CU-NEXT: const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols, 8);
+// CU-LABEL: void __launch_bounds__(1024) softmax_plus_k0(
+// up to 8 values per thread (more would cost occupancy)
+// CU: constexpr bool gf_reuse = GF_ITEMS * GF_VEC <= 8;
+// CU-NEXT: float gf_val0_c[gf_reuse && GF_ITEMS > 0 ? GF_ITEMS * GF_VEC : 1]; /* computed by the loop of line {{[0-9]+}}, reused by 1 later */
+// CU: s_p += (gf_reuse ? (gf_val0_c[gf_k * GF_VEC + gf_v] = expf(x_c[gf_k * GF_VEC + gf_v] - m)) : expf(x_c[gf_k * GF_VEC + gf_v] - m));
+// CU: y_w[gf_v] = (gf_reuse ? gf_val0_c[gf_k * GF_VEC + gf_v] : expf(x_c[gf_k * GF_VEC + gf_v] - m)) / s + x_c[gf_k * GF_VEC + gf_v];
 // CU-LABEL: void __launch_bounds__(1024) shifted_k0(
 // CU-NOT: gf_val
 // CU-LABEL: void __launch_bounds__(1024) partial_k0(

@@ -101,7 +101,7 @@ GPUFUSE void first_scale(int n, const float r[n], float y[n])
 // CU-NEXT: __global__ void __launch_bounds__(1024) normalize_k0(
 // CU: s = gf_add<float>()(s, gf_group_reduce<GF_G>(s_p, gf_add<float>()));
 // CU-LABEL: static void gf_launch_normalize(
-// CU: const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols, 16);
+// CU: const gf_row_geom gf_rg = gf_row_geometry(gf_n0, gf_cols);
 // CU: const bool gf_vec = gf_per >= 4 && gf_aligned16(gf_d_x) && (long long)(cols) % 4 == 0 && gf_aligned16(gf_d_y) && (long long)(cols) % 4 == 0;
 // CU: if (gf_vec && gf_per <= 4) gf_launch(gf_c, "normalize_k0", normalize_k0<int, 1, 4, 32>, (unsigned)gf_blocks, gf_threads, 0, gf_s, 
 // CU: else gf_launch(gf_c, "normalize_k0", normalize_k0<int, 0, 1, 0>, (unsigned)gf_blocks, gf_threads, 0, gf_s, 

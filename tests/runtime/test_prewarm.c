@@ -143,7 +143,7 @@ static void test_profile_staging_line(void **state)
     assert_non_null(driver);
     assert_non_null(strstr(ring, "call 1: map "));
     assert_non_null(strstr(ring, "(100.7 MB in)")); /* x and y, 2 x 48 MiB */
-    const char *line = strstr(ring, "gf_pw_axpy call 1 staging: ring wait ");
+    const char *line = strstr(ring, "pw_axpy call 1 staging: ring wait ");
     assert_non_null(line);
     double cpu = -1, drv = -1;
     const char *c = strstr(line, "CPU copies "), *d = strstr(line, "driver's path ");
@@ -152,7 +152,7 @@ static void test_profile_staging_line(void **state)
     sscanf(c, "CPU copies %lf", &cpu);
     sscanf(d, "driver's path %lf", &drv);
     assert_true(cpu > 0 && drv == 0); /* the ring's copies, not the driver's */
-    line = strstr(driver, "gf_pw_axpy call 1 staging: ring wait ");
+    line = strstr(driver, "pw_axpy call 1 staging: ring wait ");
     assert_non_null(line);
     c = strstr(line, "CPU copies ");
     d = strstr(line, "driver's path ");
