@@ -1796,9 +1796,7 @@ static bool try_split_parallel(Pv *pv, Stmt *loop)
     Stmt **kids = (Stmt **)body->list.data;
     bool any = false, prev_lone = true;
     for (int i = 0; i < n; i++) {
-        Stmt one = *loop;
-        one.body = kids[i];
-        bool lone = kids[i]->kind == S_FOR && ir_hides_parallel(loop, &one);
+        bool lone = kids[i]->kind == S_FOR && ir_kid_hides_parallel(loop, kids[i]);
         /* a lone loop is a group of its own, the statements between lone loops one */
         if (lone || prev_lone)
             ng++;
@@ -1813,9 +1811,7 @@ static bool try_split_parallel(Pv *pv, Stmt *loop)
      * nest together, for a kernel over both (tiled) */
     bool seq = false;
     for (int k = 0; k < n; k++) {
-        Stmt one = *loop;
-        one.body = kids[k];
-        if (!(kids[k]->kind == S_FOR && ir_hides_parallel(loop, &one)) && has_parallel_loop(kids[k]))
+        if (!(kids[k]->kind == S_FOR && ir_kid_hides_parallel(loop, kids[k])) && has_parallel_loop(kids[k]))
             return false;
         seq |= kids[k]->kind == S_FOR ? !kids[k]->parallel : ir_stmt_find(kids[k], is_loop_stmt, NULL) != NULL;
     }

@@ -532,6 +532,10 @@ int ir_map_loops(Stmt *s, Stmt **loops);
  * rows, or 1.2 million); fuse.c and deps.c keep them apart, priv.c takes
  * such a loop out of a parallel loop's body. */
 bool ir_hides_parallel(Stmt *a, Stmt *b);
+/* The same question for loop `loop` and the loop it would be with only `kid`
+ * (a statement of its body) as its body: whether `kid` is a parallel loop
+ * that a map over `loop` would run inside each thread (priv.c). */
+bool ir_kid_hides_parallel(Stmt *loop, Stmt *kid);
 /* References to `from` under s (expressions, declarations, a loop's index)
  * become `to`, in place; the affine forms of subscripts under s are dropped
  * (recomputed). */

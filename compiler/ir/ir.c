@@ -554,11 +554,13 @@ Stmt *ir_sole_loop(Stmt *body)
     return body && body->kind == S_FOR ? body : NULL;
 }
 
-int ir_map_loops(Stmt *s, Stmt **loops)
+/* ir_map_loops of loop s with `body` (s's own when NULL) as its body */
+static int map_loops_with(Stmt *s, Stmt *body, Stmt **loops)
 {
     Stmt *in[3];
     int n = 0;
-    for (Stmt *l = s; l && l->kind == S_FOR && l->parallel && n < 3; l = ir_sole_loop(l->body)) {
+    for (Stmt *l = s; l && l->kind == S_FOR && l->parallel && n < 3;
+         l = ir_sole_loop(l == s && body ? body : l->body)) {
         for (int i = 0; i < n; i++)
             if (ir_expr_any(l->lb, reads_iv, in[i]->iv) || ir_expr_any(l->ub, reads_iv, in[i]->iv))
                 goto done;
@@ -570,6 +572,8 @@ done:
     return n;
 }
 
+int ir_map_loops(Stmt *s, Stmt **loops) { return map_loops_with(s, NULL, loops); }
+
 /* Whether loop l runs a constant number of times, at most n. */
 static bool few_trips(const Stmt *l, long long n)
 {
@@ -579,15 +583,21 @@ static bool few_trips(const Stmt *l, long long n)
     return ub <= lb || (ub - lb + l->step - 1) / l->step <= n;
 }
 
-bool ir_hides_parallel(Stmt *a, Stmt *b)
+/* The loops a and b (b_body: b's body, NULL for its own) differ in map
+ * depth by a loop that does not run a few constant times. */
+static bool hides_parallel(Stmt *a, Stmt *b, Stmt *b_body)
 {
     Stmt *la[3], *lb[3];
-    int na = ir_map_loops(a, la), nb = ir_map_loops(b, lb);
+    int na = ir_map_loops(a, la), nb = map_loops_with(b, b_body, lb);
     if (na == nb)
         return false;
     Stmt *extra = na > nb ? la[nb] : lb[na];
     return !few_trips(extra, 16);
 }
+
+bool ir_hides_parallel(Stmt *a, Stmt *b) { return hides_parallel(a, b, NULL); }
+
+bool ir_kid_hides_parallel(Stmt *loop, Stmt *kid) { return hides_parallel(loop, loop, kid); }
 
 /* ---- renaming, the original body ---------------------------------------------- */
 
