@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* launch.h's gf_site, without pulling in the CUDA headers. */
 struct gf_site {
@@ -111,6 +112,13 @@ void gf_where(char *buf, size_t n, const char *func, const char *file, int line)
                  s->file ? s->file : "?", s->line);
     else
         snprintf(buf, n, "(in %s at %s:%d)", func, file, line);
+}
+
+int gf_env_on(const char *v)
+{
+    if (!v)
+        return 1;
+    return !(!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false"));
 }
 
 int gf_parse_size(const char *s, size_t *out)

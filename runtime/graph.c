@@ -121,7 +121,7 @@ static int graphs_on(void)
 {
     static int on = -1;
     if (on < 0)
-        on = gf_graph_env_on(getenv("GPUFUSE_GRAPHS"));
+        on = gf_env_on(getenv("GPUFUSE_GRAPHS"));
     return on;
 }
 

@@ -12,19 +12,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 uint64_t gf_gmix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdull;
-}
-
-int gf_graph_env_on(const char *v)
-{
-    if (!v)
-        return 1;
-    return !(!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false"));
 }
 
 void gf_gtab_init(gf_gtable *t, const gf_graph_backend *be)

@@ -62,8 +62,7 @@ static int wanted_device(void)
 
 static int off(void)
 {
-    const char *e = getenv("GPUFUSE_PREWARM");
-    return e && (!strcmp(e, "0") || !strcasecmp(e, "off") || !strcasecmp(e, "no"));
+    return !gf_env_on(getenv("GPUFUSE_PREWARM"));
 }
 
 static void at_exit(void);

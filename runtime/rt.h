@@ -35,6 +35,9 @@ GF_HIDDEN gf_status gf_lib_fail(gf_status s, const char *expr, const char *why, 
 /* Parses a byte count with an optional K/M/G/T suffix (powers of 1024).
  * Returns 0 on success, -1 on a malformed string. */
 GF_HIDDEN int gf_parse_size(const char *s, size_t *out);
+/* A switch's environment value: on unless "0", "off", "no" or "false" (any
+ * case); unset (NULL) is on. */
+GF_HIDDEN int gf_env_on(const char *v);
 
 /* ---- cudacheck.c ------------------------------------------------------------ */
 
@@ -367,7 +370,6 @@ GF_HIDDEN int gf_gtab_end(gf_gtable *t);
 GF_HIDDEN void gf_gtab_clear(gf_gtable *t);
 /* GPUFUSE_GRAPHS's value: 0, off, no, false turn graphs off; unset or
  * anything else leaves them on. */
-GF_HIDDEN int gf_graph_env_on(const char *v);
 /* Mixes v into a running 64-bit hash. */
 GF_HIDDEN uint64_t gf_gmix(uint64_t h, uint64_t v);
 

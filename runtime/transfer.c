@@ -153,14 +153,12 @@ static void lap(double *t, double *acc)
     }
 }
 
-/* GPUFUSE_STAGING=0 (off, no): every copy takes the driver's pageable path. */
+/* GPUFUSE_STAGING=0 (off, no, false): every copy takes the driver's pageable path. */
 static int staging_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("GPUFUSE_STAGING");
-        on = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
-    }
+    if (on < 0)
+        on = gf_env_on(getenv("GPUFUSE_STAGING"));
     return on;
 }
 
@@ -230,10 +228,8 @@ static void populate_part(void *p, size_t n)
 static int hugepages_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("GPUFUSE_HUGEPAGES");
-        on = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
-    }
+    if (on < 0)
+        on = gf_env_on(getenv("GPUFUSE_HUGEPAGES"));
     return on;
 }
 

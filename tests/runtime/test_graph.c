@@ -385,17 +385,21 @@ static void test_params_kept_apart(void **state)
     assert_true((uintptr_t)M.nodes[0].ptrs[1] % 8 == 0);
 }
 
+/* gf_env_on (error.c): GPUFUSE_GRAPHS, _PREWARM, _STAGING, _HUGEPAGES */
 static void test_env(void **state)
 {
     (void)state;
-    assert_int_equal(gf_graph_env_on(NULL), 1);
-    assert_int_equal(gf_graph_env_on("1"), 1);
-    assert_int_equal(gf_graph_env_on(""), 1);
-    assert_int_equal(gf_graph_env_on("0"), 0);
-    assert_int_equal(gf_graph_env_on("off"), 0);
-    assert_int_equal(gf_graph_env_on("OFF"), 0);
-    assert_int_equal(gf_graph_env_on("no"), 0);
-    assert_int_equal(gf_graph_env_on("false"), 0);
+    assert_int_equal(gf_env_on(NULL), 1);
+    assert_int_equal(gf_env_on("1"), 1);
+    assert_int_equal(gf_env_on(""), 1);
+    assert_int_equal(gf_env_on("0"), 0);
+    assert_int_equal(gf_env_on("off"), 0);
+    assert_int_equal(gf_env_on("OFF"), 0);
+    assert_int_equal(gf_env_on("no"), 0);
+    assert_int_equal(gf_env_on("false"), 0);
+    assert_int_equal(gf_env_on("False"), 0);
+    assert_int_equal(gf_env_on("00"), 1); /* only the words above turn a switch off */
+    assert_int_equal(gf_env_on("offline"), 1);
 }
 
 static void test_mix(void **state)
