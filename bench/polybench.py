@@ -19,8 +19,11 @@ Per kernel:
              -DPOLYBENCH_TIME (the wall time around the kernel call, one call
              per process, as PolyBench measures it): the plain C (1 thread),
              the host target with --omp threads (default 16), the CUDA
-             target on the GPU with GPUFUSE_PROFILE=1 (the GPU time of the
-             call's kernels; its .gf.cu built with -fopenmp and run with
+             target on the GPU with GPUFUSE_PROFILE=calls (the GPU time of the
+             call's kernels, and a table after the summary of where the call's
+             wall time went: its phases, the staged copies' CPU part, DMA
+             waits and driver's path, the load average when the kernel's GPU
+             timing began; its .gf.cu built with -fopenmp and run with
              --omp threads, for the calls its cost model gives the CPU), PPCG.  The CUDA context is created before
              main() (bench/polybench_ctx.c) for the GPU builds, so it is not
              in the time; gpufuse's own first-call costs are.  --reps R: the
@@ -146,6 +149,8 @@ class K:
         self.maxdiff = {}
         self.times = {}                     # build -> seconds (median)
         self.gpu_ms = None
+        self.phases = []                    # staging() of each timed gpu process
+        self.load = None                    # 1-minute load average before the gpu timing
         self.notes = []
         self.ppcg = '?'                     # accepted | refused | nvcc failed (with --ppcg)
         self.exes = {}                      # tag (check | time) -> {build: path}, --run-only
@@ -364,7 +369,9 @@ def env_for(build, a):
         # half a second (docs/performance.md, "The team's late thread")
         env['OMP_WAIT_POLICY'] = 'passive'
     if build == 'gpu':
-        env['GPUFUSE_PROFILE'] = '1'
+        # the table at exit (GPU ms), and a line per call: its phases and
+        # where the staged copies spent their time (docs/runtime.md)
+        env['GPUFUSE_PROFILE'] = 'calls'
     return env
 
 
@@ -391,6 +398,8 @@ def check(k, a):
         if b in ('host', 'gpu'):
             # the plan itself, not the C body its cost model picks at SMALL
             env['GPUFUSE_COST_MODEL'] = '0'
+        if b == 'gpu':
+            env['GPUFUSE_PROFILE'] = '1' # no per-call lines among the dumps
         rc, so, se, _ = sh([exe], cwd=os.path.dirname(exe), env=env, timeout=a.timeout)
         if rc != 0:
             tail = ' '.join(se.split())[-160:]
@@ -407,8 +416,35 @@ def check(k, a):
         k.check[b] = 'ok' if not first else f'MISMATCH {first} (max |diff| {worst:.3g})'
 
 
+PHASE_RE = re.compile(r'gpufuse profile: (\S+) \(.*?\) call 1: map ([0-9.]+) ms .*?launch ([0-9.]+) ms, '
+                      r'end ([0-9.]+) ms')
+STAGE_RE = re.compile(r'gpufuse profile: (\S+) call 1 staging: ring wait ([0-9.]+) ms, CPU copies ([0-9.]+) ms '
+                      r'\((\d+) on the OpenMP team, (\d+) on the helpers, (\d+) alone\), DMA wait ([0-9.]+) ms, '
+                      r"driver's path ([0-9.]+) ms")
+
+
+def staging(text, func):
+    """The first call of func under GPUFUSE_PROFILE=calls: {'map', 'launch',
+    'end'} ms and, when it staged host arrays, {'ring', 'cpu', 'dma',
+    'driver'} ms and 'where' (team / helpers / alone counts); None when the
+    call ran no GPU path."""
+    out = None
+    for m in PHASE_RE.finditer(text):
+        if m.group(1) == func:
+            out = {'map': float(m.group(2)), 'launch': float(m.group(3)), 'end': float(m.group(4))}
+            break
+    if out is None:
+        return None
+    for m in STAGE_RE.finditer(text):
+        if m.group(1) == func:
+            out.update(ring=float(m.group(2)), cpu=float(m.group(3)), dma=float(m.group(7)),
+                       driver=float(m.group(8)), where=f'{m.group(4)}/{m.group(5)}/{m.group(6)}')
+            break
+    return out
+
+
 def profile_gpu_ms(text, func):
-    """The 'GPU ms' of func in GPUFUSE_PROFILE=1's table (found by its
+    """The 'GPU ms' of func in GPUFUSE_PROFILE's table (found by its
     header, so that new columns do not shift it), or None."""
     cols = None
     for line in text.splitlines():
@@ -442,6 +478,8 @@ def timing(k, a):
             k.times[b] = NOT_TIMED
             continue
         ts, gms = [], []
+        if b == 'gpu' and hasattr(os, 'getloadavg'):
+            k.load = os.getloadavg()[0]
         for _ in range(a.plain_reps if b == 'plain' else a.reps):
             rc, so, se, _ = sh([exes[b]], cwd=os.path.dirname(exes[b]), env=env_for(b, a), timeout=a.timeout)
             if rc != 0:
@@ -453,6 +491,10 @@ def timing(k, a):
             g = profile_gpu_ms(se, k.func)
             if g is not None:
                 gms.append(g)
+            if b == 'gpu':
+                ph = staging(se, k.func)
+                if ph:
+                    k.phases.append(ph)
         if ts:
             k.times[b] = statistics.median(ts)
         if gms:
@@ -649,7 +691,32 @@ def table(ks, a):
         out.append('| ' + ' | '.join(row) + ' |')
     out.append('')
     out += summary(ks, a)
+    out += phases_table(ks)
     return '\n'.join(out) + '\n'
+
+
+def phases_table(ks):
+    """Where the GPU build's one call spent its wall time (medians over the
+    timed processes): staging in (map), kernels queued (launch), copies back
+    and the wait (end); of the staged copies: the CPU's part, the waits for
+    the DMA, the driver's path; and the load average when its timing began
+    (other work on the machine slows the copies first)."""
+    rows = [k for k in ks if k.phases]
+    if not rows:
+        return []
+    med = lambda k, f: statistics.median(p.get(f, 0.0) for p in k.phases)
+    out = ['', 'The GPU build\'s call, median ms over its timed processes (GPUFUSE_PROFILE=calls): map = pointer '
+           'queries, pool, host arrays staged in; end = copies back queued, the stream synchronised; of the staged '
+           'copies: CPU = pageable<->pinned copies (on the OpenMP team / the helpers / the calling thread alone), '
+           'DMA = waits for a ring buffer (and, copying back, for the kernels), driver = the driver\'s own path.', '',
+           '| kernel | map | launch | end | CPU copies (team/helpers/alone) | DMA wait | driver | load avg |',
+           '|---|---|---|---|---|---|---|---|']
+    for k in rows:
+        where = k.phases[len(k.phases) // 2].get('where', '')
+        out.append(f'| {k.name} | {med(k, "map"):.2f} | {med(k, "launch"):.2f} | {med(k, "end"):.2f} | '
+                   f'{med(k, "cpu"):.2f} ({where}) | {med(k, "dma"):.2f} | {med(k, "driver"):.2f} | '
+                   + ('' if k.load is None else f'{k.load:.1f}') + ' |')
+    return out
 
 
 def parse_args():
