@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define INLINE_ARGS 16
 
@@ -48,7 +47,7 @@ struct gf_call {
     /* profiling */
     int timing;
     cudaEvent_t ev0, ev1;
-    double t0, t_mapped, t_launched; /* now_ms at gf_call_begin, after gf_call_map, at gf_call_end */
+    double t0, t_mapped, t_launched; /* gf_now_ms at gf_call_begin, after gf_call_map, at gf_call_end */
     /* inline storage for the common case */
     gf_argdesc a_in[INLINE_ARGS];
     void *dptr_in[INLINE_ARGS];
@@ -109,13 +108,6 @@ static void thread_exit(void *arg)
 }
 
 static void make_key(void) { pthread_key_create(&call_key, thread_exit); }
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static void use_inline(gf_call *c)
 {
@@ -187,7 +179,7 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     gf_tl_site = (const struct gf_site *)site;
     nvtxRangePushA(site->function ? site->function : "gpufuse call");
     if (gf_profiling) {
-        c->t0 = now_ms();
+        c->t0 = gf_now_ms();
         gf_tl_stage = (gf_stage_stats){0};
     }
     return c;
@@ -531,7 +523,7 @@ gf_path gf_call_map(gf_call *c)
             cudaGetLastError();
         if (c->ev1 && cudaEventRecord(c->ev0, c->stream) == cudaSuccess)
             c->timing = 1;
-        c->t_mapped = now_ms();
+        c->t_mapped = gf_now_ms();
     }
     return (gf_path)(c->path = GF_PATH_DEVICE);
 }
@@ -702,7 +694,7 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
     double gpu_ms = 0, t_ended = 0;
     int graph = GF_GRAPH_DIRECT;
     if (gf_profiling)
-        c->t_launched = now_ms();
+        c->t_launched = gf_now_ms();
     if (c->path == GF_PATH_DEVICE) {
         graph = gf_graph_finish(c); /* the graph, or the launches it recorded, before the copies back */
         if (c->timing)
@@ -726,7 +718,7 @@ void gf_call_end(gf_call *c, size_t bytes, int sync)
         }
     }
     if (gf_profiling)
-        t_ended = now_ms();
+        t_ended = gf_now_ms();
     if (gf_profiling && c->site) {
         int dev = c->path == GF_PATH_DEVICE && c->timing;
         gf_call_stats st = {c->path, dev, gpu_ms, gf_tl_entry_timing ? -1.0 : t_ended - c->t0, bytes,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 /* launch.h's gf_site, without pulling in the CUDA headers. */
@@ -112,6 +113,13 @@ void gf_where(char *buf, size_t n, const char *func, const char *file, int line)
                  s->file ? s->file : "?", s->line);
     else
         snprintf(buf, n, "(in %s at %s:%d)", func, file, line);
+}
+
+double gf_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 int gf_env_on(const char *v)

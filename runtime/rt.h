@@ -38,6 +38,8 @@ GF_HIDDEN int gf_parse_size(const char *s, size_t *out);
 /* A switch's environment value: on unless "0", "off", "no" or "false" (any
  * case); unset (NULL) is on. */
 GF_HIDDEN int gf_env_on(const char *v);
+/* CLOCK_MONOTONIC in milliseconds (the profile's and the cost model's clock). */
+GF_HIDDEN double gf_now_ms(void);
 
 /* ---- cudacheck.c ------------------------------------------------------------ */
 

@@ -6,7 +6,6 @@
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct gf_stream_s {
     cudaStream_t s;
@@ -17,13 +16,6 @@ struct gf_event_s {
     cudaEvent_t e;               /* NULL on the CPU fallback */
     double ms;                   /* CPU fallback: when it was recorded */
 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int cpu(void) { return gf_runtime_get()->cpu; }
 
@@ -143,7 +135,7 @@ gf_status gf_event_record(gf_event e, gf_stream s)
     if (!e)
         return gf_fail(GF_ERROR_INVALID_VALUE, "gf_event_record: null event");
     if (!e->e) { /* CPU fallback: the work before it is done already */
-        e->ms = now_ms();
+        e->ms = gf_now_ms();
         return GF_SUCCESS;
     }
     return GF_CUDA(cudaEventRecord(e->e, raw(s)));

@@ -27,7 +27,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #define NBUF 4
@@ -135,19 +134,12 @@ static stager *acquire(void)
     return gf_lazy_acquire(&s->made, make_ring, s) ? s : NULL;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* The time since *t added to *acc, *t moved to now; only under
  * GPUFUSE_PROFILE=calls (t is 0 otherwise). */
 static void lap(double *t, double *acc)
 {
     if (*t) {
-        double n = now_ms();
+        double n = gf_now_ms();
         *acc += n - *t;
         *t = n;
     }
@@ -166,7 +158,7 @@ static int staging_on(void)
  * allocated). */
 static gf_status driver_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t cs)
 {
-    double t = gf_profile_calls ? now_ms() : 0;
+    double t = gf_profile_calls ? gf_now_ms() : 0;
     gf_status st = GF_CUDA(cudaMemcpyAsync(dst, src, n, k, cs));
     lap(&t, &gf_tl_stage.driver_ms);
     return st;
@@ -176,7 +168,7 @@ gf_status gf_stage_h2d(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st = GF_SUCCESS;
     cudaStream_t cs = (cudaStream_t)stream;
-    double t = gf_profile_calls ? now_ms() : 0;
+    double t = gf_profile_calls ? gf_now_ms() : 0;
     stager *s = staging_on() ? acquire() : NULL;
     lap(&t, &gf_tl_stage.ring_ms);
     if (!s)
@@ -264,7 +256,7 @@ gf_status gf_stage_d2h(void *dst, const void *src, size_t n, void *stream)
 {
     gf_status st = GF_SUCCESS;
     cudaStream_t cs = (cudaStream_t)stream;
-    double t = gf_profile_calls ? now_ms() : 0;
+    double t = gf_profile_calls ? gf_now_ms() : 0;
     stager *s = staging_on() ? acquire() : NULL;
     lap(&t, &gf_tl_stage.ring_ms);
     if (!s)

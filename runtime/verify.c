@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Differing calls reported in full; later ones are only counted. */
 #define MAX_REPORTS 20
@@ -54,13 +53,6 @@ static struct {
 
 _Thread_local int gf_tl_entry_timing;
 static _Thread_local gf_entry tl_timed; /* a timed call: launchers are not re-entrant */
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static void summary_at_exit(void)
 {
@@ -243,7 +235,7 @@ int gf_entry_snapshot(gf_entry *v)
         v->check = 0;
     /* the launcher's own gf_call_end leaves the wall time to the entry point */
     gf_tl_entry_timing = gf_profiling;
-    v->t0 = now_ms();
+    v->t0 = gf_now_ms();
     return v->check;
 }
 
@@ -266,7 +258,7 @@ void gf_entry_ran(gf_entry *v)
 {
     if (!v)
         return;
-    v->t1 = now_ms();
+    v->t1 = gf_now_ms();
     gf_tl_entry_timing = 0;
     if (!v->check)
         return;
@@ -332,7 +324,7 @@ void gf_entry_end(gf_entry *v)
     if (!v)
         return;
     if (!v->t1)
-        v->t1 = now_ms();
+        v->t1 = gf_now_ms();
     gf_tl_entry_timing = 0;
     if (gf_profiling)
         gf_profile_wall(v->site, v->t1 - v->t0);
