@@ -38,7 +38,8 @@ GF_HIDDEN int gf_parse_size(const char *s, size_t *out);
 /* A switch's environment value: on unless "0", "off", "no" or "false" (any
  * case); unset (NULL) is on. */
 GF_HIDDEN int gf_env_on(const char *v);
-/* CLOCK_MONOTONIC in milliseconds (the profile's and the cost model's clock). */
+/* CLOCK_MONOTONIC in milliseconds: the profile's phases, CPU-mode events
+ * (stream.c), verify mode's timings. */
 GF_HIDDEN double gf_now_ms(void);
 
 /* ---- cudacheck.c ------------------------------------------------------------ */
@@ -370,8 +371,6 @@ GF_HIDDEN void gf_gtab_kernel(gf_gtable *t, const gf_glaunch *l);
 GF_HIDDEN int gf_gtab_end(gf_gtable *t);
 /* Drops every graph and node (thread exit, tests). */
 GF_HIDDEN void gf_gtab_clear(gf_gtable *t);
-/* GPUFUSE_GRAPHS's value: 0, off, no, false turn graphs off; unset or
- * anything else leaves them on. */
 /* Mixes v into a running 64-bit hash. */
 GF_HIDDEN uint64_t gf_gmix(uint64_t h, uint64_t v);
 
@@ -447,10 +446,12 @@ void gf_host_team(gf_team_fn fn, int on);
 GF_HIDDEN void gf_parallel_memcpy(void *dst, const void *src, size_t n);
 /* Where a thread's staged copies spent their time (GPUFUSE_PROFILE=calls:
  * gf_call_begin clears it, the call's profile line prints it): waiting for
- * the staging ring (made by the warm-up), the CPU's pageable<->pinned
- * copies, waiting for the DMA of a ring buffer, the driver's own pageable
- * path; and how many CPU copies ran on the program's OpenMP team, on the
- * helper threads, on the calling thread alone. */
+ * the staging ring (made by the warm-up), the CPU's part (pageable<->pinned
+ * copies, and faulting in fresh output pages before the copies back),
+ * waiting for the DMA of a ring buffer, the driver's own pageable path; and
+ * how many of the CPU's jobs (gf_parallel_memcpy, gf_parallel_pages) ran on
+ * the program's OpenMP team, on the helper threads, on the calling thread
+ * alone. */
 typedef struct gf_stage_stats {
     double ring_ms, cpu_ms, dma_ms, driver_ms;
     int on_team, on_helpers, alone;
