@@ -132,6 +132,8 @@ static int gfc_run_(const Options *o)
                 remarks_region(r, o->atomic_reductions); /* -Rgpufuse */
             continue;
         }
+        share_helpers(u, r);
+        VERIFY(r, "share_helpers");
         inline_producers(u, r);
         VERIFY(r, "inline_producers");
         deps_model(u, r);

@@ -46,6 +46,8 @@ typedef struct P {
     Arena *a;
     CXTranslationUnit tu;
     const GfcOps *ops;           /* the operators of the marked functions */
+    const GfcOps *hops;          /* ... of the helpers whose form helper_form reads */
+    bool quiet;                  /* helper_form: a rejection only unwinds, no diagnostic */
     CXCursor fn;                 /* the function being converted */
     Region *r;
     jmp_buf fail;
@@ -109,7 +111,8 @@ static _Noreturn void vreject(P *p, Loc at, const char *flag, const char *fmt, v
 {
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    diag_reject(at, flag, "%s; '%s' keeps its CPU body", msg, p->r->name);
+    if (!p->quiet)
+        diag_reject(at, flag, "%s; '%s' keeps its CPU body", msg, p->r->name);
     longjmp(p->fail, 1);
 }
 
@@ -584,6 +587,7 @@ typedef struct HelperCx {
 } HelperCx;
 
 static void check_helper(P *p, CXCursor call, CXCursor fn, int depth);
+static void helper_form(P *p, Func *h, CXCursor def);
 
 static enum CXChildVisitResult visit_helper_body(CXCursor c, HelperCx *h);
 
@@ -1077,8 +1081,11 @@ static Expr *conv_expr_(P *p, CXCursor c)
                        "this file, so it cannot run on the GPU", name);
             }
         }
-        if (h)
+        if (h) {
             check_helper(p, c, callee, 0);
+            if (!h->form_tried)
+                helper_form(p, h, clang_getCursorDefinition(callee));
+        }
         e = new_expr(p, E_CALL, c);
         e->ty = ty;
         e->text = name;
@@ -1109,6 +1116,181 @@ static Expr *conv_expr_(P *p, CXCursor c)
         reject(p, c, "-Wgpufuse-syntax", "unsupported expression (%s)",
                cx_str(p->a, clang_getCursorKindSpelling(k)));
     }
+}
+
+/* ---- a helper's form for share.c ------------------------------------------- */
+
+/* Whether a helper's parameter, local or result type is a plain arithmetic
+ * scalar (no _Complex, _Float16, long double, struct or pointer). */
+static bool form_type(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char_S: case CXType_SChar:
+    case CXType_UShort: case CXType_Short: case CXType_UInt: case CXType_Int: case CXType_ULong:
+    case CXType_Long: case CXType_ULongLong: case CXType_LongLong: case CXType_Float: case CXType_Double:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The helper's body as cursors when it has the form helper_form reads:
+ * scalar parameters, then a block of declarations and one final return. */
+static bool form_shape(CXCursor def, Arena *a, CXCursor **stmts, int *n)
+{
+    if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
+        !form_type(clang_getResultType(clang_getCursorType(def))) || clang_Cursor_isVariadic(def))
+        return false;
+    int np = clang_Cursor_getNumArguments(def);
+    for (int i = 0; i < np; i++)
+        if (!form_type(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i))))
+            return false;
+    P q = {.a = a};
+    Kids ks = kids_of(&q, def);
+    if (!ks.n || clang_getCursorKind(ks.c[ks.n - 1]) != CXCursor_CompoundStmt)
+        return false;
+    Kids body = kids_of(&q, ks.c[ks.n - 1]);
+    if (!body.n || clang_getCursorKind(body.c[body.n - 1]) != CXCursor_ReturnStmt)
+        return false;
+    for (int i = 0; i + 1 < body.n; i++)
+        if (clang_getCursorKind(body.c[i]) != CXCursor_DeclStmt)
+            return false;
+    if (stmts)
+        *stmts = body.c, *n = body.n;
+    return true;
+}
+
+/* Reads helper h's form (Func.params ... ret) when its definition has one,
+ * with the conversion of a region's statements; anything it cannot convert
+ * leaves h without a form, silently (the helper stays a device function). */
+static void helper_form(P *p, Func *h, CXCursor def)
+{
+    h->form_tried = true;
+    CXCursor *body;
+    int nbody;
+    if (!p->hops || !form_shape(def, p->a, &body, &nbody))
+        return;
+    jmp_buf outer;
+    memcpy(outer, p->fail, sizeof outer);
+    const GfcOps *ops = p->ops;
+    CXCursor fn = p->fn;
+    bool quiet = p->quiet;
+    int nbinds = p->nbinds, nvars = p->r->vars.len, depth = p->depth;
+    bool lvalue = p->lvalue;
+    Vec vars = {0}, inits = {0};
+    int nparams = 0;
+    p->ops = p->hops;
+    p->fn = def;
+    p->quiet = true;
+    if (!setjmp(p->fail)) {
+        int np = clang_Cursor_getNumArguments(def);
+        for (int i = 0; i < np; i++) {
+            CXCursor d = clang_Cursor_getArgument(def, (unsigned)i);
+            const char *name = cx_str(p->a, clang_getCursorSpelling(d));
+            if (!*name)
+                longjmp(p->fail, 1);
+            vec_push(p->a, &vars, new_var(p, d, name, conv_type(p, clang_getCursorType(d), d, NULL, 0, NULL),
+                                          V_LOCAL));
+            nparams++;
+        }
+        for (int i = 0; i + 1 < nbody; i++) {
+            Kids ds = kids_of(p, body[i]);
+            for (int j = 0; j < ds.n; j++) {
+                CXCursor d = ds.c[j];
+                if (clang_getCursorKind(d) != CXCursor_VarDecl || !form_type(clang_getCursorType(d)) ||
+                    clang_Cursor_getStorageClass(d) == CX_SC_Static)
+                    longjmp(p->fail, 1);
+                Kids vk = kids_of(p, d);
+                Expr *init = NULL;
+                for (int k = 0; k < vk.n; k++)
+                    if (clang_getCursorKind(vk.c[k]) != CXCursor_TypeRef)
+                        init = conv_expr(p, vk.c[k]);
+                if (!init)
+                    longjmp(p->fail, 1);
+                Type *t = conv_type(p, clang_getCursorType(d), d, NULL, 0, NULL);
+                vec_push(p->a, &vars, new_var(p, d, cx_str(p->a, clang_getCursorSpelling(d)), t, V_LOCAL));
+                vec_push(p->a, &inits, init);
+            }
+        }
+        Kids rk = kids_of(p, body[nbody - 1]);
+        if (rk.n != 1)
+            longjmp(p->fail, 1);
+        Expr *ret = conv_expr(p, rk.c[0]);
+        h->nparams = nparams;
+        h->params = (Var **)vars.data;
+        h->nlocals = inits.len;
+        h->locals = (Var **)vars.data + nparams;
+        h->inits = (Expr **)inits.data;
+        h->ret = ret;
+    }
+    for (int i = 0; i < vars.len; i++)     /* variables of no region */
+        ((Var *)vec_at(&vars, i))->id = -1;
+    p->r->vars.len = nvars;
+    p->nbinds = nbinds;
+    p->depth = depth;
+    p->lvalue = lvalue;
+    p->ops = ops;
+    p->fn = fn;
+    p->quiet = quiet;
+    memcpy(p->fail, outer, sizeof outer);
+}
+
+/* The helpers helper_form may read: defined in the file with internal
+ * linkage, called from a marked function (or from such a helper), and of
+ * its shape.  Their operators are read like the marked functions' (in a
+ * parse of their own, so that a helper never costs a marked function its
+ * operators). */
+typedef struct HelperScan {
+    Arena *a;
+    Vec defs;                    /* CXCursor*, in the order of the file */
+} HelperScan;
+
+static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    HelperScan *hs = d;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
+        clang_getCursorLinkage(def) != CXLinkage_Internal || !gfc_from_main_file(def) ||
+        !form_shape(def, hs->a, NULL, NULL))
+        return CXChildVisit_Recurse;
+    for (int i = 0; i < hs->defs.len; i++)
+        if (clang_equalCursors(*(CXCursor *)vec_at(&hs->defs, i), def))
+            return CXChildVisit_Recurse;
+    CXCursor *cp = arena_alloc(hs->a, sizeof *cp);
+    *cp = def;
+    vec_push(hs->a, &hs->defs, cp);
+    clang_visitChildren(def, scan_calls, hs);
+    return CXChildVisit_Recurse;
+}
+
+static unsigned file_offset(CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+    return off;
+}
+
+static int by_offset(const void *x, const void *y)
+{
+    unsigned a = file_offset(*(const CXCursor *)x), b = file_offset(*(const CXCursor *)y);
+    return a < b ? -1 : a > b;
+}
+
+static const GfcOps *helper_ops(Arena *a, const GfcSource *src, const CXCursor *fns, int n)
+{
+    HelperScan hs = {a, {0}};
+    for (int i = 0; i < n; i++)
+        clang_visitChildren(fns[i], scan_calls, &hs);
+    if (!hs.defs.len)
+        return NULL;
+    CXCursor *defs = arena_alloc(a, sizeof *defs * (size_t)hs.defs.len);
+    for (int i = 0; i < hs.defs.len; i++)
+        defs[i] = *(CXCursor *)vec_at(&hs.defs, i);
+    qsort(defs, (size_t)hs.defs.len, sizeof *defs, by_offset);
+    return gfc_ops_read(a, src, defs, hs.defs.len);
 }
 
 /* ---- statements ------------------------------------------------------------- */
@@ -2666,11 +2848,12 @@ static void parse_params(P *p, CXCursor fn)
     }
 }
 
-static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, const Vec *asserts, CXCursor fn)
+static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, const GfcOps *hops, const Vec *asserts,
+                            CXCursor fn)
 {
     Region *r = arena_alloc(u->arena, sizeof *r);
     r->unit = u;
-    P p = {.u = u, .a = u->arena, .tu = tu, .ops = ops, .asserts = asserts, .fn = fn, .r = r};
+    P p = {.u = u, .a = u->arena, .tu = tu, .ops = ops, .hops = hops, .asserts = asserts, .fn = fn, .r = r};
     r->name = cx_str(u->arena, clang_getCursorSpelling(fn));
     r->cname = decls_cname(u->arena, r->name);
     r->loc = loc_of(&p, fn);
@@ -2868,10 +3051,11 @@ static Unit *parse_unit_(const char *path, const ParseOptions *opt)
         fns[i] = *(CXCursor *)vec_at(&t.marked, i);
     GfcSource src = {tu, path, u->source, args, n};
     const GfcOps *ops = gfc_ops_read(a, &src, fns, t.marked.len);
+    const GfcOps *hops = helper_ops(a, &src, fns, t.marked.len);
     AssertCx ac = {a, {0}};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_assert, &ac);
     for (int i = 0; i < t.marked.len; i++) {
-        Region *r = parse_region(u, tu, ops, &ac.found, fns[i]);
+        Region *r = parse_region(u, tu, ops, hops, &ac.found, fns[i]);
         vec_push(a, r->rejected ? &u->rejected : &u->regions, r);
     }
     decls_end(u);

@@ -288,6 +288,17 @@ typedef struct Func {            /* a static helper compiled as a device functio
     const char *cname;           /* its name in generated code (decls_cname) */
     Loc loc;
     Decl *decl;                  /* its definition for the generated file (decls.c) */
+    /* parse.c: the helper as expressions, when its body is only declarations
+     * of scalars with initialisers and one `return` (share.c inlines calls
+     * of such a helper where they share exact work): its parameters and
+     * locals as Vars of no region (id -1), each local's initialiser (over
+     * the parameters and earlier locals) and the returned value.  ret is
+     * NULL when the helper has no such form. */
+    bool form_tried;
+    int nparams, nlocals;
+    Var **params, **locals;
+    Expr **inits;
+    Expr *ret;
 } Func;
 
 /* Statement kinds. */
@@ -883,6 +894,14 @@ void fft_fold(Arena *a, Region *r, Plan *p);
 /* 0/1: e is the real/imaginary part of z's complex element that the
  * iteration of `loops` owns (z[i0]..[2 * i_last + 0/1]), -1: not. */
 int fft_own_part(Arena *a, Var *z, Stmt *const *loops, int d, Expr *e);
+
+/* ---- share.c: calls of helpers that compute the same values, inlined ----------------------- */
+
+/* Inlines the calls of helpers with a form (Func.ret) in blocks where they
+ * compute a costly value twice, up to a negation that IEEE arithmetic
+ * undoes exactly (cnd(x) and cnd(-x)); the value is then computed once.
+ * Runs on the IR as parsed; notes go to Region.notes. */
+void share_helpers(Unit *u, Region *r);
 
 /* ---- inline.c: cheap producers recomputed in their consumers ---------------------------- */
 

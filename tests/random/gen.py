@@ -125,6 +125,7 @@ class Region:
         self.absum = None         # shadow body lines (returns double) or None
         self.needs = set()        # file-scope definitions: 'structs', 'enum'
         self.locals_n = 0
+        self.pre = []             # file-scope lines before the region (its helpers)
 
     def signature(self, name=None, flat=False):
         ps = [f'int {s}' for s, _ in self.sizes]
@@ -1546,6 +1547,100 @@ class Builder:
             a.tol = ('rowred', ty, 'n')
         return reg
 
+    def helper_def(self, name, ty, earlier):
+        """A static helper of one or two parameters whose body is only
+        declarations with initialisers and a return (the form gpufuse
+        inlines, analysis/share.c): reciprocals of 1 + c|p|, exponentials
+        of -c p p, random expressions, calls of earlier helpers with p or
+        -p, and a result that depends on p's sign (cnd's shape)."""
+        r, g = self.r, self.g
+        c = CNAME[ty]
+        f = (lambda x: x + 'f') if ty == 'float' else (lambda x: x)
+        npar = r.choice([1, 1, 2])
+        ps = [f'p{k}' for k in range(npar)]
+        leaves = [Leaf(x, ty, 4.0) for x in ps]
+        lines = [f'static {c} {name}({", ".join(f"{c} {x}" for x in ps)})', '{']
+        names = []
+        for k in range(r.randrange(1, 5)):
+            p = r.choice(ps)
+            sgn = r.choice(['', '-'])
+            form = r.randrange(7)
+            if form == 0:
+                e, b = f'{fnum(1, ty)} / ({fnum(1, ty)} + {fnum(r.uniform(0.1, 0.5), ty)} * {f("fabs")}({sgn}{p}))', 1.0
+            elif form == 1:
+                e, b = f'{f("exp")}({fnum(-r.uniform(0.2, 0.6), ty)} * {sgn}{p} * {sgn}{p})', 1.0
+            elif form == 2 and earlier:
+                h, hn = r.choice(earlier)
+                args = ', '.join(f'{r.choice(["", "-"])}{r.choice(ps)}' for _ in range(hn))
+                e, b = f'{h}({args})', 4.0
+            elif form == 3:
+                a, ba = g.fexpr(leaves, ty, 2)
+                e, b = f'({a}) / ({fnum(1, ty)} + {f("fabs")}({sgn}{p}))', ba
+            elif form == 4:
+                e, b = f'{fnum(r.uniform(-2, 2), ty)} * {sgn}{p} * {p}', 32.0
+            else:
+                e, b = g.fexpr(leaves, ty, 2)
+            if b > 50:
+                e, b = f'{f("tanh")}({e})', 1.0
+            nm = f'l{k}'
+            lines.append(f'    {"const " if r.random() < 0.3 else ""}{c} {nm} = {e};')
+            leaves.append(Leaf(nm, ty, b))
+            names.append(nm)
+        last = names[-1]
+        if r.random() < 0.5:
+            lines.append(f'    return {ps[0]} > {fnum(0, ty)} ? {fnum(1, ty)} - {last} : {last};')
+        else:
+            e, _ = g.fexpr(leaves[npar:], ty, 2)
+            lines.append(f'    return {e};')
+        lines += ['}', '']
+        return lines, npar
+
+    def k_helpers(self, idx):
+        """Static helpers called with an argument and with its negation
+        (Black-Scholes' cnd(d) and cnd(-d)), nested, under a condition, with
+        a write between two calls: gpufuse inlines the calls that compute a
+        costly value again (analysis/share.c) and must keep every value as
+        the C body computes it."""
+        r, g = self.r, self.g
+        reg = self.new_region(idx, 'helpers')
+        ty = r.choice(['float', 'double'])
+        c = CNAME[ty]
+        n = self.size(big=True)
+        reg.sizes = [('n', n)]
+        ins = [self.in_arr(reg, f'x{k}', ty, ['n']) for k in range(r.randrange(1, 3))]
+        for a in ins:
+            a.lo, a.hi = -3.0, 3.0
+        outs = [self.out_arr(reg, f'y{k}', ty, ['n']) for k in range(r.randrange(1, 3))]
+        hs = []
+        for h in range(r.randrange(1, 3)):
+            lines, npar = self.helper_def(f'{reg.name}_h{h}', ty, hs)
+            reg.pre += lines
+            hs.append((f'{reg.name}_h{h}', npar))
+        leaves = self.leaves_for(ins, ['i'])
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        d, _ = g.fexpr(leaves, ty, 1)
+        reg.body.append(f'        {c} d = {d};')
+        args = ['d', 'd', f'({ins[0].at("i")} - d)', ins[-1].at('i'), f'{fnum(0.5, ty)} * d', '(i % 7)']
+
+        def call():
+            h, hn = r.choice(hs)
+            return f'{h}({", ".join(r.choice(["", "-"]) + r.choice(args) for _ in range(hn))})'
+        for o in outs:
+            form = r.randrange(5)
+            if form == 0:
+                e = f'{call()} * {fnum(r.uniform(0.5, 2), ty)} + {call()}'
+            elif form == 1:
+                e = f'{ins[0].at("i")} > {fnum(0, ty)} ? {call()} : {call()}'
+            elif form == 2:
+                e = f'{call()} - {fnum(0.25, ty)} * {call()} * {call()}'
+            else:
+                e = call()
+            reg.body.append(f'        {o.at("i")} = {e};')
+            if r.random() < 0.3:
+                reg.body.append(f'        d = d * {fnum(0.5, ty)} + {fnum(0.25, ty)};')
+        reg.body.append('    }')
+        return reg
+
     def k_split(self, idx):
         """A parallel loop whose body holds an inner parallel loop among
         statements that run in order (gramschmidt's column step): priv.c
@@ -2257,9 +2352,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched', 'carried', 'split']
+         'resched', 'carried', 'split', 'helpers']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2285,6 +2380,8 @@ OFF_BY_DEFAULT |= {'resched'}
 OFF_BY_DEFAULT |= {'carried'}
 # and the parallel loops split around inner parallel loops (random_split, random_split_cuda)
 OFF_BY_DEFAULT |= {'split'}
+# and the helpers whose calls share values (random_helpers, random_helpers_cuda)
+OFF_BY_DEFAULT |= {'helpers'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
@@ -2430,7 +2527,7 @@ def macro_name(name):
 
 
 def emit_region(reg):
-    out = [f'GPUFUSE {reg.signature(macro_name(reg.name))}', '{']
+    out = list(reg.pre) + [f'GPUFUSE {reg.signature(macro_name(reg.name))}', '{']
     out += reg.body
     out.append('}')
     out.append('')
