@@ -42,6 +42,7 @@ typedef struct Cx {
     Arena *a;
     Region *r;
     Vec avail;                   /* Avail*: values held at the current point */
+    Vec defs;                    /* Avail*: the block's scalars and their values (canonical) */
     Vec pending;                 /* Stmt*: declarations to put before the current statement */
     Vec temps;                   /* Var*: the block's new variables */
     Vec decls;                   /* Stmt*: their declarations */
@@ -129,6 +130,10 @@ static bool is_fabs(const Expr *e)
  * not ((-a) + (-b) is +0 where -(a + b) is -0), integers keep their form. */
 static Expr *canon(Cx *c, const Expr *e)
 {
+    if (e->kind == E_VAR)        /* a scalar the block declared: its value (float nd = -d; cnd(nd)) */
+        for (int i = c->defs.len - 1; i >= 0; i--)
+            if (((Avail *)vec_at(&c->defs, i))->var == e->var)
+                return ((Avail *)vec_at(&c->defs, i))->canon;
     if ((e->kind == E_FLOAT || e->kind == E_INT) && is_float(e->ty) && e->text && e->text[0] == '-') {
         Expr *m = reshape(c, e);
         m->text = e->text + 1;
@@ -271,13 +276,26 @@ static void kill(Cx *c, const Stmt *s)
             l = l->kids[0];
         w = l->var;
     }
-    int k = 0;
-    for (int i = 0; i < c->avail.len; i++) {
-        Avail *h = vec_at(&c->avail, i);
-        if (!w || !reads(h->canon, w))
-            c->avail.data[k++] = h;
+    Vec *lists[2] = {&c->avail, &c->defs};
+    for (int l = 0; l < 2; l++) {
+        int k = 0;
+        for (int i = 0; i < lists[l]->len; i++) {
+            Avail *h = vec_at(lists[l], i);
+            if (!w || (h->var != w && !reads(h->canon, w)))
+                lists[l]->data[k++] = h;
+        }
+        lists[l]->len = k;
     }
-    c->avail.len = k;
+}
+
+/* After declaration s of a scalar: its value, for the canonical forms of
+ * the statements after it. */
+static void define(Cx *c, Stmt *s, Expr *init)
+{
+    Avail *d = arena_alloc(c->a, sizeof *d);
+    d->var = s->var;
+    d->canon = canon(c, same_ty(init->ty, s->var->ty) ? init : cast(c, s->var->ty, init));
+    vec_push(c->a, &c->defs, d);
 }
 
 /* ---- inlining ------------------------------------------------------------------ */
@@ -441,10 +459,14 @@ static void block(Arena *a, Region *r, Stmt *b)
             }
             vec_push(a, &out, s);
             kill(&c, s);
+            if (s->kind == S_DECL && type_is_arith(s->var->ty) && !type_is_complex(s->var->ty))
+                define(&c, s, v);
             continue;
         }
         vec_push(a, &out, s);
-        c.avail.len = 0;
+        if (s->kind == S_DECL && !s->rhs && !s->var->is_array)
+            continue;            /* `float t;`: a new scalar nothing reads yet */
+        c.avail.len = c.defs.len = 0;
         block(a, r, s);
     }
     if (!c.shared)

@@ -63,6 +63,19 @@ GPUFUSE void guarded(int n, const float *restrict x, float *restrict y)
         y[i] = x[i] > 0.0f ? cnd(x[i]) : cnd(-x[i]);
 }
 
+// the negation in a variable of the block: its value is -d, the same sharing
+GPUFUSE void pair_var(int n, const float *restrict x, float *restrict lo, float *restrict hi)
+{
+    for (int i = 0; i < n; i++) {
+        float d = x[i] * 0.5f;
+        float nd = -d;
+        float k;
+        lo[i] = cnd(d);
+        k = nd;
+        hi[i] = cnd(nd) + k;
+    }
+}
+
 // d changes between the calls: cnd(-d) is another value
 GPUFUSE void rewritten(int n, const float *restrict x, float *restrict lo, float *restrict hi)
 {
@@ -91,6 +104,8 @@ GPUFUSE void rewritten(int n, const float *restrict x, float *restrict lo, float
 // REPORT-NOT: inlined
 // REPORT-LABEL: region guarded
 // REPORT-NOT: inlined
+// REPORT-LABEL: region pair_var
+// REPORT: 2 calls of cnd inlined; 2 values read from an earlier call instead of computed again
 // REPORT-LABEL: region rewritten
 // REPORT-NOT: inlined
 
@@ -118,6 +133,8 @@ GPUFUSE void rewritten(int n, const float *restrict x, float *restrict lo, float
 // CU: y[i] = cnd(x[i]) - cnd(w[i]);
 // CU-LABEL: void __launch_bounds__(GF_THREADS) guarded_k0(
 // CU: y[i] = x[i] > 0.0f ? cnd(x[i]) : cnd(-x[i]);
+// CU-LABEL: void __launch_bounds__(GF_THREADS) pair_var_k0(
+// CU: float gf_cnd_1 = nd > 0.0f ? 1.0f - gf_cnd_c : gf_cnd_c;
 // CU-LABEL: void __launch_bounds__(GF_THREADS) rewritten_k0(
 // CU: lo[i] = cnd(d);
 // CU: hi[i] = cnd(-d);

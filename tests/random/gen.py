@@ -1623,6 +1623,9 @@ class Builder:
         # no argument near a cancellation (x - tanh(x)): a helper may branch
         # on its argument's sign, which an ulp of the device's tanh would flip
         args = ['d', 'd', f'({ins[0].at("i")} + {fnum(0.5, ty)})', ins[-1].at('i'), f'{fnum(0.5, ty)} * d', '(i % 7)']
+        if r.random() < 0.5:     # the negation in a scalar of the block: its value is -d
+            reg.body.append(f'        {r.choice([c, "double", "float"])} nd = -d;')
+            args.append('nd')
 
         def call():
             h, hn = r.choice(hs)
