@@ -1742,17 +1742,8 @@ static bool fuse_at(IrVisitor *v, Stmt *s)
         ir_seq_snapshot(c->r, c->a);
         if (b->iv != a->iv)
             ir_rename_var(b->body, b->iv, a->iv);
-        if (a->body->kind != S_BLOCK) {
-            Stmt *nb = arena_alloc(c->a, sizeof *nb);
-            memset(nb, 0, sizeof *nb);
-            nb->kind = S_BLOCK;
-            nb->loc = a->body->loc;
-            nb->end_line = a->body->end_line;
-            nb->id = -1;
-            nb->parent = a;
-            append_body(c->a, nb, a->body);
-            a->body = nb;
-        }
+        if (a->body->kind != S_BLOCK)
+            a->body = ir_block_of(c->a, a->body, a);
         append_body(c->a, a->body, b->body);
         if (!a->fused_line)
             a->fused_line = b->loc.line;

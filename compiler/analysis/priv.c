@@ -469,18 +469,8 @@ static void rename_stmt(Arena *a, Stmt *s, const Var *from, Var *to);
 static void prepend_decl(Arena *a, Stmt *loop, Stmt *decl)
 {
     Stmt *body = loop->body;
-    if (body->kind != S_BLOCK) {
-        Stmt *b = arena_alloc(a, sizeof *b);
-        b->kind = S_BLOCK;
-        b->loc = body->loc;
-        b->end_line = body->end_line;
-        b->id = -1;
-        b->depth = body->depth;
-        b->parent = loop;
-        vec_push(a, &b->list, body);
-        body->parent = b;
-        loop->body = body = b;
-    }
+    if (body->kind != S_BLOCK)
+        loop->body = body = ir_block_of(a, body, loop);
     vec_push(a, &body->list, decl);
     for (int i = body->list.len - 1; i > 0; i--)
         body->list.data[i] = body->list.data[i - 1];
@@ -1438,16 +1428,8 @@ static void splice(Pv *pv, Stmt *loop, Stmt **pieces, int np, const char *why, c
     Stmt *parent = parent_of(pv->r->body, loop);
     gfc_assert(parent);
     if (parent->kind == S_FOR) {
-        Stmt *nb = arena_alloc(a, sizeof *nb);
-        nb->kind = S_BLOCK;
-        nb->loc = loop->loc;
-        nb->end_line = loop->end_line;
-        nb->id = -1;
-        nb->depth = loop->depth;
-        nb->parent = parent;
-        vec_push(a, &nb->list, loop);
-        parent->body = nb;
-        parent = nb;
+        parent->body = ir_block_of(a, loop, parent);
+        parent = parent->body;
     }
     Vec list = {0};
     for (int i = 0; i < parent->list.len; i++) {

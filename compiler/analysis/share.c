@@ -413,15 +413,7 @@ static void child(Arena *a, Region *r, Stmt **slot, Stmt *parent)
         return;
     }
     /* a loop's or an if's single statement: rewritten in a block of its own */
-    Stmt *w = arena_alloc(a, sizeof *w);
-    w->kind = S_BLOCK;
-    w->loc = s->loc;
-    w->end_line = s->end_line;
-    w->id = -1;
-    w->depth = s->depth;
-    w->parent = parent;
-    vec_push(a, &w->list, s);
-    s->parent = w;
+    Stmt *w = ir_block_of(a, s, parent);
     block(a, r, w);
     if (w->list.len > 1)
         *slot = w;

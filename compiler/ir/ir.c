@@ -505,6 +505,20 @@ Expr *ir_copy_expr(Arena *a, const Expr *e)
     return c;
 }
 
+Stmt *ir_block_of(Arena *a, Stmt *s, Stmt *parent)
+{
+    Stmt *b = arena_alloc(a, sizeof *b);
+    b->kind = S_BLOCK;
+    b->loc = s->loc;
+    b->end_line = s->end_line;
+    b->id = -1;
+    b->depth = s->depth;
+    b->parent = parent;
+    vec_push(a, &b->list, s);
+    s->parent = b;
+    return b;
+}
+
 Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent)
 {
     if (!s)
