@@ -1295,17 +1295,8 @@ static Var *fresh_iv(Pv *pv, const Var *old)
 {
     Var *v = arena_alloc(pv->a, sizeof *v);
     *v = *old;
-    v->id = pv->r->vars.len;
-    const char *base = decls_cname(pv->a, old->name);
-    v->cname = base;
-    for (int i = 0, n = 1; i < pv->r->vars.len; i++) {
-        Var *o = vec_at(&pv->r->vars, i);
-        if (!strcmp(o->cname, v->cname)) {
-            v->cname = arena_printf(pv->a, "%s_%d", base, n++);
-            i = -1;
-        }
-    }
-    vec_push(pv->a, &pv->r->vars, v);
+    v->cname = decls_cname(pv->a, old->name);
+    ir_add_var(pv->a, pv->r, v);
     return v;
 }
 

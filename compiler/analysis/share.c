@@ -44,8 +44,7 @@ typedef struct Cx {
     Vec avail;                   /* Avail*: values held at the current point */
     Vec defs;                    /* Avail*: the block's scalars and their values (canonical) */
     Vec pending;                 /* Stmt*: declarations to put before the current statement */
-    Vec temps;                   /* Var*: the block's new variables */
-    Vec decls;                   /* Stmt*: their declarations */
+    Vec decls;                   /* Stmt*: the block's new declarations (their Vars not yet in the region) */
     Stmt *at;                    /* the statement being rewritten */
     int line;                    /* the first one's line */
     Vec names;                   /* const char*: the helpers inlined */
@@ -256,7 +255,6 @@ static Expr *hold(Cx *c, const char *name, Type *ty, Expr *init, Expr *v, Loc lo
     d->rhs = init;
     t->decl = d;
     vec_push(c->a, &c->pending, d);
-    vec_push(c->a, &c->temps, t);
     vec_push(c->a, &c->decls, d);
     Avail *h = arena_alloc(c->a, sizeof *h);
     h->canon = v;
@@ -385,19 +383,9 @@ static void block(Arena *a, Region *r, Stmt *b);
 /* The new variables and declarations of a rewritten block, in the region's tables. */
 static void commit(Cx *c)
 {
-    for (int i = 0; i < c->temps.len; i++) {
-        Var *v = vec_at(&c->temps, i);
-        const char *base = v->cname;
-        for (int j = 0, n = 1; j < c->r->vars.len; j++)
-            if (!strcmp(((Var *)vec_at(&c->r->vars, j))->cname, v->cname)) {
-                v->cname = arena_printf(c->a, "%s_%d", base, n++);
-                j = -1;
-            }
-        v->id = c->r->vars.len;
-        vec_push(c->a, &c->r->vars, v);
-    }
     for (int i = 0; i < c->decls.len; i++) {
         Stmt *d = vec_at(&c->decls, i);
+        ir_add_var(c->a, c->r, d->var);
         d->id = c->r->nstmts++;
         vec_push(c->a, &c->r->stmts, d);
     }
@@ -478,7 +466,14 @@ static void block(Arena *a, Region *r, Stmt *b)
     buf_free(&names);
 }
 
+static bool form_call(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_CALL && e->callee && e->callee->ret;
+}
+
 void share_helpers(Unit *u, Region *r)
 {
-    block(u->arena, r, r->body);
+    if (ir_stmt_any(r->body, form_call, NULL))   /* else nothing to inline: no work */
+        block(u->arena, r, r->body);
 }

@@ -385,21 +385,12 @@ static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kin
     v->name = name;
     v->ty = ty;
     v->kind = kind;
-    v->id = p->r->vars.len;
     v->loc = loc_of(p, decl);
     v->depth = p->loops.len;
     /* a unique spelling: C allows shadowing, generated code must not; a
      * declared name goes through decls_cname (C++ keywords, clashes) */
-    const char *base = clang_isDeclaration(clang_getCursorKind(decl)) ? decls_cname(p->a, name) : name;
-    v->cname = base;
-    for (int i = 0, n = 1; i < p->r->vars.len; i++) {
-        Var *o = vec_at(&p->r->vars, i);
-        if (!strcmp(o->cname, v->cname)) {
-            v->cname = arena_printf(p->a, "%s_%d", base, n++);
-            i = -1;
-        }
-    }
-    vec_push(p->a, &p->r->vars, v);
+    v->cname = clang_isDeclaration(clang_getCursorKind(decl)) ? decls_cname(p->a, name) : name;
+    ir_add_var(p->a, p->r, v);
     if (p->nbinds == p->capbinds) {
         p->capbinds = p->capbinds ? 2 * p->capbinds : 32;
         Binding *nb = arena_alloc(p->a, sizeof *nb * (size_t)p->capbinds);

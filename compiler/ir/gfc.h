@@ -521,6 +521,9 @@ Stmt *ir_stmt_find(const Stmt *s, StmtPred f, const void *arg);
  * variables are shared; affine forms are dropped (recomputed). */
 Expr *ir_copy_expr(Arena *a, const Expr *e);
 Stmt *ir_copy_stmt(Arena *a, const Stmt *s, Stmt *parent);
+/* Adds v to r's variables (Var.id): its cname, made unique among them by a
+ * suffix _1, _2, ... (C allows shadowing; generated code must not). */
+void ir_add_var(Arena *a, Region *r, Var *v);
 /* A new block holding s alone (its location, lines and depth), child of
  * parent; s's parent link points to it.  The caller puts it in s's slot. */
 Stmt *ir_block_of(Arena *a, Stmt *s, Stmt *parent);

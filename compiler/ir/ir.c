@@ -505,6 +505,18 @@ Expr *ir_copy_expr(Arena *a, const Expr *e)
     return c;
 }
 
+void ir_add_var(Arena *a, Region *r, Var *v)
+{
+    const char *base = v->cname;
+    for (int i = 0, n = 1; i < r->vars.len; i++)
+        if (!strcmp(((Var *)vec_at(&r->vars, i))->cname, v->cname)) {
+            v->cname = arena_printf(a, "%s_%d", base, n++);
+            i = -1;
+        }
+    v->id = r->vars.len;
+    vec_push(a, &r->vars, v);
+}
+
 Stmt *ir_block_of(Arena *a, Stmt *s, Stmt *parent)
 {
     Stmt *b = arena_alloc(a, sizeof *b);
