@@ -60,8 +60,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 7, "rename gf_launch_abi_7 with GF_LAUNCH_ABI");
-const int gf_launch_abi_7 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 6, "rename gf_launch_abi_6 with GF_LAUNCH_ABI");
+const int gf_launch_abi_6 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
@@ -649,15 +649,6 @@ void *gf_call_host_slot(gf_call *c, size_t bytes)
     pthread_once(&key_once, make_key);
     pthread_setspecific(call_key, c);
     return p;
-}
-
-/* GPUFUSE_PDL=0 (or off, no, false): host loops launch their kernels plainly. */
-int gf_call_pdl(gf_call *c)
-{
-    static int on = -1;          /* a benign race: every thread computes the same value */
-    if (on < 0)
-        on = gf_env_on(getenv("GPUFUSE_PDL"));
-    return on && !gf_rt.cpu && gf_rt.props[c->device].major >= 9;
 }
 
 int gf_call_sm_count(gf_call *c)

@@ -59,46 +59,6 @@ static inline void gf_launch(gf_call *c, const char *name, void (*k)(P...), dim3
         k<<<g, b, sh, s>>>(a...);
 }
 
-/* Programmatic dependent launch (compute capability 9.0 and later): the
- * kernels a host loop launches one after another (KernelLow.pdl; PolyBench
- * cholesky launches 3 a column for 2000 columns) are launched with
- * cudaLaunchAttributeProgrammaticStreamSerialization, so that the GPU may
- * start one while the kernel before it finishes.  Each such kernel opens
- * with gf_pdl_begin: it lets the next launch begin once all its blocks
- * run (griddepcontrol.launch_dependents), then waits for the kernel before
- * it to complete and its writes to be visible (griddepcontrol.wait) before
- * it touches memory.  The order of the kernels' effects is the stream's;
- * only the launch latency overlaps.  For a kernel launched plainly both
- * instructions do nothing.  gf_pdl: gf_call_pdl (GPUFUSE_PDL=0 turns it
- * off), once per call. */
-__device__ __forceinline__ void gf_pdl_begin(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-GF_UNUSED static inline bool gf_pdl_on(gf_call *c) { return gf_call_pdl(c) != 0; }
-template <typename... P, typename... A>
-static inline void gf_launch_pdl(bool pdl, void (*k)(P...), dim3 g, dim3 b, size_t sh, cudaStream_t s, A... a)
-{
-    if (!pdl) {
-        k<<<g, b, sh, s>>>(a...);
-        return;
-    }
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = g;
-    cfg.blockDim = b;
-    cfg.dynamicSmemBytes = sh;
-    cfg.stream = s;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    cudaLaunchKernelEx(&cfg, k, a...);   /* its error, as a launch's, for gf_call_check's cudaGetLastError */
-}
-
 /* ---- launch geometry: the blocks and threads of each kernel shape.  The
  * compiler picks a policy per kernel (compiler/back/lower.h, Geom); the
  * launchers it prints take the sizes from here. */

@@ -30,7 +30,6 @@ typedef struct CudaCx {
     Vec slots;                   /* launcher: what scratch piece k holds (Var* result or temporary, Kernel* partials) */
     int loops;                   /* launcher: host loops emitted (their gf_ran flags) */
     bool graph;                  /* launcher: launches go through gf_launch (a CUDA graph may replay them) */
-    bool pdl_launch;             /* launcher: printing the launch of a kernel with KernelLow.pdl */
     bool tile_body;              /* inside a tiled kernel's k chunk: staged operands read shared memory */
     const Stmt *acc_open;        /* the loop whose element seq_hook is printing it around */
     Vec accs_live;               /* RegAcc*: elements in registers in the loop being printed */
@@ -74,9 +73,6 @@ static const char *kcall(CudaCx *c, const char *name, const char *kern, const ch
 {
     args = args ? args : "";
     unit_launches(c->u, kern);
-    if (c->pdl_launch)           /* a host loop's kernel (KernelLow.pdl) */
-        return arena_printf(A(c), "gf_launch_pdl(gf_pdl, %s, %s, %s, 0, gf_s%s%s)", kern, grid, block,
-                            *args ? ", " : "", args);
     if (c->graph)
         return arena_printf(A(c), "gf_launch(gf_c, \"%s\", %s, %s, %s, 0, gf_s%s%s)", name, kern, grid, block,
                             *args ? ", " : "", args);
@@ -520,23 +516,13 @@ static void flat_elements(Buf *b, CudaCx *c)
 }
 
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
-/* A kernel's opening brace.  A kernel a host loop launches (KernelLow.pdl)
- * first lets the next launch begin and waits for the kernel before it
- * (gf_pdl_begin, templates/device.cuh). */
-static void kernel_open(Buf *b, CudaCx *c)
-{
-    buf_puts(b, ")\n{\n");
-    if (c->kl->pdl)
-        buf_puts(b, "    gf_pdl_begin(); /* a host loop's launch: waits for the kernel before it */\n");
-}
-
 static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
     Kernel *k = c->k;
     const Uses *u = &c->kl->uses;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s%s(", k->name, vec ? "_v4" : "");
     kernel_params(b, c->kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     if (k->red_vars.len)
@@ -807,7 +793,7 @@ static void print_grid(Buf *b, CudaCx *c)
     c->rot = c->kl->rots;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_THREADS) %s(", k->name);
     kernel_params(b, c->kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     if (k->red_vars.len)
@@ -1138,7 +1124,7 @@ static void print_tiled_blocked(Buf *b, CudaCx *c)
     const Type *at = scalar ? acc->lhs->var->ty : type_elem(acc->lhs->var->ty);
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_TILE * GF_TILE) %s(", k->name);
     kernel_params(b, kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     buf_line(b, "/* a %dx%d tile per block, %dx%d outputs per thread, k in chunks of %d */", tile_ext(kl, 0),
@@ -1205,7 +1191,7 @@ static void print_tiled(Buf *b, CudaCx *c)
     const char *kty = type_c_name(kloop->iv->ty);
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(GF_TILE * GF_TILE) %s(", k->name);
     kernel_params(b, kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     for (int i = 0; i < kl->staged.len; i++) {
@@ -1306,7 +1292,7 @@ static void print_serial(Buf *b, CudaCx *c)
     Kernel *k = c->k;
     buf_printf(b, "template <typename GF_I>\n__global__ void __launch_bounds__(1) %s(", k->name);
     kernel_params(b, c->kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     serial_body(b, c);
@@ -1484,7 +1470,7 @@ static void print_row(Buf *b, CudaCx *c)
     c->cached = kl->cached;
     buf_printf(b, "template <typename GF_I, int GF_ITEMS, int GF_VEC, int GF_G>\n__global__ void __launch_bounds__(1024) %s(", k->name);
     kernel_params(b, kl);
-    kernel_open(b, c);
+    buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
     buf_line(b, "/* a row per group of threads: the block (GF_G = 0) or a warp (GF_G = 32, short rows) */");
@@ -1952,9 +1938,7 @@ static void launch_parallel(Buf *b, CudaCx *c, KernelLow *kl)
 static void emit_launch(Buf *b, CudaCx *c, Kernel *k)
 {
     KernelLow *kl = lower_of(c->low, k);
-    c->pdl_launch = kl->pdl;
     shape_printers[kl->shape].launch(b, c, kl);
-    c->pdl_launch = false;
 }
 
 /* ---- library calls (libcall.c) ------------------------------------------------------ */
@@ -2837,8 +2821,6 @@ static void emit_launcher(Buf *b, CudaCx *c, Region *r, const char *name)
     buf_line(b, "cudaStream_t gf_s = gf_call_stream(gf_c);");
     buf_line(b, "const int gf_sms = gf_call_sm_count(gf_c);");
     buf_line(b, "(void)gf_sms;");
-    if (c->low->pdl)
-        buf_line(b, "const bool gf_pdl = gf_pdl_on(gf_c); /* the host loop's kernels: programmatic dependent launches */");
     emit_device_ptrs(b, r, true);
     /* one device slot per scalar result, for the whole call */
     Vec outs = {0};

@@ -1959,29 +1959,6 @@ static void lower_block(RegionLow *l)
         l->block = lower_temp_early(vec_at(&l->temps, i));
 }
 
-/* KernelLow.pdl: the kernels of a host loop's body (at any depth, in its
- * ifs too).  Each is launched right after the one before it, thousands of
- * times for a factorisation's columns (PolyBench cholesky: 3 kernels a
- * column, 2000 columns); launched as a programmatic dependent launch, the
- * GPU starts the next one while the one before it finishes, and the next
- * waits (griddepcontrol.wait) for its completion and its memory before it
- * touches any: the same order, the launch latency hidden. */
-static void lower_pdl(RegionLow *l, const Vec *steps, int loops)
-{
-    for (int i = 0; i < steps->len; i++) {
-        const Step *st = vec_at(steps, i);
-        if (st->kind == P_KERNEL && loops) {
-            lower_of(l, st->kernel)->pdl = true;
-            l->pdl = true;
-        } else if (st->kind == P_LOOP) {
-            lower_pdl(l, &st->body, loops + 1);
-        } else if (st->kind == P_IF) {
-            lower_pdl(l, &st->body, loops);
-            lower_pdl(l, &st->els, loops);
-        }
-    }
-}
-
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
 {
     RegionLow *l = arena_alloc(u->arena, sizeof *l);
@@ -1993,8 +1970,6 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     ir_stmt_find(r->body, temp_decl, &t);
     lower_graph(l);
     lower_block(l);
-    if (!l->block)
-        lower_pdl(l, &r->plan->steps, 0);
     return l;
 }
 

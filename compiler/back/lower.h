@@ -117,8 +117,6 @@ typedef struct KernelLow {
     Geom geom;
     Uses uses;
     bool red_atomic;             /* its grid reductions finish with atomics (--atomic-reductions) */
-    bool pdl;                    /* a host loop launches it, step after step: programmatic dependent
-                                    launch (gf_launch_pdl); its body opens with gf_pdl_begin */
     Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
     /* SH_FLAT */
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
@@ -176,7 +174,6 @@ typedef struct RegionLow {
      * GF_BLOCK_ELEMS (templates/device.cuh): one launch instead of one per
      * kernel. */
     bool block;
-    bool pdl;                    /* some kernel's KernelLow.pdl: the launcher asks gf_pdl_on() once */
 } RegionLow;
 
 typedef struct LowerOptions {

@@ -17,7 +17,7 @@
 #define GFC_VERSION "0.1.0"
 /* The launcher interface the generated code is written for: the runtime's
  * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
-#define GFC_LAUNCH_ABI 7
+#define GFC_LAUNCH_ABI 6
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")

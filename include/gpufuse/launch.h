@@ -24,7 +24,7 @@ extern "C" {
  *      (GF_WARM_STAGING)
  *   5: gf_call_weigh (copies of host arguments against the CPU's time)
  *   6: gf_host_team (staging copies over the program's OpenMP threads) */
-#define GF_LAUNCH_ABI 7
+#define GF_LAUNCH_ABI 6
 
 /* The program's OpenMP threads, lent to the runtime: fn runs
  * part(ctx, i, n) on each thread i of a team of n (`#pragma omp parallel`)
@@ -157,11 +157,6 @@ cudaStream_t gf_call_stream(gf_call *c);
 
 /* SM count of the current device (cached), to size grid-stride launches. */
 int gf_call_sm_count(gf_call *c);
-
-/* Whether the kernels of a host loop may be programmatic dependent
- * launches (templates/device.cuh, gf_launch_pdl): the call's device has
- * compute capability 9.0 or later and GPUFUSE_PDL is not 0. */
-int gf_call_pdl(gf_call *c);
 
 /* Pinned host memory of at least `bytes` for reading results back (a
  * device-to-host copy into pageable memory is synchronous and slower):

@@ -119,9 +119,6 @@ GPUFUSE void floyd(int n, int path[n][n])
 // WARN: reschedule.c:69:5: warning: loop carries a dependence on 'path' (an iteration uses what an earlier one wrote); no loop of this nest is parallel, so 'floyd' keeps its CPU body
 // the update of lu runs on a 2-D grid, the contiguous index on x, the guard inside
 // CU-LABEL: __global__ void __launch_bounds__(GF_THREADS) lu_k1(int c0, int n, double *__restrict__ A, GF_I gf_n0, GF_I gf_n1)
-// a host loop's kernel, a programmatic dependent launch: it waits for the kernel before it first
-// CU-NEXT: {
-// CU-NEXT: gf_pdl_begin();
 // CU: const int c2 = (int)(c0 + 1 + (gf_x) * 1);
 // CU: const int c1 = (int)(c0 + 2 + (gf_y) * 1);
 // CU-NEXT: if (c2 < c1) {
@@ -134,11 +131,10 @@ GPUFUSE void floyd(int n, int path[n][n])
 // CU-NEXT: for (int k = 0; k < j; k++) {
 // the launcher: one step of the elimination per host iteration
 // CU-LABEL: extern "C" void lu(
-// CU: const bool gf_pdl = gf_pdl_on(gf_c);
 // CU: for (int c0 = 0; c0 < (long long)n - 1; c0 += 1) { /* sequential loop, line 15 */
-// CU: gf_launch_pdl(gf_pdl, lu_k0<int>, gf_cover_1d(gf_need), GF_THREADS, 0, gf_s, c0, n, gf_d_A, gf_n0);
-// CU: gf_launch_pdl(gf_pdl, lu_k1<int>, gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s, c0, n, gf_d_A, gf_n0, gf_n1);
-// CU: gf_launch_pdl(gf_pdl, lu_k2<int>, gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s, c0, n, gf_d_A, gf_n0, gf_n1);
+// CU: lu_k0<int><<<gf_cover_1d(gf_need), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0);
+// CU: lu_k1<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
+// CU: lu_k2<int><<<gf_cover_2d(gf_gx, gf_chunks), GF_THREADS, 0, gf_s>>>(c0, n, gf_d_A, gf_n0, gf_n1);
 // seidel's cost block counts isl's bounds in doubles (bound_print)
 // CU-LABEL: extern "C" void seidel(
 // CU: const double gf_ct0 = gf_trips(2, 2 * (double)steps + 2 * (double)n - 5, 1); /* trips of line 58 */

@@ -49,7 +49,7 @@ GPUFUSE void durbin(int n, const double r[n], double y[n], double z[n])
 // CU: /* every iteration finds these on the device */
 // CU-NEXT: gf_store<<<1, 1, 0, gf_s>>>(gf_out_beta, beta);
 // CU: for (int k = 1; k < n; k += 1) { /* sequential loop, line 13 */
-// CU: gf_launch_pdl(gf_pdl, durbin_k1<int>, 1, 1, 0, gf_s, gf_out_beta, gf_out_alpha, k, gf_d_r, gf_d_y, gf_out_beta, gf_out_alpha);
+// CU: durbin_k1<int><<<1, 1, 0, gf_s>>>(gf_out_beta, gf_out_alpha, k, gf_d_r, gf_d_y, gf_out_beta, gf_out_alpha);
 // no iteration waits for the device
 // CU-NOT: cudaStreamSynchronize
 // CU: gf_call_end(gf_c, (size_t)gf_bytes, 0);
@@ -79,6 +79,6 @@ GPUFUSE void normalise_steps(int steps, int n, float x[n])
 // CU-LABEL: static void gf_launch_normalise_steps(
 // CU: for (int t = 0; t < steps; t += 1) { /* sequential loop, line 62 */
 // CU-NOT: cudaStreamSynchronize
-// CU: gf_launch_pdl(gf_pdl, normalise_steps_k1<int>, 1, 1, 0, gf_s, gf_out_s, gf_out_inv);
+// CU: normalise_steps_k1<int><<<1, 1, 0, gf_s>>>(gf_out_s, gf_out_inv);
 // CU-NOT: cudaStreamSynchronize
 // CU: gf_call_end(gf_c

@@ -58,7 +58,7 @@ GPUFUSE void lu(int n, double A[n][n])
 // one launch of each kernel per row, nothing else in the loop
 // CU: for (int i = 0; i < n; i += 1) { /* sequential loop, line 13 */
 // CU-NEXT: { /* lu_k0: serial_loop.c lines 14-19, one thread in order */
-// CU: gf_launch_pdl(gf_pdl, lu_k0<int>, 1, 1, 0, gf_s, i, w, n, gf_d_A);
+// CU: lu_k0<int><<<1, 1, 0, gf_s>>>(i, w, n, gf_d_A);
 // CU-NOT: for (
 // CU: { /* lu_k1: serial_loop.c lines 20-22 */
 // the warm-up loads every kernel instance the launcher launches, and the staging ring

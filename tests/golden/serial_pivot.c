@@ -29,6 +29,6 @@ GPUFUSE void normalise_rows(int n, int m, float A[n][m], float v[m])
 // CU-LABEL: extern "C" void normalise_rows(
 // CU: for (int k = 0; k < n; k += 1) { /* sequential loop, line 8 */
 // CU-NOT: cudaStreamSynchronize
-// CU: gf_launch_pdl(gf_pdl, normalise_rows_k1<int>, {{.*}}, gf_s, gf_out_piv,
+// CU: normalise_rows_k1<int><<<{{.*}}>>>(gf_out_piv,
 // CU-NOT: cudaStreamSynchronize
 // CU: gf_call_end(gf_c, (size_t)gf_bytes, 0);
