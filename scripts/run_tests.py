@@ -8,10 +8,15 @@ Exit status 77 is a skip, as under meson test."""
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+
+# a line of a test's output that says what went wrong (the tests print
+# 'FAILED', 'MISMATCH', 'DIFFER' or an error beside the check that failed)
+FAILED_LINE = re.compile(r'FAIL|MISMATCH|DIFFER|[Ee]rror|mismatch|wrong')
 
 
 def run(t, build):
@@ -63,7 +68,13 @@ def main():
             with open(os.path.join(logdir, name + '.log'), 'w') as f:
                 f.write(out)
         if res == 'fail':
-            print('\n'.join(out.splitlines()[-25:]))
+            # the lines that say what failed, wherever they are, then the tail
+            lines = out.splitlines()
+            said = [l for l in lines[:-25] if FAILED_LINE.search(l)]
+            if said:
+                print('  (failing lines before the last 25:)')
+                print('\n'.join(said[:40]))
+            print('\n'.join(lines[-25:]))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         for r in ex.map(lambda t: run(t, build), par):
             report(r)
