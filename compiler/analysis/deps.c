@@ -2583,3 +2583,85 @@ bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v)
     isl_union_map_free(w);
     return ok;
 }
+
+/* ---- a serial kernel run by the threads of the next one ---------------------------
+ * lower.c's absorption: the statements ser[] (a serial kernel's, once per
+ * iteration of the host loops around them) computed by every thread of the
+ * next kernel, the 1-D map `nests`, at its start, their stores made by one
+ * thread after every block is done.  That is the program's order only when,
+ * within one iteration of the loops around both, the two touch no element
+ * in common (a write of one and any access of the other) except the map's
+ * reads of an element the statements write at the very subscript kept[]
+ * names (the map reads the statements' value from a register instead). */
+
+static bool kept_read(const Access *ac, const Vec *kept)
+{
+    for (int i = 0; !ac->write && ac->e && i < kept->len; i++)
+        if (expr_equal(ac->e, vec_at(kept, i)))
+            return true;
+    return false;
+}
+
+/* The instances of ps's access ac (on its domain); NULL when not exact. */
+static isl_map *access_on_domain(const PStmt *ps, const Access *ac)
+{
+    if (!ac->exact || !ps->exact_domain || !ps->exact_cond)
+        return NULL;
+    return isl_map_intersect_domain(isl_map_copy(ac->map), isl_set_copy(ps->dom));
+}
+
+/* Whether a (of ser) and b (of the map) touch no element in common at the
+ * same iteration of the loops around both. */
+static bool apart(Model *m, const PStmt *pa, const Access *a, const PStmt *pb, const Access *b)
+{
+    isl_map *x = access_on_domain(pa, a), *y = access_on_domain(pb, b);
+    bool ok = x && y;
+    if (ok) {
+        int shared = 0;
+        while (shared < pa->nloops && shared < pb->nloops && pa->loops[shared] == pb->loops[shared])
+            shared++;
+        isl_map *pairs = isl_map_apply_range(isl_map_copy(x), isl_map_reverse(isl_map_copy(y)));
+        isl_map *same = isl_map_universe(isl_space_map_from_domain_and_range(isl_space_copy(pa->space),
+                                                                            isl_space_copy(pb->space)));
+        for (int k = 0; k < shared; k++)
+            same = isl_map_equate(same, isl_dim_in, k, isl_dim_out, k);
+        pairs = isl_map_intersect(pairs, same);
+        isl_bool none = isl_map_is_empty(pairs);
+        ok = !isl_bad(m, none < 0) && none == isl_bool_true;
+        isl_map_free(pairs);
+    }
+    isl_map_free(x);
+    isl_map_free(y);
+    return ok;
+}
+
+bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kept)
+{
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    if (m->failed)
+        return false;
+    for (int i = 0; i < ser->len; i++) {
+        PStmt *pa = pstmt_of(m, vec_at(ser, i));
+        if (!pa)
+            return false;
+        for (int j = 0; j < m->ps.len; j++) {
+            PStmt *pb = vec_at(&m->ps, j);
+            bool in_map = false;
+            for (int n = 0; n < nests->len && !in_map; n++)
+                in_map = model_under(pb, vec_at(nests, n));
+            for (int x = 0; in_map && x < pa->acc.len; x++) {
+                Access *a = vec_at(&pa->acc, x);
+                for (int y = 0; y < pb->acc.len; y++) {
+                    Access *b = vec_at(&pb->acc, y);
+                    if (a->var != b->var || !(a->write || b->write))
+                        continue;
+                    if (a->write && kept_read(b, kept))
+                        continue;    /* read from the register */
+                    if (!apart(m, pa, a, pb, b))
+                        return false;
+                }
+            }
+        }
+    }
+    return true;
+}

@@ -37,6 +37,7 @@ typedef struct CudaCx {
     const Stmt *last_open;       /* the last statement of such a loop's body, being printed */
     Vec carried_live;            /* Carried*: values handed over in the loops being printed */
     bool carry_mem;              /* printing a carried read as the memory access it replaces */
+    bool pro_live;               /* the absorbed serial kernel's elements read their registers (gf_q<id>) */
 } CudaCx;
 
 static Arena *A(CudaCx *c)
@@ -91,6 +92,11 @@ static const char *cuda_override(EmitCtx *cx, const Expr *e)
     }
     if (e->kind != E_INDEX)
         return NULL;
+    for (int i = 0; c->pro_live && i < c->kl->pro.len; i++) {
+        const Pro *p = vec_at(&c->kl->pro, i);
+        if (expr_equal(p->elem, e))
+            return arena_printf(A(c), "gf_q%d", p->id);
+    }
     for (int i = 0; c->tile_body && i < c->kl->staged.len; i++) {
         Staged *st = vec_at(&c->kl->staged, i);
         if (expr_equal(st->e, e) && lower_tile_blocked(c->kl))
@@ -187,8 +193,8 @@ static void kernel_params(Buf *b, const KernelLow *kl)
             buf_printf(b, "%s%s *gf_part_%s", n++ ? ", " : "", t, v->cname);
         buf_printf(b, "%s%s *gf_out_%s", n++ ? ", " : "", t, v->cname);
     }
-    if (k->red_vars.len && !kl->red_atomic)
-        buf_printf(b, ", unsigned *gf_ticket");
+    if (lower_ticket(kl))
+        buf_printf(b, "%sunsigned *gf_ticket", n++ ? ", " : "");
     if (k->pdims >= 1)
         buf_printf(b, "%sGF_I gf_n0", n++ ? ", " : "");
     if (k->pdims >= 2 || kl->tri)
@@ -223,8 +229,8 @@ static void kernel_args(Buf *b, const KernelLow *kl)
             buf_printf(b, "%sgf_part_%s", n++ ? ", " : "", v->cname);
         buf_printf(b, "%sgf_out_%s", n++ ? ", " : "", v->cname);
     }
-    if (k->red_vars.len && !kl->red_atomic)
-        buf_printf(b, ", gf_ticket");
+    if (lower_ticket(kl))
+        buf_printf(b, "%sgf_ticket", n++ ? ", " : "");
     if (k->pdims >= 1)
         buf_printf(b, "%sgf_n0", n++ ? ", " : "");
     if (k->pdims >= 2 || kl->tri)
@@ -516,6 +522,48 @@ static void flat_elements(Buf *b, CudaCx *c)
 }
 
 /* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
+/* The statements of the serial kernel absorbed into this one
+ * (KernelLow.absorbed), run by every thread into registers: each element
+ * they store starts as memory holds it (gf_q<id>), the statements update
+ * the registers, and the kernel's reads of those elements read them
+ * (cuda_override, while c->pro_live). */
+static void emit_absorbed_start(Buf *b, CudaCx *c)
+{
+    const KernelLow *kl = c->kl;
+    if (!kl->absorbed)
+        return;
+    buf_line(b, "/* %s: %s lines %d-%d, run by every thread into registers; the last block stores them */",
+             kl->absorbed->name, c->u->gen_path, kl->absorbed->first_line, kl->absorbed->last_line);
+    for (int i = 0; i < kl->pro.len; i++) {
+        const Pro *p = vec_at(&kl->pro, i);
+        Buf e = {0};
+        emit_expr(&e, &c->base, p->elem);
+        buf_line(b, "%s gf_q%d = %s;", type_c_name(p->elem->ty), p->id, e.data);
+        buf_free(&e);
+    }
+    c->pro_live = true;
+    for (int i = 0; i < kl->absorbed->nests.len; i++)
+        emit_stmt(b, &c->base, vec_at(&kl->absorbed->nests, i));
+}
+
+/* After every element: the last block to finish stores the registers. */
+static void emit_absorbed_end(Buf *b, CudaCx *c)
+{
+    const KernelLow *kl = c->kl;
+    if (!kl->absorbed)
+        return;
+    c->pro_live = false;
+    buf_line(b, "if (gf_last_block(gf_ticket) && threadIdx.x == 0) { /* every block has read what it needs */");
+    for (int i = 0; i < kl->pro.len; i++) {
+        const Pro *p = vec_at(&kl->pro, i);
+        Buf e = {0};
+        emit_expr(&e, &c->base, p->elem);
+        buf_line(b, "    %s = gf_q%d;", e.data, p->id);
+        buf_free(&e);
+    }
+    buf_line(b, "}");
+}
+
 static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
     Kernel *k = c->k;
@@ -525,6 +573,7 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     buf_puts(b, ")\n{\n");
     b->indent = 1;
     emit_dev_loads(b, c, k);
+    emit_absorbed_start(b, c);
     if (k->red_vars.len)
         emit_red_init(b, k);
     buf_line(b, "const GF_I gf_stride = (GF_I)gridDim.x * blockDim.x;");
@@ -597,6 +646,7 @@ static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
     flat_elements(b, c);
     if (k->red_vars.len)
         emit_red_finish(b, c, k);
+    emit_absorbed_end(b, c);
     b->indent = 0;
     buf_puts(b, "}\n\n");
 }
@@ -1613,10 +1663,10 @@ static void emit_reservations(Buf *b, CudaCx *c, Region *r)
                                                  type_c_name(v->ty), c->slots.len, k->name, v->name));
             vec_push(A(c), &c->slots, j ? NULL : (void *)k);
         }
-        if (k->red_vars.len) {
+        if (lower_ticket(lower_of(c->low, k))) {
             vec_push(A(c), &lines, arena_printf(A(c), "gf_call_reserve(gf_c, sizeof(unsigned)); /* %d: %s ticket */",
                                                  c->slots.len, k->name));
-            vec_push(A(c), &c->slots, NULL);
+            vec_push(A(c), &c->slots, k->red_vars.len ? NULL : (void *)k);
         }
     }
     for (int i = 0; i < c->low->temps.len; i++) {
@@ -1649,7 +1699,7 @@ static void emit_tickets(Buf *b, CudaCx *c, Region *r)
 {
     for (int i = 0; i < r->plan->kernels.len; i++) {
         Kernel *k = vec_at(&r->plan->kernels, i);
-        if (!k->red_vars.len || lower_of(c->low, k)->red_atomic)
+        if (!lower_ticket(lower_of(c->low, k)))
             continue;
         buf_line(b, "gf_call_check(gf_c, cudaMemsetAsync(gf_call_reserved(gf_c, %d), 0, sizeof(unsigned), gf_s), "
                     "\"cudaMemsetAsync\"); /* %s's ticket */",
@@ -1782,6 +1832,10 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
             buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);");
             buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0, gf_bt);");
             buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "gf_bt", args));
+        } else if (cover && kl->absorbed) {
+            /* at least one block: the statements it took in run even over no element */
+            buf_line(b, "const long long gf_need = gf_max(1LL, gf_blocks_for(gf_n0));");
+            buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "GF_THREADS", args));
         } else if (cover) {
             buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0);");
             buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "GF_THREADS", args));
@@ -1791,8 +1845,8 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
                        "%s; }\n", kern, kcall(c, k->name, kern, "gf_resident_1d(gf_need, gf_cap)", "GF_THREADS", args));
         }
     }
-    /* a reduction runs even over nothing: it writes its result */
-    buf_line(b, "if (gf_n0 > 0%s) {", cover ? "" : " || 1");
+    /* a reduction runs even over nothing: it writes its result; so do the statements a map took in */
+    buf_line(b, "if (gf_n0 > 0%s) {", cover && !kl->absorbed ? "" : " || 1");
 }
 
 /* x over the innermost loop, y over strips of GF_ROWS outer indices (shorter
@@ -1855,6 +1909,10 @@ static void launch_reduction(Buf *b, CudaCx *c, KernelLow *kl)
         }
         /* zeroed once per call (emit_tickets); each launch's last block leaves it at zero */
         buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_reserved(gf_c, %d);", slot + k->red_vars.len);
+    } else if (kl->absorbed) {
+        /* zeroed once per call (emit_tickets); each launch's last block leaves it at zero */
+        buf_line(b, "unsigned *gf_ticket = (unsigned *)gf_call_reserved(gf_c, %d); /* its last block stores %s's elements */",
+                 slot_of(c, k), kl->absorbed->name);
     }
 }
 
@@ -2249,11 +2307,19 @@ static void emit_lib_call(Buf *b, CudaCx *c, const Stmt *s)
         buf_free(&a[i]);
 }
 
+/* A serial kernel the next kernel's threads run (lower_absorb): no launch. */
+static void emit_absorbed(Buf *b, CudaCx *c, Kernel *k)
+{
+    buf_line(b, "/* %s (%s lines %d-%d): run by the next kernel's threads */", k->name, c->u->gen_path, k->first_line,
+             k->last_line);
+}
+
 /* How a launcher reaches a kernel (KernelLow.via). */
 static void (*const via_printers[])(Buf *, CudaCx *, Kernel *) = {
     [VIA_KERNEL] = emit_launch,
     [VIA_LIBRARY] = emit_lib,
     [VIA_FOLDED] = emit_lib_folded,
+    [VIA_ABSORBED] = emit_absorbed,
 };
 
 /* An FFT builtin with kernels folded into its cuFFT callbacks (fftfold.c):
@@ -2694,9 +2760,13 @@ static void cost_steps(Cost *k, Vec *steps, const char *mult)
         case P_KERNEL: {
             Kernel *kn = st->kernel;
             const char *w = cost_sum(k, (Stmt **)kn->nests.data, kn->nests.len);
-            /* a reduction's ticket is cleared by a memset of its own */
-            buf_line(b, "gf_launches += %s; gf_%s += %s; /* %s */", cost_times(k, mult, kn->red_vars.len ? "2" : "1"),
-                     lower_of(k->c->low, kn)->shape == SH_SERIAL ? "ser" : "par", cost_times(k, mult, w), kn->name);
+            /* a reduction's ticket is cleared by a memset of its own; a
+             * kernel absorbed into the next one is not launched */
+            if (lower_of(k->c->low, kn)->via == VIA_ABSORBED)
+                buf_line(b, "gf_ser += %s; /* %s, run by the next kernel's threads */", cost_times(k, mult, w), kn->name);
+            else
+                buf_line(b, "gf_launches += %s; gf_%s += %s; /* %s */", cost_times(k, mult, kn->red_vars.len ? "2" : "1"),
+                         lower_of(k->c->low, kn)->shape == SH_SERIAL ? "ser" : "par", cost_times(k, mult, w), kn->name);
             break;
         }
         case P_LOOP: {
@@ -2895,6 +2965,15 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             Kernel *k = vec_at(&r->plan->kernels, j);
             c.k = k;
             c.kl = lower_of(c.low, k);
+            if (c.kl->via == VIA_ABSORBED) {
+                Kernel *m = NULL;
+                for (int x = 0; x < c.low->kernels.len && !m; x++)
+                    if (((KernelLow *)vec_at(&c.low->kernels, x))->absorbed == k)
+                        m = ((KernelLow *)vec_at(&c.low->kernels, x))->k;
+                buf_printf(b, "/* %s: %s lines %d-%d, run by the threads of %s at its start (one launch fewer) */\n\n",
+                           k->name, u->gen_path, k->first_line, k->last_line, m->name);
+                continue;
+            }
             if (c.kl->shape == SH_SERIAL)
                 buf_printf(b, "/* %s: serial kernel for %s lines %d-%d (%d statement%s, one thread in order) */\n",
                            k->name, u->gen_path, k->first_line, k->last_line, k->nests.len, k->nests.len == 1 ? "" : "s");

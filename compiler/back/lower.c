@@ -119,6 +119,8 @@ static void kernel_uses(LowCx *c, Kernel *k, Uses *u)
     memset(u, 0, sizeof *u);
     for (int i = 0; i < k->dev_prelude.len; i++)
         uses_stmt(A(c), u, vec_at(&k->dev_prelude, i));
+    for (int i = 0; c->kl->absorbed && i < c->kl->absorbed->nests.len; i++)
+        uses_stmt(A(c), u, vec_at(&c->kl->absorbed->nests, i));
     for (int i = 0; i < k->dev_in.len; i++)
         if (!in(&u->scalars, vec_at(&k->dev_in, i)))
             vec_push(A(c), &u->scalars, vec_at(&k->dev_in, i));
@@ -1959,6 +1961,126 @@ static void lower_block(RegionLow *l)
         l->block = lower_temp_early(vec_at(&l->temps, i));
 }
 
+/* ---- a serial kernel run by the next kernel's threads ----------------------------
+ * In a host loop (cholesky: a one-thread kernel takes the square root of
+ * the diagonal element, then a map divides the column by it, 2000 times),
+ * a serial kernel of plain stores of array elements is run at the start of
+ * the 1-D map launched right after it, by each of its threads, into
+ * registers (KernelLow.pro); the map reads those elements from the
+ * registers; the last block to finish makes the stores (a ticket).  One
+ * launch fewer per iteration.  The dependence model must find that the two
+ * touch no element in common at one iteration of the loop but through those
+ * reads (deps_absorbable): then no thread sees another's store early, and
+ * no statement reads what the map writes. */
+
+static bool is_index_or_param(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_INDEX || e->kind == E_FIELD || e->kind == E_CALL ||
+           (e->kind == E_VAR && (e->var->is_array || (e->var->kind != V_IV && e->var->kind != V_PARAM)));
+}
+
+static bool helper_call(const Expr *e, const void *arg)
+{
+    (void)arg;
+    return e->kind == E_CALL && e->callee;
+}
+
+static bool reads_array_at_other(const Expr *e, const void *arg)
+{
+    const Vec *pro = arg;
+    if (e->kind != E_INDEX)
+        return false;
+    bool written = false;
+    for (int i = 0; i < pro->len; i++) {
+        const Pro *p = vec_at(pro, i);
+        if (expr_equal(p->elem, e))
+            return false;
+        written |= p->elem->var == e->var;
+    }
+    return written;
+}
+
+/* The elements serial kernel s stores, when each of its statements is a
+ * plain store of an array element at subscripts of the loops' indices and
+ * parameters, calling no helper, and reading an array it stores only at an
+ * element it stores; else false. */
+static bool absorb_elems(LowCx *c, const Kernel *s, Vec *pro)
+{
+    for (int i = 0; i < s->nests.len; i++) {
+        const Stmt *st = vec_at(&s->nests, i);
+        if (st->kind != S_ASSIGN || st->lhs->kind != E_INDEX || ir_expr_any(st->rhs, helper_call, NULL))
+            return false;
+        for (int d = 0; d < st->lhs->nkids; d++)
+            if (ir_expr_any(st->lhs->kids[d], is_index_or_param, NULL))
+                return false;
+        bool seen = false;
+        for (int j = 0; j < pro->len && !seen; j++)
+            seen = expr_equal(((Pro *)vec_at(pro, j))->elem, st->lhs);
+        if (!seen) {
+            Pro *p = arena_alloc(A(c), sizeof *p);
+            p->elem = st->lhs;
+            p->id = pro->len;
+            vec_push(A(c), pro, p);
+        }
+    }
+    for (int i = 0; i < s->nests.len; i++) {
+        const Stmt *st = vec_at(&s->nests, i);
+        if (ir_expr_any(st->rhs, reads_array_at_other, pro))
+            return false;
+        for (int d = 0; d < st->lhs->nkids; d++)
+            if (ir_expr_any(st->lhs->kids[d], reads_array_at_other, pro))
+                return false;
+    }
+    return s->nests.len > 0;
+}
+
+static void absorb_pair(Unit *u, RegionLow *l, const Step *a, const Step *b)
+{
+    if (a->kind != P_KERNEL || b->kind != P_KERNEL || b->sync_before.len || b->host_prelude.len)
+        return;
+    KernelLow *ks = lower_of(l, a->kernel), *km = lower_of(l, b->kernel);
+    const Kernel *s = ks->k, *m = km->k;
+    if (ks->shape != SH_SERIAL || ks->via != VIA_KERNEL || s->results.len || s->fresh.len || s->dev_in.len ||
+        s->dev_prelude.len || s->fft_step)
+        return;
+    if (km->shape != SH_FLAT || km->via != VIA_KERNEL || km->geom != GEOM_COVER || m->kind != K_MAP ||
+        m->pdims != 1 || m->vec4 || m->red_vars.len || m->fft_step || km->absorbed)
+        return;
+    LowCx c = {u->arena, km->k, km};
+    Vec pro = {0}, kept = {0};
+    if (!absorb_elems(&c, s, &pro))
+        return;
+    for (int i = 0; i < pro.len; i++)
+        vec_push(u->arena, &kept, (void *)((Pro *)vec_at(&pro, i))->elem);
+    if (!deps_absorbable(l->r, &s->nests, &m->nests, &kept))
+        return;
+    ks->via = VIA_ABSORBED;
+    km->absorbed = (Kernel *)s;
+    km->pro = pro;
+    kernel_uses(&c, km->k, &km->uses);
+}
+
+static void absorb_steps(Unit *u, RegionLow *l, const Vec *steps, bool in_loop)
+{
+    for (int i = 0; i < steps->len; i++) {
+        const Step *st = vec_at(steps, i);
+        if (in_loop && i + 1 < steps->len)
+            absorb_pair(u, l, st, vec_at(steps, i + 1));
+        if (st->kind == P_LOOP)
+            absorb_steps(u, l, &st->body, true);
+        if (st->kind == P_IF) {
+            absorb_steps(u, l, &st->body, in_loop);
+            absorb_steps(u, l, &st->els, in_loop);
+        }
+    }
+}
+
+bool lower_ticket(const KernelLow *kl)
+{
+    return (kl->k->red_vars.len && !kl->red_atomic) || kl->absorbed;
+}
+
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
 {
     RegionLow *l = arena_alloc(u->arena, sizeof *l);
@@ -1970,6 +2092,8 @@ RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o)
     ir_stmt_find(r->body, temp_decl, &t);
     lower_graph(l);
     lower_block(l);
+    if (!l->graph && !l->block)
+        absorb_steps(u, l, &r->plan->steps, false);
     return l;
 }
 
@@ -2004,6 +2128,19 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
     const char *t = arena_printf(u->arena, "%s", b.data);
     buf_free(&b);
     return t;
+}
+
+const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k)
+{
+    LowerOptions o = {0};
+    RegionLow *l = lower_region(u, r, &o);
+    for (int i = 0; i < l->kernels.len; i++) {
+        const KernelLow *m = vec_at(&l->kernels, i);
+        if (m->absorbed == k)
+            return arena_printf(u->arena, "on the GPU run by every thread of %s at its start, its stores made by "
+                                          "the last block (one launch fewer)", m->k->name);
+    }
+    return NULL;
 }
 
 KernelLow *lower_of(const RegionLow *l, const Kernel *k)

@@ -28,7 +28,8 @@ extern const char *const shape_names[SH_COUNT];
 typedef enum LaunchVia {
     VIA_KERNEL,                  /* launched as it is */
     VIA_LIBRARY,                 /* library calls when cuBLAS takes the sizes, else the kernel (Kernel.lib) */
-    VIA_FOLDED                   /* run only when the library call it folds into did not take it (Kernel.folded_into) */
+    VIA_FOLDED,                  /* run only when the library call it folds into did not take it (Kernel.folded_into) */
+    VIA_ABSORBED                 /* a serial kernel the next kernel's threads run (KernelLow.absorbed): no launch */
 } LaunchVia;
 
 /* The launch geometry (the sizes themselves: templates/device.cuh). */
@@ -110,6 +111,14 @@ typedef struct Carried {
     int id;
 } Carried;
 
+/* An element a serial kernel absorbed into this one stores (lower_absorb):
+ * every thread computes it into gf_q<id> at the start, the kernel's reads
+ * of it read the register, and the last block to finish stores it. */
+typedef struct Pro {
+    const Expr *elem;
+    int id;
+} Pro;
+
 typedef struct KernelLow {
     Kernel *k;
     Shape shape;
@@ -117,6 +126,13 @@ typedef struct KernelLow {
     Geom geom;
     Uses uses;
     bool red_atomic;             /* its grid reductions finish with atomics (--atomic-reductions) */
+    /* A serial kernel of the same host loop body, launched just before, whose
+     * statements this kernel's threads run at its start instead (lower_absorb;
+     * SH_FLAT maps): its stores made by the last block (a ticket, as grid
+     * reductions have), the elements in pro (Pro*).  The absorbed kernel's
+     * via is VIA_ABSORBED. */
+    Kernel *absorbed;
+    Vec pro;
     Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
     /* SH_FLAT */
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
@@ -184,9 +200,15 @@ typedef struct LowerOptions {
  * them only). */
 RegionLow *lower_region(Unit *u, Region *r, const LowerOptions *o);
 KernelLow *lower_of(const RegionLow *l, const Kernel *k);
+/* --report: what became of serial kernel k when the next kernel absorbed
+ * it (lower_absorb), or NULL. */
+const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k);
 /* Whether temporary v's size reads parameters only: reserved before
  * gf_call_map with the staging (else allocated at its declaration). */
 bool lower_temp_early(const Var *v);
+/* Whether the launch of kl takes a ticket: a grid reduction finished by its
+ * last block, or the stores of the serial kernel it absorbed. */
+bool lower_ticket(const KernelLow *kl);
 /* Whether k's grid reductions finish with atomics under --atomic-reductions. */
 bool lower_red_atomic(const Kernel *k, bool atomic_reductions);
 /* The atomic a reduction finishes with, or NULL (no all-zero identity, or no

@@ -22,8 +22,10 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
 
 static const char *shape(Unit *u, Region *r, Kernel *k)
 {
-    if (k->kind == K_SERIAL)
-        return "one thread, in order";
+    if (k->kind == K_SERIAL) {
+        const char *absorbed = lower_absorbed_text(u, r, k);
+        return absorbed ? arena_printf(u->arena, "one thread, in order; %s", absorbed) : "one thread, in order";
+    }
     const char *tiled = lower_tiled_text(u, r, k);
     if (tiled)
         return arena_printf(u->arena, "2-D, %s%s",

@@ -706,6 +706,12 @@ bool deps_before_on(Region *r, Stmt *a, Stmt *b, Var *v);
  * instance writes, still holds its value from before `nest` (no statement of
  * the nest wrote it earlier): an in-place update reading the old values. */
 bool deps_reads_initial(Region *r, Stmt *nest, Stmt *s, Var *v);
+/* Whether the statements ser[] (Stmt*: a serial kernel's assignments) may
+ * run in every thread of the 1-D map nests[] at its start, their stores
+ * made after it: within one iteration of the loops around both, the two
+ * touch no element in common but the map's reads at a subscript in kept[]
+ * (Expr*: elements ser[] writes, read from a register). */
+bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kept);
 /* Whether `loop` carries no dependence between (statements inside) the n
  * statements stmts[] (distribution: a piece holding only those). */
 bool deps_parallel_among(Region *r, Stmt *loop, Stmt *const *stmts, int n);

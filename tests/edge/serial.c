@@ -32,6 +32,8 @@
 PROTO2(void, durbin, int n, const double *r, double *y, double *z);
 PROTO2(void, gramschmidt, int m, int n, double *A, double *R, double *Q);
 PROTO2(void, lu, int n, double *A);
+PROTO2(void, cholesky, int n, double *A);
+PROTO2(void, trisolv, int n, const double *L, double *x, const double *b);
 PROTO2(void, neg_scale, int n, const float *r, float *y);
 PROTO2(float, between, int n, const float *x, float *y, float *w);
 PROTO2(float, hi_of, int n, const float *v);
@@ -210,6 +212,64 @@ static void check_lu(int n, int device)
         check(what, used == 0);
     }
     free(A0), free(A1);
+}
+
+/* A one-thread statement run by the threads of the map after it (the
+ * square root of the diagonal, x[i] / L[i][i]): the results, and fewer
+ * launches than one per statement per column.  n = 1: the map has no
+ * element, the statement still runs. */
+static void check_cholesky(int n)
+{
+    long nn = (long)n * n;
+    double *A0 = malloc(nn * sizeof *A0), *A1 = malloc(nn * sizeof *A1);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++)
+            A0[(long)i * n + j] = A0[(long)j * n + i] = i == j ? n + urand() : 0.5 * urand() - 0.25;
+    memcpy(A1, A0, nn * sizeof *A0);
+    cholesky(n, A0);
+    double *dA = to_dev(A1, nn * sizeof *A1);
+    long before = launches;
+    gf_cholesky(n, dA);
+    long used = launches - before;
+    poison_d(A1, nn);
+    from_dev(A1, dA, nn * sizeof *A1);
+    char what[112];
+    snprintf(what, sizeof what, "cholesky n=%d on the GPU: L as the C body's", n);
+    check(what, has_number_d(A0, nn) && close_d(A0, A1, nn, 1e-9));
+    /* four kernels a column (the square root, the column's division, the
+     * trailing update, the diagonal's update); the first runs in the
+     * second's threads */
+    snprintf(what, sizeof what, "  ... %ld launches and copies, at most 3 per column", used);
+    check(what, used > 0 && used <= 3L * n + 10);
+    gf_free(dA);
+    free(A0), free(A1);
+}
+
+static void check_trisolv(int n)
+{
+    long nn = (long)n * n;
+    double *L = calloc(nn, sizeof *L), *b = calloc(n, sizeof *b), *x0 = malloc(n * sizeof *x0),
+           *x1 = malloc(n * sizeof *x1);
+    for (int i = 0; i < n; i++) {
+        b[i] = urand() - 0.5;
+        for (int j = 0; j < n; j++)
+            L[(long)i * n + j] = j < i ? (urand() - 0.5) / n : j == i ? 1.0 + urand() : NAN;  /* never read */
+    }
+    trisolv(n, L, x0, b);
+    poison_d(x1, n);
+    double *dL = to_dev(L, nn * sizeof *L), *db = to_dev(b, n * sizeof *b), *dx = to_dev(x1, n * sizeof *x1);
+    long before = launches;
+    gf_trisolv(n, dL, dx, db);
+    long used = launches - before;
+    poison_d(x1, n);
+    from_dev(x1, dx, n * sizeof *x1);
+    char what[112];
+    snprintf(what, sizeof what, "trisolv n=%d on the GPU: x as the C body's", n);
+    check(what, has_number_d(x0, n) && close_d(x0, x1, n, 1e-9));
+    snprintf(what, sizeof what, "  ... %ld launches and copies, at most 1 per row", used);
+    check(what, used > 0 && used <= n + 10L);
+    gf_free(dL), gf_free(db), gf_free(dx);
+    free(L), free(b), free(x0), free(x1);
 }
 
 /* ---- scalars around parallel loops, device memory ---- */
@@ -445,6 +505,12 @@ int main(void)
     check_durbin(1);
     check_gramschmidt(70, 40);
     check_lu(64, 1);
+    check_cholesky(200);
+    check_cholesky(1 + (int)(urand() * 90));
+    check_cholesky(1);
+    check_trisolv(300);
+    check_trisolv(1 + (int)(urand() * 90));
+    check_trisolv(1);
     check_lu(64, 0);
     check_neg_scale(1000);
     check_neg_scale(1);

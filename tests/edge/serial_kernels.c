@@ -69,6 +69,36 @@ GPUFUSE void lu(int n, double A[n][n])
     }
 }
 
+/* Cholesky in place (PolyBench cholesky): rescheduled column by column,
+ * the square root of the diagonal is a one-thread statement before the map
+ * that divides the column by it; the map's threads run it instead (a
+ * launch fewer per column: lower_absorb), the last block stores it. */
+GPUFUSE void cholesky(int n, double A[n][n])
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }
+        for (int k = 0; k < i; k++)
+            A[i][i] -= A[i][k] * A[i][k];
+        A[i][i] = sqrt(A[i][i]);
+    }
+}
+
+/* Forward substitution (PolyBench trisolv): x[i] / L[i][i] by every thread
+ * of the map that subtracts the new x[i] from the later rows. */
+GPUFUSE void trisolv(int n, const double L[n][n], double x[n], const double b[n])
+{
+    for (int i = 0; i < n; i++) {
+        x[i] = b[i];
+        for (int j = 0; j < i; j++)
+            x[i] -= L[i][j] * x[j];
+        x[i] = x[i] / L[i][i];
+    }
+}
+
 /* A scalar set from an element before the parallel loop that reads it. */
 GPUFUSE void neg_scale(int n, const float *r, float *y)
 {
