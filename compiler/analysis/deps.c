@@ -1726,6 +1726,93 @@ static void append_body(Arena *ar, Stmt *into, Stmt *body)
     }
 }
 
+static bool apart(Model *m, const PStmt *pa, const Access *a, const PStmt *pb, const Access *b);
+
+/* Whether statement ps is x or inside it. */
+static bool ps_in(const PStmt *ps, const Stmt *x)
+{
+    for (const Stmt *p = ps->s; p; p = p->parent)
+        if (p == x)
+            return true;
+    return false;
+}
+
+typedef struct ScalarCx {
+    const Stmt *other;
+    bool hit;
+} ScalarCx;
+
+/* A scalar (not a loop index) e reads that `other` assigns. */
+static bool scalar_set_in(const Expr *e, const void *arg)
+{
+    ScalarCx *c = (ScalarCx *)arg;
+    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && ir_assigns_var(c->other, e->var))
+        c->hit = true;
+    return false;
+}
+
+/* Whether x and y may run in either order within one iteration of the
+ * loops around them: no element one writes is touched by the other (the
+ * model's accesses, all exact), and no scalar one assigns is mentioned by
+ * the other (scalars are not in the model's accesses). */
+static bool commute(Region *r, Stmt *x, Stmt *y)
+{
+    ScalarCx sx = {y, false}, sy = {x, false};
+    ir_stmt_any(x, scalar_set_in, &sx);
+    ir_stmt_any(y, scalar_set_in, &sy);
+    if (sx.hit || sy.hit)
+        return false;
+    Model *m = &((DepPriv *)r->deps->priv)->m;
+    if (m->failed)
+        return false;
+    for (int i = 0; i < m->ps.len; i++) {
+        PStmt *pa = vec_at(&m->ps, i);
+        if (!ps_in(pa, x))
+            continue;
+        for (int j = 0; j < m->ps.len; j++) {
+            PStmt *pb = vec_at(&m->ps, j);
+            if (!ps_in(pb, y))
+                continue;
+            for (int k = 0; k < pa->acc.len; k++) {
+                Access *a = vec_at(&pa->acc, k);
+                for (int l = 0; l < pb->acc.len; l++) {
+                    Access *b = vec_at(&pb->acc, l);
+                    if (a->var == b->var && (a->write || b->write) && !apart(m, pa, a, pb, b))
+                        return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* The sibling after a with a's header that may move up to it: the next
+ * statement, or a later one that commutes with every statement between
+ * (cholesky's column division and diagonal update, the trailing update
+ * between them); its index in blk, or -1. */
+static int sibling_of(Sib *c, Stmt *blk, int i)
+{
+    Stmt *a = vec_at(&blk->list, i);
+    for (int j = i + 1; j < blk->list.len; j++) {
+        Stmt *b = vec_at(&blk->list, j);
+        if (same_header(a, b)) {
+            bool moves = true;
+            for (int k = i + 1; k < j && moves; k++) {
+                Stmt *mid = vec_at(&blk->list, k);
+                BoundCx h = {mid, false};
+                ir_expr_any(b->lb, bound_var_set, &h);
+                ir_expr_any(b->ub, bound_var_set, &h);
+                moves = !h.hit && commute(c->r, mid, b);
+            }
+            if (moves)
+                return j;
+        }
+        if (b->kind != S_FOR || !b->parallel)
+            return -1;           /* only across parallel loops */
+    }
+    return -1;
+}
+
 static bool fuse_at(IrVisitor *v, Stmt *s)
 {
     Sib *c = (Sib *)v;
@@ -1733,13 +1820,21 @@ static bool fuse_at(IrVisitor *v, Stmt *s)
         return s->kind == S_BLOCK || s->kind == S_FOR;
     Stmt *blk = s->body;
     for (int i = 0; i + 1 < blk->list.len; i++) {
-        Stmt *a = vec_at(&blk->list, i), *b = vec_at(&blk->list, i + 1);
-        if (!same_header(a, b) || ir_hides_parallel(a, b))
+        Stmt *a = vec_at(&blk->list, i);
+        int j = sibling_of(c, blk, i);
+        if (j < 0)
+            continue;
+        Stmt *b = vec_at(&blk->list, j);
+        if (ir_hides_parallel(a, b))
             continue;
         int t = 2 * a->depth + 1;
         if (!deps_keep(c->r, a, b, &t, 1))
             continue;
         ir_seq_snapshot(c->r, c->a);
+        /* b moves up next to a (it commutes with what was between) */
+        for (int k = j; k > i + 1; k--)
+            blk->list.data[k] = blk->list.data[k - 1];
+        blk->list.data[i + 1] = b;
         if (b->iv != a->iv)
             ir_rename_var(b->body, b->iv, a->iv);
         if (a->body->kind != S_BLOCK)

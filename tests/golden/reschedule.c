@@ -108,8 +108,12 @@ GPUFUSE void floyd(int n, int path[n][n])
 // REPORT: line 15: the loop over 'c0' runs on the host and launches 3 kernels per iteration
 // REPORT: region trisolv ({{.*}}): 2 loop nests -> 3 kernels
 // REPORT: line 31: the nest runs in the order isl's scheduler found: 3 of its statements had no parallel loop around them as written, 1 now
-// REPORT: region cholesky ({{.*}}): 3 loop nests -> 4 kernels
+// the diagonal's update moves up past the trailing update (they touch no
+// element in common) and joins the column's division: 3 kernels, 2 launched
+// REPORT: region cholesky ({{.*}}): 2 loop nests -> 3 kernels
+// REPORT: kernel cholesky_k0 [serial, one thread, in order; on the GPU run by every thread of cholesky_k1 at its start
 // REPORT: line 42: the nest runs in the order isl's scheduler found: 4 of its statements had no parallel loop around them as written, 1 now
+// REPORT: line 42: the loop of line 42 fused into it: one loop over 'c1' runs both bodies
 // REPORT: region seidel ({{.*}}): 1 loop nest -> 1 kernel
 // REPORT: line 58: the nest runs in the order isl's scheduler found: 1 of its statements had no parallel loop around them as written, 0 now
 // the wavefronts' bounds (minima and maxima of affine forms) have a cost model

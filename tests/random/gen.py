@@ -1299,7 +1299,7 @@ class Builder:
         dim = lambda: r.choice([1, 2, 15, 16, 17, 31, 33, 63, 64, 65, 100])
         ty = r.choice(['float', 'double'])
         c = CNAME[ty]
-        v = r.randrange(4)
+        v = r.randrange(5)
         if v == 0:   # gemm (rectangle) or syrk (j <= i), i-k-j
             tri = r.random() < 0.5
             ni, nk = dim(), dim()
@@ -1340,6 +1340,21 @@ class Builder:
                          '        for (int j = 0; j < m; j++)', f'            s += {o.at("i", "j")};',
                          '        for (int j = 0; j < m; j++)', f'            {o.at("i", "j")} = {o.at("i", "j")} - s / (m + 1);',
                          '    }']
+        elif v == 4:   # a loop between two with one header: the third moves up when nothing between touches its elements
+            n, m = dim(), dim()
+            reg.sizes = [('n', n), ('m', m)]
+            a = self.in_arr(reg, 'a', ty, ['n', 'm'])
+            t = self.out_arr(reg, 't', ty, ['n', 'm'])
+            u = self.out_arr(reg, 'u', ty, ['n', 'm'])
+            o = self.out_arr(reg, 'o', ty, ['n', 'm'])
+            mid = r.choice([f'{a.at("i", "m - 1 - j")} * 0.5', f'{t.at("i", "m - 1 - j")} * 0.5',
+                            f'{o.at("i", "j")} * 0.5'])      # the last reads what the third writes: stays
+            third = r.choice([f'{t.at("i", "j")} + {a.at("i", "j")}', f'{t.at("i", "j")} - {u.at("i", "m - 1 - j")}',
+                              f'{t.at("i", "j")} * {u.at("i", "j")}'])   # reads of u: stays (u[i][j] would fuse all three)
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        for (int j = 0; j < m; j++)',
+                         f'            {t.at("i", "j")} = {a.at("i", "j")} * 2 + 1;', '        for (int j = 1; j < m; j++)',
+                         f'            {u.at("i", "j")} = {mid};', '        for (int j = 0; j < m; j++)',
+                         f'            {o.at("i", "j")} = {third};', '    }']
         else:   # trmm: B[i][j] over k > i, reading B[k][j]
             m, n = dim(), dim()
             reg.sizes = [('m', m), ('n', n)]
