@@ -1688,6 +1688,7 @@ typedef struct Sib {
 
 typedef struct BoundCx {
     const Stmt *body;
+    bool scalars;                /* only scalars other than loop indices */
     bool hit;
 } BoundCx;
 
@@ -1695,7 +1696,8 @@ typedef struct BoundCx {
 static bool bound_var_set(const Expr *e, const void *arg)
 {
     BoundCx *c = (BoundCx *)arg;
-    if (e->kind == E_VAR && ir_assigns_var(c->body, e->var))
+    if (e->kind == E_VAR && (!c->scalars || (!e->var->is_array && e->var->kind != V_IV)) &&
+        ir_assigns_var(c->body, e->var))
         c->hit = true;
     return false;
 }
@@ -1706,7 +1708,7 @@ static bool same_header(const Stmt *a, const Stmt *b)
         a->brk || b->brk || a->step != b->step || !expr_equal(a->lb, b->lb) || !expr_equal(a->ub, b->ub))
         return false;
     /* b's header is evaluated after a's body ran */
-    BoundCx c = {a->body, false};
+    BoundCx c = {a->body, false, false};
     ir_expr_any(a->lb, bound_var_set, &c);
     ir_expr_any(a->ub, bound_var_set, &c);
     return !c.hit;
@@ -1726,7 +1728,7 @@ static void append_body(Arena *ar, Stmt *into, Stmt *body)
     }
 }
 
-static bool apart(Model *m, const PStmt *pa, const Access *a, const PStmt *pb, const Access *b);
+static bool pstmts_apart(Model *m, const PStmt *pa, const PStmt *pb, const Vec *kept);
 
 /* Whether statement ps is x or inside it. */
 static bool ps_in(const PStmt *ps, const Stmt *x)
@@ -1737,29 +1739,15 @@ static bool ps_in(const PStmt *ps, const Stmt *x)
     return false;
 }
 
-typedef struct ScalarCx {
-    const Stmt *other;
-    bool hit;
-} ScalarCx;
-
-/* A scalar (not a loop index) e reads that `other` assigns. */
-static bool scalar_set_in(const Expr *e, const void *arg)
-{
-    ScalarCx *c = (ScalarCx *)arg;
-    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && ir_assigns_var(c->other, e->var))
-        c->hit = true;
-    return false;
-}
-
 /* Whether x and y may run in either order within one iteration of the
  * loops around them: no element one writes is touched by the other (the
  * model's accesses, all exact), and no scalar one assigns is mentioned by
  * the other (scalars are not in the model's accesses). */
 static bool commute(Region *r, Stmt *x, Stmt *y)
 {
-    ScalarCx sx = {y, false}, sy = {x, false};
-    ir_stmt_any(x, scalar_set_in, &sx);
-    ir_stmt_any(y, scalar_set_in, &sy);
+    BoundCx sx = {y, true, false}, sy = {x, true, false};
+    ir_stmt_any(x, bound_var_set, &sx);
+    ir_stmt_any(y, bound_var_set, &sy);
     if (sx.hit || sy.hit)
         return false;
     Model *m = &((DepPriv *)r->deps->priv)->m;
@@ -1771,16 +1759,8 @@ static bool commute(Region *r, Stmt *x, Stmt *y)
             continue;
         for (int j = 0; j < m->ps.len; j++) {
             PStmt *pb = vec_at(&m->ps, j);
-            if (!ps_in(pb, y))
-                continue;
-            for (int k = 0; k < pa->acc.len; k++) {
-                Access *a = vec_at(&pa->acc, k);
-                for (int l = 0; l < pb->acc.len; l++) {
-                    Access *b = vec_at(&pb->acc, l);
-                    if (a->var == b->var && (a->write || b->write) && !apart(m, pa, a, pb, b))
-                        return false;
-                }
-            }
+            if (ps_in(pb, y) && !pstmts_apart(m, pa, pb, NULL))
+                return false;
         }
     }
     return true;
@@ -1799,7 +1779,7 @@ static int sibling_of(Sib *c, Stmt *blk, int i)
             bool moves = true;
             for (int k = i + 1; k < j && moves; k++) {
                 Stmt *mid = vec_at(&blk->list, k);
-                BoundCx h = {mid, false};
+                BoundCx h = {mid, false, false};
                 ir_expr_any(b->lb, bound_var_set, &h);
                 ir_expr_any(b->ub, bound_var_set, &h);
                 moves = !h.hit && commute(c->r, mid, b);
@@ -2730,6 +2710,26 @@ static bool apart(Model *m, const PStmt *pa, const Access *a, const PStmt *pb, c
     return ok;
 }
 
+/* Whether pa and pb touch no element in common where one writes, at the
+ * same iteration of the loops around both; reads of pb in kept (pa's
+ * stores at those very subscripts, read from a register) aside. */
+static bool pstmts_apart(Model *m, const PStmt *pa, const PStmt *pb, const Vec *kept)
+{
+    for (int x = 0; x < pa->acc.len; x++) {
+        Access *a = vec_at(&pa->acc, x);
+        for (int y = 0; y < pb->acc.len; y++) {
+            Access *b = vec_at(&pb->acc, y);
+            if (a->var != b->var || !(a->write || b->write))
+                continue;
+            if (kept && a->write && kept_read(b, kept))
+                continue;
+            if (!apart(m, pa, a, pb, b))
+                return false;
+        }
+    }
+    return true;
+}
+
 bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kept)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
@@ -2744,18 +2744,8 @@ bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kep
             bool in_map = false;
             for (int n = 0; n < nests->len && !in_map; n++)
                 in_map = model_under(pb, vec_at(nests, n));
-            for (int x = 0; in_map && x < pa->acc.len; x++) {
-                Access *a = vec_at(&pa->acc, x);
-                for (int y = 0; y < pb->acc.len; y++) {
-                    Access *b = vec_at(&pb->acc, y);
-                    if (a->var != b->var || !(a->write || b->write))
-                        continue;
-                    if (a->write && kept_read(b, kept))
-                        continue;    /* read from the register */
-                    if (!apart(m, pa, a, pb, b))
-                        return false;
-                }
-            }
+            if (in_map && !pstmts_apart(m, pa, pb, kept))
+                return false;
         }
     }
     return true;
