@@ -1830,7 +1830,10 @@ static void geometry_flat(Buf *b, CudaCx *c, KernelLow *kl, const char *args, Bu
         if (cover && kl->spread) {
             /* threads that access across rows: blocks spread over the SMs (lower.c) */
             buf_line(b, "const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);");
-            buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0, gf_bt);");
+            if (kl->absorbed) /* at least one block: the statements it took in run even over no element */
+                buf_line(b, "const long long gf_need = gf_max(1LL, gf_blocks_for(gf_n0, gf_bt));");
+            else
+                buf_line(b, "const long long gf_need = gf_blocks_for(gf_n0, gf_bt);");
             buf_printf(launch, "%s;\n", kcall(c, k->name, kern, "gf_cover_1d(gf_need)", "gf_bt", args));
         } else if (cover && kl->absorbed) {
             /* at least one block: the statements it took in run even over no element */

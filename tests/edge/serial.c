@@ -34,6 +34,7 @@ PROTO2(void, gramschmidt, int m, int n, double *A, double *R, double *Q);
 PROTO2(void, lu, int n, double *A);
 PROTO2(void, cholesky, int n, double *A);
 PROTO2(void, trisolv, int n, const double *L, double *x, const double *b);
+PROTO2(void, spread_rows, int n, int m, float *p, float *s, float *r);
 PROTO2(void, neg_scale, int n, const float *r, float *y);
 PROTO2(float, between, int n, const float *x, float *y, float *w);
 PROTO2(float, hi_of, int n, const float *v);
@@ -270,6 +271,34 @@ static void check_trisolv(int n)
     check(what, used > 0 && used <= n + 10L);
     gf_free(dL), gf_free(db), gf_free(dx);
     free(L), free(b), free(x0), free(x1);
+}
+
+static void check_spread_rows(int n, int m)
+{
+    long nm = (long)n * m;
+    float *p0 = malloc(nm * sizeof *p0), *p1 = malloc(nm * sizeof *p1), s0[5], s1[5], r0[5], r1[5];
+    for (long i = 0; i < nm; i++)
+        p0[i] = p1[i] = (float)urand();
+    for (int t = 0; t < 5; t++) {
+        s0[t] = s1[t] = NAN;
+        r0[t] = r1[t] = (float)urand();
+    }
+    spread_rows(n, m, p0, s0, r0);
+    float *dp = to_dev(p1, nm * sizeof *p1), *ds = to_dev(s1, sizeof s1), *dr = to_dev(r1, sizeof r1);
+    long before = launches;
+    gf_spread_rows(n, m, dp, ds, dr);
+    long used = launches - before;
+    poison_f(p1, nm);
+    from_dev(p1, dp, nm * sizeof *p1);
+    from_dev(s1, ds, sizeof s1);
+    from_dev(r1, dr, sizeof r1);
+    char what[112];
+    snprintf(what, sizeof what, "spread_rows %dx%d on the GPU: p, s and r as the C body's", n, m);
+    check(what, close_f(p0, p1, nm, 1e-5f) && close_f(s0, s1, 4, 1e-6f) && close_f(r0, r1, 5, 1e-5f));
+    snprintf(what, sizeof what, "  ... %ld launches and copies, at most 1 per step", used);
+    check(what, used > 0 && used <= 4 + 10);
+    gf_free(dp), gf_free(ds), gf_free(dr);
+    free(p0), free(p1);
 }
 
 /* ---- scalars around parallel loops, device memory ---- */
@@ -511,6 +540,8 @@ int main(void)
     check_trisolv(300);
     check_trisolv(1 + (int)(urand() * 90));
     check_trisolv(1);
+    check_spread_rows(300, 64);
+    check_spread_rows(1, 5);
     check_lu(64, 0);
     check_neg_scale(1000);
     check_neg_scale(1);

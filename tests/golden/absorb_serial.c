@@ -52,6 +52,21 @@ GPUFUSE void map_reads_other(int n, float a[n], float z[n])
     }
 }
 
+// the map's threads walk rows (blocks spread over the SMs): at least one
+// block even when n = 1 leaves it no row
+GPUFUSE void spread_rows(int n, int m, float p[n][m], float s[5], float r[5])
+{
+    for (int t = 0; t < 4; t++) {
+        s[t] = r[t] * 0.5f + 1.0f;
+        for (int i = 1; i < n; i++) {
+            for (int j = 1; j < m; j++)
+                p[i][j] = p[i][j - 1] * 0.5f + p[i][j] * 0.25f + s[t];
+            if (i == 1)
+                r[t + 1] = p[i][m - 1];
+        }
+    }
+}
+
 // no host loop around them: left as two kernels
 GPUFUSE void straight(int n, float a[n], float y[n])
 {
@@ -72,7 +87,7 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 // REPORT-LABEL: region map_reads_other
 // REPORT: kernel map_reads_other_k0 [serial, one thread, in order]: lines 49-49
 // REPORT-LABEL: region straight
-// REPORT: kernel straight_k0 [serial, one thread, in order]: lines 58-58
+// REPORT: kernel straight_k0 [serial, one thread, in order]: lines 73-73
 // CU-LABEL: /* col_scale_k0: absorb_serial.c lines 15-15, run by the threads of col_scale_k1 at its start (one launch fewer) */
 // CU-NOT: __global__ void __launch_bounds__(1) col_scale_k0
 // CU: __global__ void __launch_bounds__(GF_THREADS) col_scale_k1(int k, int n, float *__restrict__ a, const float *__restrict__ d, unsigned *gf_ticket, GF_I gf_n0)
@@ -105,5 +120,13 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 // CU-NOT: gf_q0
 // CU-LABEL: map_reads_other_k0(
 // CU-NOT: gf_q0
+// CU-LABEL: spread_rows_k1(
+// CU: float gf_q0 = s[t];
+// CU-NEXT: gf_q0 = r[t] * 0.5f + 1.0f;
+// CU: s[t] = gf_q0;
+// CU: static void gf_launch_spread_rows(int n, int m, float *p, float *s, float *r){{$}}
+// CU: const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);
+// CU-NEXT: const long long gf_need = gf_max(1LL, gf_blocks_for(gf_n0, gf_bt));
+// CU-NEXT: if (gf_n0 > 0 || 1) {
 // CU-LABEL: straight_k0(
 // CU-NOT: gf_q0
