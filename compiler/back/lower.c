@@ -1973,7 +1973,9 @@ static void lower_block(RegionLow *l)
  * reads (deps_absorbable): then no thread sees another's store early, and
  * no statement reads what the map writes. */
 
-static bool is_index_or_param(const Expr *e, const void *arg)
+/* What a stored element's subscript may not read: an element, a field, a
+ * call, a variable other than a loop index or a parameter. */
+static bool not_index_or_param(const Expr *e, const void *arg)
 {
     (void)arg;
     return e->kind == E_INDEX || e->kind == E_FIELD || e->kind == E_CALL ||
@@ -2012,7 +2014,7 @@ static bool absorb_elems(LowCx *c, const Kernel *s, Vec *pro)
         if (st->kind != S_ASSIGN || st->lhs->kind != E_INDEX || ir_expr_any(st->rhs, helper_call, NULL))
             return false;
         for (int d = 0; d < st->lhs->nkids; d++)
-            if (ir_expr_any(st->lhs->kids[d], is_index_or_param, NULL))
+            if (ir_expr_any(st->lhs->kids[d], not_index_or_param, NULL))
                 return false;
         bool seen = false;
         for (int j = 0; j < pro->len && !seen; j++)

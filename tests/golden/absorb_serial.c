@@ -5,7 +5,9 @@
 // iteration of the host loop, the two touch no element in common but
 // through those reads (deps_absorbable).
 // DIFF-INIT: d in [1, 2)
+// DIFF-INIT: dc in [1, 2)
 #include <gpufuse.h>
+#include <complex.h>
 #include <math.h>
 
 // the square root of the diagonal, then the column divided by it (cholesky)
@@ -67,6 +69,25 @@ GPUFUSE void spread_rows(int n, int m, float p[n][m], float s[5], float r[5])
     }
 }
 
+// complex and integer elements: the registers have the element's type
+GPUFUSE void cplx_col(int n, float _Complex x[n], const float _Complex dc[n])
+{
+    for (int k = 0; k < n; k++) {
+        x[k] = x[k] / dc[k];
+        for (int i = k + 1; i < n; i++)
+            x[i] -= x[k] * 0.001f;
+    }
+}
+
+GPUFUSE void int_col(int n, int v[n])
+{
+    for (int k = 0; k < n; k++) {
+        v[k] = v[k] * 3 + 1;
+        for (int i = k + 1; i < n; i++)
+            v[i] += v[k] % 7;
+    }
+}
+
 // no host loop around them: left as two kernels
 GPUFUSE void straight(int n, float a[n], float y[n])
 {
@@ -76,23 +97,23 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 }
 
 // CHECK-LABEL: region col_scale
-// CHECK: for k in [0, n) step 1 ; line 14, sequential
-// CHECK: for i in [(k + 1), n) step 1 ; line 16, parallel
+// CHECK: for k in [0, n) step 1 ; line 16, sequential
+// CHECK: for i in [(k + 1), n) step 1 ; line 18, parallel
 // REPORT-LABEL: region col_scale
-// REPORT: kernel col_scale_k0 [serial, one thread, in order; on the GPU run by every thread of col_scale_k1 at its start, its stores made by the last block (one launch fewer)]: lines 15-15
+// REPORT: kernel col_scale_k0 [serial, one thread, in order; on the GPU run by every thread of col_scale_k1 at its start, its stores made by the last block (one launch fewer)]: lines 17-17
 // REPORT-LABEL: region two_stmts
 // REPORT: kernel two_stmts_k0 [serial, one thread, in order; on the GPU run by every thread of two_stmts_k1
 // REPORT-LABEL: region map_writes_input
-// REPORT: kernel map_writes_input_k0 [serial, one thread, in order]: lines 38-38
+// REPORT: kernel map_writes_input_k0 [serial, one thread, in order]: lines 40-40
 // REPORT-LABEL: region map_reads_other
-// REPORT: kernel map_reads_other_k0 [serial, one thread, in order]: lines 49-49
+// REPORT: kernel map_reads_other_k0 [serial, one thread, in order]: lines 51-51
 // REPORT-LABEL: region straight
-// REPORT: kernel straight_k0 [serial, one thread, in order]: lines 73-73
-// CU-LABEL: /* col_scale_k0: absorb_serial.c lines 15-15, run by the threads of col_scale_k1 at its start (one launch fewer) */
+// REPORT: kernel straight_k0 [serial, one thread, in order]: lines 94-94
+// CU-LABEL: /* col_scale_k0: absorb_serial.c lines 17-17, run by the threads of col_scale_k1 at its start (one launch fewer) */
 // CU-NOT: __global__ void __launch_bounds__(1) col_scale_k0
 // CU: __global__ void __launch_bounds__(GF_THREADS) col_scale_k1(int k, int n, float *__restrict__ a, const float *__restrict__ d, unsigned *gf_ticket, GF_I gf_n0)
 // CU-NEXT: {
-// CU-NEXT: /* col_scale_k0: absorb_serial.c lines 15-15, run by every thread into registers; the last block stores them */
+// CU-NEXT: /* col_scale_k0: absorb_serial.c lines 17-17, run by every thread into registers; the last block stores them */
 // CU-NEXT: float gf_q0 = a[((GF_I)k * n + k)];
 // CU-NEXT: gf_q0 = sqrtf(fabsf(gf_q0) + d[k]);
 // CU: a[((GF_I)i * n + k)] /= gf_q0;
@@ -103,7 +124,7 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 // CU-NEXT: {
 // CU: gf_call_reserve(gf_c, sizeof(unsigned)); /* 0: col_scale_k1 ticket */
 // CU: cudaMemsetAsync(gf_call_reserved(gf_c, 0), 0, sizeof(unsigned), gf_s)
-// CU: /* col_scale_k0 (absorb_serial.c lines 15-15): run by the next kernel's threads */
+// CU: /* col_scale_k0 (absorb_serial.c lines 17-17): run by the next kernel's threads */
 // CU: const long long gf_need = gf_max(1LL, gf_blocks_for(gf_n0));
 // CU-NEXT: if (gf_n0 > 0 || 1) {
 // CU-NEXT: if (gf_i32) {
@@ -128,5 +149,15 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 // CU: const unsigned gf_bt = gf_cover_threads(gf_n0, gf_sms);
 // CU-NEXT: const long long gf_need = gf_max(1LL, gf_blocks_for(gf_n0, gf_bt));
 // CU-NEXT: if (gf_n0 > 0 || 1) {
+// CU-LABEL: cplx_col_k1(
+// CU: gf_c32 gf_q0 = x[k];
+// CU-NEXT: gf_q0 = gf_q0 / dc[k];
+// CU: x[i] -= gf_q0 * 0.001f;
+// CU: x[k] = gf_q0;
+// CU-LABEL: int_col_k1(
+// CU: int gf_q0 = v[k];
+// CU-NEXT: gf_q0 = gf_q0 * 3 + 1;
+// CU: v[i] += gf_q0 % 7;
+// CU: v[k] = gf_q0;
 // CU-LABEL: straight_k0(
 // CU-NOT: gf_q0
