@@ -1733,6 +1733,8 @@ static bool pstmts_apart(Model *m, const PStmt *pa, const PStmt *pb, const Vec *
 /* Whether statement ps is x or inside it. */
 static bool ps_in(const PStmt *ps, const Stmt *x)
 {
+    if (model_under(ps, x))
+        return true;
     for (const Stmt *p = ps->s; p; p = p->parent)
         if (p == x)
             return true;
@@ -1753,17 +1755,20 @@ static bool commute(Region *r, Stmt *x, Stmt *y)
     Model *m = &((DepPriv *)r->deps->priv)->m;
     if (m->failed)
         return false;
+    int nx = 0, ny = 0;
     for (int i = 0; i < m->ps.len; i++) {
         PStmt *pa = vec_at(&m->ps, i);
+        ny += ps_in(pa, y);
         if (!ps_in(pa, x))
             continue;
+        nx++;
         for (int j = 0; j < m->ps.len; j++) {
             PStmt *pb = vec_at(&m->ps, j);
             if (ps_in(pb, y) && !pstmts_apart(m, pa, pb, NULL))
                 return false;
         }
     }
-    return true;
+    return nx > 0 && ny > 0;     /* statements the model does not hold: assume the worst */
 }
 
 /* The sibling after a with a's header that may move up to it: the next
@@ -2735,6 +2740,7 @@ bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kep
     Model *m = &((DepPriv *)r->deps->priv)->m;
     if (m->failed)
         return false;
+    int seen = 0;                /* the map's statements the model holds */
     for (int i = 0; i < ser->len; i++) {
         PStmt *pa = pstmt_of(m, vec_at(ser, i));
         if (!pa)
@@ -2744,9 +2750,10 @@ bool deps_absorbable(Region *r, const Vec *ser, const Vec *nests, const Vec *kep
             bool in_map = false;
             for (int n = 0; n < nests->len && !in_map; n++)
                 in_map = model_under(pb, vec_at(nests, n));
+            seen += in_map;
             if (in_map && !pstmts_apart(m, pa, pb, kept))
                 return false;
         }
     }
-    return true;
+    return seen > 0;
 }

@@ -521,7 +521,6 @@ static void flat_elements(Buf *b, CudaCx *c)
     buf_line(b, "}");
 }
 
-/* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
 /* The statements of the serial kernel absorbed into this one
  * (KernelLow.absorbed), run by every thread into registers: each element
  * they store starts as memory holds it (gf_q<id>), the statements update
@@ -564,6 +563,7 @@ static void emit_absorbed_end(Buf *b, CudaCx *c)
     buf_line(b, "}");
 }
 
+/* The 1-D grid-stride map or map-reduce kernel; `vec` = the 16-byte form. */
 static void emit_flat_form(Buf *b, CudaCx *c, bool vec)
 {
     Kernel *k = c->k;
@@ -2969,12 +2969,8 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             c.k = k;
             c.kl = lower_of(c.low, k);
             if (c.kl->via == VIA_ABSORBED) {
-                Kernel *m = NULL;
-                for (int x = 0; x < c.low->kernels.len && !m; x++)
-                    if (((KernelLow *)vec_at(&c.low->kernels, x))->absorbed == k)
-                        m = ((KernelLow *)vec_at(&c.low->kernels, x))->k;
                 buf_printf(b, "/* %s: %s lines %d-%d, run by the threads of %s at its start (one launch fewer) */\n\n",
-                           k->name, u->gen_path, k->first_line, k->last_line, m->name);
+                           k->name, u->gen_path, k->first_line, k->last_line, c.kl->into->name);
                 continue;
             }
             if (c.kl->shape == SH_SERIAL)

@@ -2058,6 +2058,7 @@ static void absorb_pair(Unit *u, RegionLow *l, const Step *a, const Step *b)
     if (!deps_absorbable(l->r, &s->nests, &m->nests, &kept))
         return;
     ks->via = VIA_ABSORBED;
+    ks->into = km->k;
     km->absorbed = (Kernel *)s;
     km->pro = pro;
     kernel_uses(&c, km->k, &km->uses);
@@ -2135,14 +2136,11 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
 const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k)
 {
     LowerOptions o = {0};
-    RegionLow *l = lower_region(u, r, &o);
-    for (int i = 0; i < l->kernels.len; i++) {
-        const KernelLow *m = vec_at(&l->kernels, i);
-        if (m->absorbed == k)
-            return arena_printf(u->arena, "on the GPU run by every thread of %s at its start, its stores made by "
-                                          "the last block (one launch fewer)", m->k->name);
-    }
-    return NULL;
+    const KernelLow *kl = lower_of(lower_region(u, r, &o), k);
+    if (kl->via != VIA_ABSORBED)
+        return NULL;
+    return arena_printf(u->arena, "on the GPU run by every thread of %s at its start, its stores made by the last "
+                                  "block (one launch fewer)", kl->into->name);
 }
 
 KernelLow *lower_of(const RegionLow *l, const Kernel *k)

@@ -133,6 +133,7 @@ typedef struct KernelLow {
      * via is VIA_ABSORBED. */
     Kernel *absorbed;
     Vec pro;
+    Kernel *into;                /* VIA_ABSORBED: the kernel whose threads run this one */
     Vec align16;                 /* Var*: arrays whose 16-byte alignment the launch checks (4-wide forms) */
     /* SH_FLAT */
     Vec vec_loads;               /* Var*: arrays the float4 body loads (read, or stored only conditionally) */
