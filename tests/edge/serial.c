@@ -295,8 +295,10 @@ static void check_spread_rows(int n, int m)
     char what[112];
     snprintf(what, sizeof what, "spread_rows %dx%d on the GPU: p, s and r as the C body's", n, m);
     check(what, close_f(p0, p1, nm, 1e-5f) && close_f(s0, s1, 4, 1e-6f) && close_f(r0, r1, 5, 1e-5f));
-    snprintf(what, sizeof what, "  ... %ld launches and copies, at most 1 per step", used);
-    check(what, used > 0 && used <= 4 + 10);
+    /* 4 steps: a launch each (the statement runs in the map's threads; 8
+     * launches without that) and the ticket's one memset */
+    snprintf(what, sizeof what, "  ... %ld launches and copies, 1 per step and the ticket's memset", used);
+    check(what, used > 0 && used <= 4 + 1);
     gf_free(dp), gf_free(ds), gf_free(dr);
     free(p0), free(p1);
 }
