@@ -1350,7 +1350,7 @@ class Builder:
             mid = r.choice([f'{a.at("i", "m - 1 - j")} * 0.5', f'{t.at("i", "m - 1 - j")} * 0.5',
                             f'{o.at("i", "j")} * 0.5'])      # the last reads what the third writes: stays
             third = r.choice([f'{t.at("i", "j")} + {a.at("i", "j")}', f'{t.at("i", "j")} - {u.at("i", "m - 1 - j")}',
-                              f'{t.at("i", "j")} * {u.at("i", "j")}'])   # reads of u: stays (u[i][j] would fuse all three)
+                              f'{t.at("i", "j")} * {u.at("i", "j")}'])   # reads of u (the middle loop writes it): stays
             reg.body += ['    for (int i = 0; i < n; i++) {', '        for (int j = 0; j < m; j++)',
                          f'            {t.at("i", "j")} = {a.at("i", "j")} * 2 + 1;', '        for (int j = 1; j < m; j++)',
                          f'            {u.at("i", "j")} = {mid};', '        for (int j = 0; j < m; j++)',
