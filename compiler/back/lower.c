@@ -501,6 +501,71 @@ static void row_vec_stores(LowCx *c, Stmt *l, Vec *out)
     }
 }
 
+/* Reads of a float array the kernel does not store, at [j] or [row][j]
+ * (j the loop's index), that every iteration of the loop makes: in a
+ * statement of the body's top level, not under ?:, && or ||.  The 4-wide
+ * form loads the group's 4 consecutive elements in one 16-byte load (where
+ * the address is aligned) and the statements read them from registers
+ * (layernorm's gamma[j] and beta[j]); an element outside [0, ub) is never
+ * read, as the loop reads each element it loads. */
+typedef struct VloadCx {
+    LowCx *c;
+    Stmt *loop;
+    Vec *out;
+} VloadCx;
+
+static void row_vec_load(VloadCx *vc, const Expr *e)
+{
+    LowCx *c = vc->c;
+    if (e->kind == E_COND) {
+        row_vec_load(vc, e->kids[0]);   /* only the condition is always evaluated */
+        return;
+    }
+    if (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+        row_vec_load(vc, e->kids[0]);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        row_vec_load(vc, e->kids[i]);
+    if (e->kind != E_INDEX)
+        return;
+    Var *v = e->var, *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
+    if (v->is_private || type_elem(v->ty)->kind != TY_FLOAT || in(&c->kl->cached, v) || in(&c->kl->uses.stored, v) ||
+        lower_reg_temp(c->k, v))
+        return;
+    const Expr *last = e->kids[e->nkids - 1];
+    if (last->kind != E_VAR || last->var != vc->loop->iv)
+        return;
+    if (e->nkids == 2 && (e->kids[0]->kind != E_VAR || e->kids[0]->var != row || !v->dims[1]))
+        return;
+    if (e->nkids > 2)
+        return;
+    for (int i = 0; i < vc->out->len; i++)
+        if (expr_equal(vec_at(vc->out, i), e))
+            return;
+    vec_push(A(c), vc->out, (void *)e);
+}
+
+static void row_vec_loads(LowCx *c, Stmt *l, Vec *out)
+{
+    Stmt *body = l->body;
+    Stmt *one[1] = {body};
+    Stmt **list = body->kind == S_BLOCK ? (Stmt **)body->list.data : one;
+    int n = body->kind == S_BLOCK ? body->list.len : 1;
+    VloadCx vc = {c, l, out};
+    for (int i = 0; i < n; i++) {
+        Stmt *s = list[i];
+        if (s->kind == S_ASSIGN) {
+            row_vec_load(&vc, s->rhs);
+            if (s->lhs->kind == E_INDEX)
+                for (int k = 0; k < s->lhs->nkids; k++)
+                    row_vec_load(&vc, s->lhs->kids[k]);
+        } else if (s->kind == S_DECL && s->rhs) {
+            row_vec_load(&vc, s->rhs);
+        }
+    }
+}
+
 /* Whether an expression reads an array that `loop` stores to. */
 static bool reads_store_of(const Expr *e, const void *loop)
 {
@@ -954,8 +1019,10 @@ static bool row_loop_stmt(IrVisitor *v, Stmt *s)
     rl->ops = arena_alloc(A(c), sizeof *rl->ops * (size_t)(rl->reds.len ? rl->reds.len : 1));
     for (int i = 0; i < rl->reds.len; i++)
         rl->ops[i] = red_in_loop(s, vec_at(&rl->reds, i));
-    if (c->kl->row_vec)
+    if (c->kl->row_vec) {
         row_vec_stores(c, s, &rl->vstores);
+        row_vec_loads(c, s, &rl->vloads);
+    }
     rl->sync_after = later_reads_written(s);
     vec_push(A(c), &c->kl->row_loops, rl);
     return false;

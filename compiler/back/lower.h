@@ -79,6 +79,8 @@ typedef struct RowLoop {
     Vec reds;                    /* Var*: row accumulators it reduces, the last update first */
     RedOp *ops;                  /* their operators */
     Vec vstores;                 /* Var*: stores gathered into 16-byte writes (4-wide form only) */
+    Vec vloads;                  /* Expr*: reads of an uncached float array at [j] or [row][j] that every
+                                    iteration makes, loaded 16 bytes at a time (4-wide form only) */
     bool sync_after;             /* a later statement of the row reads what it stored */
 } RowLoop;
 

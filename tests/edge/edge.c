@@ -16,6 +16,9 @@ float gf_total(int n, const float *restrict x);
 float biggest(int n, const float *restrict x);
 float gf_biggest(int n, const float *restrict x);
 typedef void row_fn(int rows, int cols, const float *x, float *y);
+void row_affine(int rows, int cols, int ld, const float *x, const float *g, const float *b, const float *w, float *y);
+void gf_row_affine(int rows, int cols, int ld, const float *x, const float *g, const float *b, const float *w,
+                   float *y);
 void row_softmax(int rows, int cols, const float *x, float *y);
 void gf_row_softmax(int rows, int cols, const float *x, float *y);
 void row_shifted(int rows, int cols, const float *x, float *y);
@@ -62,6 +65,41 @@ static void check_rows(const char *name, row_fn *c_body, row_fn *gf)
         /* sums of up to 20000 terms, reassociated */
         check(what, close(r1, r2, n, 2e-4f));
         free(x);
+        free(r1);
+        free(r2);
+    }
+}
+
+/* A row kernel's per-column operands g[j], b[j] (16-byte loads where
+ * aligned): every row length above, g and b at 16-byte boundaries and
+ * shifted by one and by three elements, w's rows one longer than x's. */
+static void check_affine(void)
+{
+    static const int shapes[][2] = {{7, 1}, {9, 31}, {40, 128}, {33, 130}, {17, 512}, {9, 513}, {5, 4096}, {3, 20000}};
+    static const int shifts[][2] = {{0, 0}, {1, 3}, {3, 1}};
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        const int rows = shapes[t][0], cols = shapes[t][1], ld = cols + 1;
+        const long n = (long)rows * cols;
+        float *x = malloc(n * sizeof *x), *w = malloc((long)rows * ld * sizeof *w), *gb = malloc(2 * (cols + 4) * sizeof *gb);
+        float *r1 = malloc(n * sizeof *r1), *r2 = malloc(n * sizeof *r2);
+        for (long i = 0; i < n; i++)
+            x[i] = (float)((i * 37) % 101) / 25.0f - 2.0f;
+        for (long i = 0; i < (long)rows * ld; i++)
+            w[i] = (float)((i * 11) % 23) / 8.0f;
+        for (int i = 0; i < 2 * (cols + 4); i++)
+            gb[i] = (float)((i * 7) % 19) / 9.0f - 1.0f;
+        for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
+            const float *g = gb + shifts[s][0], *b = gb + cols + 4 + shifts[s][1];
+            row_affine(rows, cols, ld, x, g, b, w, r1);
+            gf_row_affine(rows, cols, ld, x, g, b, w, r2);
+            char what[96];
+            snprintf(what, sizeof what, "row per-column operands, %d rows of %d, g+%d b+%d", rows, cols, shifts[s][0],
+                     shifts[s][1]);
+            check(what, close(r1, r2, n, 2e-4f));
+        }
+        free(x);
+        free(w);
+        free(gb);
         free(r1);
         free(r2);
     }
@@ -136,6 +174,7 @@ int main(void)
     check_rows("row softmax (exp reused)", row_softmax, gf_row_softmax);
     check_rows("row, scalar changed between loops", row_shifted, gf_row_shifted);
     check_rows("row, value computed under a condition", row_partial, gf_row_partial);
+    check_affine();
 
     printf("%s\n", failures ? "FAILED" : "all edge cases match the C bodies");
     return failures ? 1 : 0;

@@ -66,3 +66,18 @@ GPUFUSE void row_partial(int rows, int cols, const float x[rows][cols], float y[
             y[i][j] = (x[i][j] > 0.0f ? logf(x[i][j]) : 0.0f) * s;
     }
 }
+
+/* Per-column operands of a row kernel (g[j], b[j], w[i][j] of rows ld long, read in the last
+ * loop only): 16-byte loads where their addresses are aligned, one element
+ * at a time where not (the test passes shifted pointers). */
+GPUFUSE void row_affine(int rows, int cols, int ld, const float x[rows][cols], const float g[cols], const float b[cols],
+                        const float w[rows][ld], float y[rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += x[i][j];
+        for (int j = 0; j < cols; j++)
+            y[i][j] = (x[i][j] - s / cols) * g[j] + b[j] * w[i][j];
+    }
+}

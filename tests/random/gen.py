@@ -76,6 +76,7 @@ class Arr:
         self.restrict = restrict
         self.tol = tol            # None: by type; ('red', acc) ; ('prod',)
         self.alias = None         # (other array, element offset): passed as other + offset
+        self.shift = 0            # elements its pointer is past the allocation's (16-byte aligned) start
         if lo is None:
             lo, hi = {'f': (-1.0, 1.0), 'i': (-100, 100), 'u': (0, 255), 'idx': (0, 1),
                       'l': (-(1 << 40), 1 << 40), 'L': (0, (1 << 64) - 1)}[fill]
@@ -980,6 +981,9 @@ class Builder:
             y = self.out_arr(reg, 'y', 'float', ['rows', 'cols'], style=st)
             gm = self.in_arr(reg, 'gamma', 'float', ['cols'])
             bt = self.in_arr(reg, 'beta', 'float', ['cols'])
+            # per-column operands off a 16-byte boundary: the 4-wide row
+            # form must read them one element at a time
+            gm.shift, bt.shift = r.choice([0, 0, 1, 3]), r.choice([0, 0, 2])
             reg.params.append(Scal('eps', 'float', '1e-5f'))
             reg.body += [
                 '    for (int i = 0; i < rows; i++) {',
@@ -999,6 +1003,7 @@ class Builder:
             y.tol = ('f', 1e-3)
         elif v == 2:
             w = self.in_arr(reg, 'w', 'float', ['cols'])
+            w.shift = r.choice([0, 0, 1])
             o = self.out_arr(reg, 'o', r.choice(['float', 'double']), ['rows'])
             acc = r.choice(['float', 'double'])
             o.tol = ('rowred', acc, 'cols')
@@ -2584,8 +2589,12 @@ def emit_runner(reg, seed, idx):
         if a.alias:
             continue
         L.append(f'    size_t cnt_{a.name} = {a.count()};')
-        L.append(f'    {c} *ref_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c})), '
-                 f'*got_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c}));')
+        if a.shift:
+            L.append(f'    {c} *ref_{a.name} = ({c} *)gen_alloc(cnt_{a.name} + {a.shift}, sizeof({c})) + {a.shift}, '
+                     f'*got_{a.name} = ({c} *)gen_alloc(cnt_{a.name} + {a.shift}, sizeof({c})) + {a.shift};')
+        else:
+            L.append(f'    {c} *ref_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c})), '
+                     f'*got_{a.name} = gen_alloc(cnt_{a.name}, sizeof({c}));')
         if a.ty in STRUCTS:
             L.append(f'    fill_f((float *)ref_{a.name}, cnt_{a.name} * {len(STRUCTS[a.ty])}, {a.lo!r}, {a.hi!r});')
         elif a.ty in CPARTS:
@@ -2676,7 +2685,8 @@ def emit_runner(reg, seed, idx):
             L.append(f'    bad |= cmp_u("{nm}", "{a.name}", ref_{a.name}, got_{a.name}, cnt_{a.name});')
     L.append('done:')
     for a in [a for a in arrs if not a.alias]:
-        L.append(f'    free(ref_{a.name}); free(got_{a.name});')
+        sh = f' - {a.shift}' if a.shift else ''
+        L.append(f'    free(ref_{a.name}{sh}); free(got_{a.name}{sh});')
     L.append('    return bad;')
     L.append('}')
     L.append('')
