@@ -2200,14 +2200,41 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k)
     return t;
 }
 
-const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k)
+const Kernel *lower_absorbed_by(Unit *u, Region *r, const Kernel *k)
 {
     LowerOptions o = {0};
     const KernelLow *kl = lower_of(lower_region(u, r, &o), k);
-    if (kl->via != VIA_ABSORBED)
+    return kl->via == VIA_ABSORBED ? kl->into : NULL;
+}
+
+const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k)
+{
+    const Kernel *into = lower_absorbed_by(u, r, k);
+    if (!into)
         return NULL;
     return arena_printf(u->arena, "on the GPU run by every thread of %s at its start, its stores made by the last "
-                                  "block (one launch fewer)", kl->into->name);
+                                  "block (one launch fewer)", into->name);
+}
+
+const char *lower_host_loop_text(Unit *u, Region *r, const HostLoop *hl)
+{
+    int absorbed = 0;
+    Buf b = {0};
+    for (int i = 0; i < hl->kernels.len; i++) {
+        const Kernel *k = vec_at(&hl->kernels, i);
+        const Kernel *into = lower_absorbed_by(u, r, k);
+        if (!into)
+            continue;
+        buf_printf(&b, "%s%s runs in the threads of %s", absorbed ? ", " : "", k->name, into->name);
+        absorbed++;
+    }
+    if (!absorbed)
+        return NULL;
+    int launches = hl->kernels.len - absorbed;
+    const char *t = arena_printf(u->arena, "line %d: on the GPU %d launch%s in each iteration: %s", hl->loop->loc.line,
+                                 launches, launches == 1 ? "" : "es", b.data);
+    buf_free(&b);
+    return t;
 }
 
 KernelLow *lower_of(const RegionLow *l, const Kernel *k)

@@ -206,6 +206,11 @@ KernelLow *lower_of(const RegionLow *l, const Kernel *k);
 /* --report: what became of serial kernel k when the next kernel absorbed
  * it (lower_absorb), or NULL. */
 const char *lower_absorbed_text(Unit *u, Region *r, const Kernel *k);
+/* The kernel whose threads run serial kernel k (lower_absorb), or NULL. */
+const Kernel *lower_absorbed_by(Unit *u, Region *r, const Kernel *k);
+/* --report: a host loop's launches per iteration on the GPU, when some of
+ * its kernels run in other kernels' threads; NULL when none does. */
+const char *lower_host_loop_text(Unit *u, Region *r, const HostLoop *hl);
 /* Whether temporary v's size reads parameters only: reserved before
  * gf_call_map with the staging (else allocated at its declaration). */
 bool lower_temp_early(const Var *v);

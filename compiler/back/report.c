@@ -20,6 +20,19 @@ static void kernel_nest_lines(FILE *f, Kernel *k, bool json)
     }
 }
 
+/* The launches per iteration on the GPU of the host loop whose note is
+ * r's plan note j, when some of its kernels run in another's threads. */
+static const char *host_loop_note(Unit *u, Region *r, int j)
+{
+    const Plan *p = r->plan;
+    for (int i = 0; i < p->host_loops.len; i++) {
+        const HostLoop *hl = vec_at(&p->host_loops, i);
+        if (hl->note == j)
+            return lower_host_loop_text(u, r, hl);
+    }
+    return NULL;
+}
+
 static const char *shape(Unit *u, Region *r, Kernel *k)
 {
     if (k->kind == K_SERIAL) {
@@ -231,8 +244,12 @@ void report_text(FILE *f, Unit *u)
             Var *v = vec_at(&p->dead_temps, j);
             fprintf(f, "  temporary '%s' (line %d) lives in registers: never allocated\n", v->name, v->loc.line);
         }
-        for (int j = 0; j < p->notes.len; j++)
+        for (int j = 0; j < p->notes.len; j++) {
             fprintf(f, "  %s\n", (const char *)vec_at(&p->notes, j));
+            const char *launches = host_loop_note(u, r, j);
+            if (launches)
+                fprintf(f, "  %s\n", launches);
+        }
         if (p->bytes_unfused > 0)
             fprintf(f, "  global traffic per element: %.0f B unfused (a pass per statement) -> %.0f B fused "
                        "(%.0f%% saved)\n",
@@ -342,6 +359,11 @@ void report_json(FILE *f, Unit *u)
         for (int j = 0; j < p->notes.len; j++) {
             fprintf(f, "%s", j ? ", " : "");
             json_str(f, vec_at(&p->notes, j));
+            const char *launches = host_loop_note(u, r, j);
+            if (launches) {
+                fprintf(f, ", ");
+                json_str(f, launches);
+            }
         }
         fprintf(f, "], \"cost_model\": %s, \"bytes_per_iteration_unfused\": %.0f, \"bytes_per_iteration_fused\": %.0f",
                 p->cost_model ? "true" : "false", p->bytes_unfused, p->bytes_fused);

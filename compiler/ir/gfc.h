@@ -886,10 +886,20 @@ typedef struct Step {
     bool fft_keep;
 } Step;
 
+/* A loop of the plan that stays on the host and launches kernels in each
+ * iteration (its note in Plan.notes says how many; the report adds how
+ * many of them the GPU launches: lower.c may run one in another's threads). */
+typedef struct HostLoop {
+    const Stmt *loop;
+    int note;                    /* its note's index in Plan.notes */
+    Vec kernels;                 /* Kernel*: the plan's kernels in its body (library calls not counted) */
+} HostLoop;
+
 typedef struct Plan {
     Vec steps;                   /* Step* */
     Vec kernels;                 /* Kernel* */
     Vec notes;                   /* const char*: what was not fused and why */
+    Vec host_loops;              /* HostLoop*: loops on the host launching kernels, in note order */
     Vec dead_temps;              /* Var*: temporaries never allocated */
     int nests;                   /* parallel nests before fusion */
     bool has_lib;                /* a P_LIB step: the host code calls libgpufuse */

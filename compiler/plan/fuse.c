@@ -1616,6 +1616,19 @@ static int kernels_in(Vec *steps)
     return n;
 }
 
+static void kernels_of(Arena *a, Vec *steps, Vec *out)
+{
+    for (int i = 0; i < steps->len; i++) {
+        Step *st = vec_at(steps, i);
+        if (st->kind == P_KERNEL)
+            vec_push(a, out, st->kernel);
+        if (st->kind == P_LOOP || st->kind == P_IF) {
+            kernels_of(a, &st->body, out);
+            kernels_of(a, &st->els, out);
+        }
+    }
+}
+
 static bool has_lib_step(Vec *steps)
 {
     for (int i = 0; i < steps->len; i++) {
@@ -1650,8 +1663,14 @@ static bool note_host_loops(F *f, Vec *steps)
             continue;
         any = true;
         Stmt *l = st->stmt;
+        HostLoop *hl = arena_alloc(f->a, sizeof *hl);
+        memset(hl, 0, sizeof *hl);
+        hl->loop = l;
+        hl->note = f->plan->notes.len;
+        kernels_of(f->a, &st->body, &hl->kernels);
+        vec_push(f->a, &f->plan->host_loops, hl);
         vec_push(f->a, &f->plan->notes,
-                 arena_printf(f->a, "line %d: the %s runs on the host and launches %d kernel%s per iteration: each call "
+                 arena_printf(f->a, "line %d: the %s runs on the host, %d kernel%s in each iteration: each call "
                               "weighs the launches against their work and runs the C body when the GPU cannot win",
                               l->loc.line, l->kind == S_WHILE ? "while loop" : arena_printf(f->a, "loop over '%s'", l->iv->name),
                               n, n == 1 ? "" : "s"));

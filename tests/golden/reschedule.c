@@ -105,19 +105,24 @@ GPUFUSE void floyd(int n, int path[n][n])
 // REPORT-NEXT: kernel lu_k1 [map, 2-D]: lines 15-24
 // REPORT-NEXT: kernel lu_k2 [map, 2-D]: lines 15-24
 // REPORT: line 15: the nest runs in the order isl's scheduler found: 2 of its statements had no parallel loop around them as written, 0 now
-// REPORT: line 15: the loop over 'c0' runs on the host and launches 3 kernels per iteration
+// REPORT: line 15: the loop over 'c0' runs on the host, 3 kernels in each iteration
 // REPORT: region trisolv ({{.*}}): 2 loop nests -> 3 kernels
 // REPORT: line 31: the nest runs in the order isl's scheduler found: 3 of its statements had no parallel loop around them as written, 1 now
+// the serial kernel runs in the next map's threads: one launch a row
+// REPORT: line 31: the loop over 'c0' runs on the host, 2 kernels in each iteration
+// REPORT-NEXT: line 31: on the GPU 1 launch in each iteration: trisolv_k1 runs in the threads of trisolv_k2
 // the diagonal's update moves up past the trailing update (they touch no
 // element in common) and joins the column's division: 3 kernels, 2 launched
 // REPORT: region cholesky ({{.*}}): 2 loop nests -> 3 kernels
 // REPORT: kernel cholesky_k0 [serial, one thread, in order; on the GPU run by every thread of cholesky_k1 at its start
 // REPORT: line 42: the nest runs in the order isl's scheduler found: 4 of its statements had no parallel loop around them as written, 1 now
 // REPORT: line 42: the loop of line 42 fused into it: one loop over 'c1' runs both bodies
+// REPORT: line 42: the loop over 'c0' runs on the host, 3 kernels in each iteration
+// REPORT-NEXT: line 42: on the GPU 2 launches in each iteration: cholesky_k0 runs in the threads of cholesky_k1
 // REPORT: region seidel ({{.*}}): 1 loop nest -> 1 kernel
 // REPORT: line 58: the nest runs in the order isl's scheduler found: 1 of its statements had no parallel loop around them as written, 0 now
 // the wavefronts' bounds (minima and maxima of affine forms) have a cost model
-// REPORT: line 58: the loop over 'c0' runs on the host and launches 1 kernel per iteration: each call weighs the launches against their work
+// REPORT: line 58: the loop over 'c0' runs on the host, 1 kernel in each iteration: each call weighs the launches against their work
 // REPORT: host plan: 1 OpenMP parallel loop; at each call the C body runs instead when the forks and atomic updates cost more than the threads save (cost model)
 // REPORT: region floyd ({{.*}}): kept on the CPU
 // WARN: reschedule.c:69:5: warning: loop carries a dependence on 'path' (an iteration uses what an earlier one wrote); no loop of this nest is parallel, so 'floyd' keeps its CPU body

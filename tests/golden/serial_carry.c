@@ -33,7 +33,7 @@ GPUFUSE void durbin(int n, const double r[n], double y[n], double z[n])
 // REPORT-NEXT: kernel durbin_k1 [serial, one thread, in order]: lines 14-18
 // REPORT-NEXT: leaves 'beta' in device memory
 // REPORT-NEXT: leaves 'alpha' in device memory
-// REPORT: line 13: the loop over 'k' runs on the host and launches 4 kernels per iteration
+// REPORT: line 13: the loop over 'k' runs on the host, 4 kernels in each iteration
 // the serial kernel of the loop body starts from the values left by the previous iteration
 // CU-LABEL: __global__ void __launch_bounds__(1) durbin_k1(const double *gf_dev_beta, const double *gf_dev_alpha, int k, const double *__restrict__ r, const double *__restrict__ y, double *gf_out_beta, double *gf_out_alpha)
 // CU: double beta = *gf_dev_beta;

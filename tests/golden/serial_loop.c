@@ -31,7 +31,7 @@ GPUFUSE void lu(int n, double A[n][n])
 // REPORT: region lu ({{.*}}): 1 loop nest -> 2 kernels
 // REPORT-NEXT: kernel lu_k0 [serial, one thread, in order]: lines 14-19
 // REPORT-NEXT: kernel lu_k1 [map, 1-D]: lines 20-22
-// REPORT: line 13: the loop over 'i' runs on the host and launches 2 kernels per iteration: each call weighs the launches against their work and runs the C body when the GPU cannot win
+// REPORT: line 13: the loop over 'i' runs on the host, 2 kernels in each iteration: each call weighs the launches against their work and runs the C body when the GPU cannot win
 // REPORT: loops in a serial kernel run in one GPU thread
 // the whole j loop is one kernel
 // CU-LABEL: __global__ void __launch_bounds__(1) lu_k0(int i, double w, int n, double *__restrict__ A)
