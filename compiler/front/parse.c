@@ -64,11 +64,14 @@ typedef struct P {
     Vec downs;                   /* Down*: down-counting loops around the current point */
     const Vec *asserts;          /* unsigned[2]: the extents of assert() in the file */
     int cases;                   /* switch groups being converted (loops reset it) */
+    Vec aliases;                 /* Alias*: pointer locals that name part of an array */
 } P;
 
 static Down *down_of(P *p, Var *v);
 static Expr *clone_expr(P *p, const Expr *e, Loc loc);
 static Expr *int_lit(P *p, CXCursor c, const char *text);
+static Expr *arith(P *p, CXCursor at, Op op, Expr *l, Expr *r, Type *ty);
+static bool plain_int(const Expr *e, long long *v);
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -750,6 +753,262 @@ static Expr *constant(P *p, CXCursor c, Type *ty)
     return e;
 }
 
+/* ---- row pointers -------------------------------------------------------------
+ * `const float *row = x + t * dim;` (or `&x[t * dim]`, `x[t]` of a 2-D x,
+ * `row + k` of another such pointer): a name for part of an array, as
+ * inference engines and image code write rows.  The pointer itself
+ * disappears: a use `row[j]` is the element x[t * dim + j] (x[t][j]).
+ * Taken only when every use of the pointer is `row[j]` or `*row` (never
+ * assigned, incremented, compared or passed on: conv_expr refuses any
+ * other) and every variable of its offset holds the same value wherever
+ * the pointer is used: a parameter (never assigned in a marked function),
+ * the index of a loop around the declaration, or a local that nothing
+ * assigns (checked when the function is converted: alias_check). */
+typedef struct Alias {
+    CXCursor decl;
+    const char *name;
+    Var *base;                   /* the array it points into */
+    int nlead;                   /* leading subscripts fixed by the pointer (x[t] of a 2-D x) */
+    Expr *lead[MAX_RANK];
+    Expr *off;                   /* added to the last subscript, or NULL */
+    Vec locals;                  /* Var*: locals its subscripts read (none may be assigned) */
+} Alias;
+
+static Alias *alias_of(P *p, CXCursor decl)
+{
+    for (int i = 0; i < p->aliases.len; i++) {
+        Alias *al = vec_at(&p->aliases, i);
+        if (clang_equalCursors(al->decl, decl))
+            return al;
+    }
+    return NULL;
+}
+
+/* The element al[k]: the base array at the pointer's leading subscripts,
+ * its last subscript the pointer's offset plus k. */
+static Expr *alias_elem(P *p, const Alias *al, CXCursor at, Expr *k)
+{
+    Loc loc = loc_of(p, at);
+    Expr *e = new_expr(p, E_INDEX, at);
+    e->var = al->base;
+    set_kids(p, e, al->nlead + 1);
+    for (int i = 0; i < al->nlead; i++)
+        e->kids[i] = clone_expr(p, al->lead[i], loc);
+    Expr *last = k;
+    long long zero;
+    if (al->off && plain_int(k, &zero) && !zero)
+        last = clone_expr(p, al->off, loc);          /* row[0], *row: the offset itself */
+    else if (al->off && !(plain_int(al->off, &zero) && !zero)) {
+        Expr *o = clone_expr(p, al->off, loc);
+        const Type *ty = type_size(o->ty) >= type_size(k->ty) ? o->ty : k->ty;
+        last = arith(p, at, OP_ADD, o, k, (Type *)ty);
+    }
+    e->kids[al->nlead] = last;
+    e->ty = type_elem(al->base->ty);
+    if (!p->lvalue)
+        al->base->read = true;
+    return e;
+}
+
+static bool in_vec(const Vec *v, const void *x)
+{
+    for (int i = 0; i < v->len; i++)
+        if (vec_at(v, i) == x)
+            return true;
+    return false;
+}
+
+static bool same_elem(const Type *a, const Type *b)
+{
+    return a && b && a->kind == b->kind && (a->kind != TY_STRUCT || (a->name && b->name && !strcmp(a->name, b->name)));
+}
+
+typedef struct AliasVars {
+    P *p;
+    Alias *al;
+    CXCursor at;
+} AliasVars;
+
+/* The variables a subscript of the pointer reads: parameters, indices of
+ * loops around the declaration, locals (checked later); no array element. */
+static void alias_vars(AliasVars *av, const Expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == E_INDEX || e->kind == E_CALL || e->kind == E_FIELD)
+        reject(av->p, av->at, "-Wgpufuse-pointer", "pointer local '%s': its offset reads %s; only parameters, loop "
+               "indices and local scalars can place a pointer into an array", av->al->name,
+               e->kind == E_CALL ? "a function's result" : "an array element");
+    if (e->kind == E_VAR && e->var->kind == V_LOCAL && !in_vec(&av->al->locals, e->var))
+        vec_push(av->p->a, &av->al->locals, e->var);
+    for (int i = 0; i < e->nkids; i++)
+        alias_vars(av, e->kids[i]);
+}
+
+/* What pointer expression c points at: *al filled (base, leading
+ * subscripts, offset); false when c is not such a form. */
+static bool alias_target(P *p, CXCursor c, Alias *al)
+{
+    c = strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    Kids ks = kids_of(p, c);
+    Op op;
+    if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
+        CXType to = clang_getCanonicalType(clang_getCursorType(c));
+        CXType from = clang_getCanonicalType(clang_getCursorType(strip(ks.c[ks.n - 1])));
+        CXType fe = from.kind == CXType_Pointer ? clang_getPointeeType(from) : clang_getArrayElementType(from);
+        if (to.kind != CXType_Pointer || fe.kind == CXType_Invalid ||
+            !clang_equalTypes(clang_getUnqualifiedType(clang_getCanonicalType(clang_getPointeeType(to))),
+                              clang_getUnqualifiedType(clang_getCanonicalType(fe))))
+            return false;        /* only a cast that adds or drops const */
+        return alias_target(p, ks.c[ks.n - 1], al);
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(c);
+        Alias *from = alias_of(p, d);
+        if (from) {
+            *al = (Alias){.decl = al->decl, .name = al->name, .base = from->base, .nlead = from->nlead,
+                          .off = from->off, .locals = al->locals};
+            memcpy(al->lead, from->lead, sizeof al->lead);
+            return true;
+        }
+        Var *v = lookup(p, d);
+        if (!v || !v->is_array || v->ndims != 1)
+            return false;
+        al->base = v;
+        al->nlead = 0;
+        al->off = NULL;
+        return true;
+    }
+    if (k == CXCursor_BinaryOperator && ks.n == 2 && gfc_op(p->ops, c, &op) && (op == OP_ADD || op == OP_SUB)) {
+        for (int side = 0; side < 2; side++) {
+            CXType pt = clang_getCanonicalType(clang_getCursorType(ks.c[side]));
+            if (pt.kind != CXType_Pointer && pt.kind != CXType_ConstantArray && pt.kind != CXType_VariableArray &&
+                pt.kind != CXType_IncompleteArray)
+                continue;
+            if (op == OP_SUB && side == 1)
+                return false;
+            if (!alias_target(p, ks.c[side], al))
+                return false;
+            Expr *e = conv_expr(p, ks.c[1 - side]);
+            if (!type_is_integer(e->ty))
+                return false;
+            if (op == OP_SUB) {
+                Expr *n = new_expr(p, E_UNARY, ks.c[1]);
+                n->op = OP_NEG;
+                n->ty = e->ty;
+                set_kids(p, n, 1);
+                n->kids[0] = e;
+                e = n;
+            }
+            al->off = al->off ? arith(p, c, OP_ADD, al->off, e, type_size(al->off->ty) >= type_size(e->ty) ? al->off->ty
+                                                                                                          : e->ty)
+                              : e;
+            return true;
+        }
+        return false;
+    }
+    if (k == CXCursor_UnaryOperator && ks.n == 1 && gfc_op(p->ops, c, &op) && op == OP_ADDR) {
+        /* &x[e], &x[t][e], &row[e] */
+        CXCursor sub = strip(ks.c[0]);
+        if (clang_getCursorKind(sub) != CXCursor_ArraySubscriptExpr)
+            return false;
+        Expr *e = conv_expr(p, sub);   /* an element: its base and subscripts */
+        if (e->kind != E_INDEX)
+            return false;
+        al->base = e->var;
+        al->nlead = e->nkids - 1;
+        for (int i = 0; i < al->nlead; i++)
+            al->lead[i] = e->kids[i];
+        al->off = e->kids[e->nkids - 1];
+        return true;
+    }
+    if (k == CXCursor_ArraySubscriptExpr) {
+        /* x[t] of a 2-D x (a row, decayed to a pointer) */
+        CXCursor subs[MAX_RANK];
+        int nsub = 0;
+        CXCursor cur = c;
+        while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr && nsub < MAX_RANK) {
+            Kids sk = kids_of(p, cur);
+            if (sk.n != 2)
+                return false;
+            subs[nsub++] = sk.c[1];
+            cur = strip(sk.c[0]);
+        }
+        if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr || alias_of(p, clang_getCursorReferenced(cur)))
+            return false;
+        Var *v = lookup(p, clang_getCursorReferenced(cur));
+        if (!v || !v->is_array || v->ndims != nsub + 1)
+            return false;
+        al->base = v;
+        al->nlead = nsub;
+        for (int i = 0; i < nsub; i++) {
+            al->lead[i] = conv_expr(p, subs[nsub - 1 - i]);
+            if (!type_is_integer(al->lead[i]->ty))
+                return false;
+        }
+        al->off = NULL;
+        return true;
+    }
+    return false;
+}
+
+/* A pointer local initialised to point into an array: recorded (the
+ * declaration itself disappears); false when init is no such form. */
+static bool alias_decl(P *p, CXCursor d, const char *name, Type *t, CXCursor init)
+{
+    if (clang_Cursor_isNull(init))
+        return false;
+    Alias *al = arena_alloc(p->a, sizeof *al);
+    memset(al, 0, sizeof *al);
+    al->decl = d;
+    al->name = name;
+    bool lv = p->lvalue;
+    p->lvalue = false;
+    bool ok = alias_target(p, init, al);
+    p->lvalue = lv;
+    if (!ok || !al->base)
+        return false;
+    if (!same_elem(t->base, type_elem(al->base->ty)))
+        reject(p, d, "-Wgpufuse-pointer", "pointer local '%s' points into '%s' as another type ('%s' elements are "
+               "'%s'); only a pointer of the array's own element type can name part of it", name, al->base->name,
+               al->base->name, type_src_name(type_elem(al->base->ty)));
+    AliasVars av = {p, al, d};
+    for (int i = 0; i < al->nlead; i++)
+        alias_vars(&av, al->lead[i]);
+    alias_vars(&av, al->off);
+    vec_push(p->a, &p->aliases, al);
+    return true;
+}
+
+/* An assignment whose target is a pointer into an array (`row = x;`,
+ * `row += m;`): refused naming the pointer, before its value is read. */
+static void alias_not_target(P *p, CXCursor lhs)
+{
+    CXCursor t = strip(lhs);
+    Alias *al = clang_getCursorKind(t) == CXCursor_DeclRefExpr ? alias_of(p, clang_getCursorReferenced(t)) : NULL;
+    if (al)
+        reject(p, t, "-Wgpufuse-pointer", "pointer '%s' is assigned; a pointer into an array must keep pointing where "
+               "its declaration puts it (it names part of '%s': only its elements can be read or written)", al->name,
+               al->base->name);
+}
+
+/* After the function: no local an alias's offset reads is assigned (the
+ * pointer would then name other elements than its uses compute). */
+static void alias_check(P *p)
+{
+    for (int i = 0; i < p->aliases.len; i++) {
+        Alias *al = vec_at(&p->aliases, i);
+        for (int j = 0; j < al->locals.len; j++) {
+            Var *v = vec_at(&al->locals, j);
+            if (v->scalar_written)
+                reject(p, al->decl, "-Wgpufuse-pointer", "pointer local '%s' is placed by '%s', which the function "
+                       "assigns: declare the pointer where it is used, from values that do not change", al->name,
+                       v->name);
+        }
+    }
+}
+
 /* base[i][j]...: collects subscripts outermost first. */
 static Expr *conv_index(P *p, CXCursor c)
 {
@@ -767,6 +1026,21 @@ static Expr *conv_index(P *p, CXCursor c)
     if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr)
         reject(p, cur, "-Wgpufuse-pointer", "subscripted expression is not an array parameter or local array "
                                            "(pointer arithmetic and pointer locals are not supported)");
+    Alias *al = alias_of(p, clang_getCursorReferenced(cur));
+    if (al) {
+        if (nsub != 1)
+            reject(p, c, "-Wgpufuse-rank", "pointer '%s' is subscripted %d times here; it names a row of '%s': "
+                   "subscript it once", al->name, nsub, al->base->name);
+        bool lv = p->lvalue;
+        p->lvalue = false;       /* the subscript is a read */
+        Expr *ix = conv_expr(p, subs[0]);
+        p->lvalue = lv;
+        if (!type_is_integer(ix->ty))
+            reject(p, subs[0], "-Wgpufuse-syntax", "subscript is not an integer");
+        Expr *e = alias_elem(p, al, c, ix);
+        p->lvalue = false;
+        return e;
+    }
     Var *v = lookup(p, clang_getCursorReferenced(cur));
     if (!v)
         reject(p, cur, "-Wgpufuse-global", "global array '%s' is not visible to a kernel; pass it as a parameter",
@@ -879,6 +1153,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
             e->text = arena_printf(p->a, "%lld", clang_getEnumConstantDeclValue(d));
             return e;
         }
+        Alias *al = alias_of(p, d);
+        if (al)
+            reject(p, c, "-Wgpufuse-pointer", "pointer '%s' is used other than as '%s[i]' or '*%s' (it names part of "
+                   "'%s'; only its elements can be read or written)", al->name, al->name, al->name, al->base->name);
         Var *v = lookup(p, d);
         if (!v) {
             const char *name = cx_str(p->a, clang_getCursorSpelling(c));
@@ -997,6 +1275,14 @@ static Expr *conv_expr_(P *p, CXCursor c)
         if (op == OP_DEREF) {
             /* *p is p[0] */
             CXCursor base = strip(ks.c[0]);
+            Alias *al = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? alias_of(p, clang_getCursorReferenced(base))
+                                                                           : NULL;
+            if (al) {            /* *row is row[0] */
+                Expr *zero = new_expr(p, E_INT, c);
+                zero->text = "0";
+                zero->ty = new_type(p, TY_INT);
+                return alias_elem(p, al, c, zero);
+            }
             Var *v = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? lookup(p, clang_getCursorReferenced(base)) : NULL;
             if (!v || !v->is_array || v->ndims != 1)
                 reject(p, c, "-Wgpufuse-pointer", "dereference of something other than a pointer parameter");
@@ -2366,9 +2652,12 @@ static Stmt *conv_decl(P *p, CXCursor d)
         Expr *count = NULL;
         if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_CallExpr)
             count = malloc_count(p, init, t->base);
+        if (!count && alias_decl(p, d, name, t, init))
+            return NULL;         /* a name for part of an array: its uses are elements */
         if (!count || !type_is_arith(t->base))
             reject(p, d, "-Wgpufuse-pointer", "pointer local '%s': only 'T *%s = malloc(count * sizeof(T));' "
-                   "temporaries are supported", name, name);
+                   "temporaries and pointers into an array ('x + i * n', '&x[i]', a row 'x[i]') are supported",
+                   name, name);
         if (p->loops.len)
             reject(p, d, "-Wgpufuse-temp", "temporary '%s' is allocated inside a loop; allocate it at the top of the "
                    "marked function", name);
@@ -2613,7 +2902,9 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         for (int i = 0; i < ks.n; i++) {
             if (clang_getCursorKind(ks.c[i]) != CXCursor_VarDecl)
                 reject(p, ks.c[i], "-Wgpufuse-syntax", "only variable declarations are supported here");
-            vec_push(p->a, &b->list, conv_decl(p, ks.c[i]));
+            Stmt *d = conv_decl(p, ks.c[i]);
+            if (d)               /* NULL: a pointer into an array (alias_decl) */
+                vec_push(p->a, &b->list, d);
         }
         return b;
     }
@@ -2674,6 +2965,7 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         }
         if (op_of(p, c) != OP_ASSIGN)
             reject(p, c, "-Wgpufuse-syntax", "this expression statement has no effect a kernel can keep");
+        alias_not_target(p, ks.c[0]);
         if (is_assignment(p, strip(ks.c[1])))
             return chained_assign(p, c, ks);
         return make_assign(p, c, ks.c[0], OP_ASSIGN, conv_expr(p, ks.c[1]));
@@ -2682,6 +2974,7 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         Op op = op_of(p, c);
         if (!op_is_assign(op))
             reject(p, c, "-Wgpufuse-syntax", "cannot read the operator of this assignment");
+        alias_not_target(p, ks.c[0]);
         return make_assign(p, c, ks.c[0], op, int_operand_real(p, ks.c[1], conv_expr(p, ks.c[1])));
     }
     case CXCursor_UnaryOperator: {
@@ -2875,6 +3168,7 @@ static Region *parse_region(Unit *u, CXTranslationUnit tu, const GfcOps *ops, co
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
         reject(&p, fn, "-Wgpufuse-syntax", "function has no body");
     r->body = conv_block(&p, body);
+    alias_check(&p);
     r->nstmts = p.stmt_ids;
     /* the header: everything before the body's opening brace */
     char *all = extent_text(u, fn);

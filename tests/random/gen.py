@@ -106,6 +106,16 @@ class Arr:
         return f'{self.name}[{off}]'
 
 
+    def row_ptr(self, i, form):
+        """A C expression pointing at row i of a 2-D array (a pointer into it:
+        docs/language.md "Pointers into an array"), in one of the forms."""
+        if self.style == 'vla':
+            return {'row': f'{self.name}[{i}]', 'addr': f'&{self.name}[{i}][0]',
+                    'plus': f'{self.name}[{i}] + 0'}[form]
+        return {'row': f'{self.name} + {i} * {self.dims[1]}', 'addr': f'&{self.name}[{i} * {self.dims[1]}]',
+                'plus': f'({self.name} + {i} * {self.dims[1]}) + 0'}[form]
+
+
 class Scal:
     def __init__(self, name, ty, value):
         self.name, self.ty, self.value = name, ty, value
@@ -1007,11 +1017,16 @@ class Builder:
             o = self.out_arr(reg, 'o', r.choice(['float', 'double']), ['rows'])
             acc = r.choice(['float', 'double'])
             o.tol = ('rowred', acc, 'cols')
+            # x's row by a pointer into it, as inference code writes rows
+            rp = r.choice([None, None, 'row', 'addr', 'plus'])
+            xij = 'xr[j]' if rp else x.at("i", "j")
+            reg.body += ['    for (int i = 0; i < rows; i++) {']
+            if rp:
+                reg.body.append(f'        const float *xr = {x.row_ptr("i", rp)};')
             reg.body += [
-                '    for (int i = 0; i < rows; i++) {',
                 f'        {CNAME[acc]} s = 0;',
                 '        for (int j = 0; j < cols; j++)',
-                f'            s += {x.at("i", "j")} * {w.at("j")};',
+                f'            s += {xij} * {w.at("j")};',
                 f'        {o.at("i")} = s;',
                 '    }']
         else:
