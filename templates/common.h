@@ -34,6 +34,35 @@ GF_UNUSED static inline GF_HD long long gf_max(long long a, long long b) { retur
 /* floor(n / d) for d > 0 */
 GF_UNUSED static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 
+/* GCC's bit builtins (__builtin_popcount, clz, ctz, ffs, parity and their
+ * l and ll forms; docs/language.md): the printers call gf_<name>, which is
+ * the builtin on the host and CUDA's intrinsic on the device.  Where C
+ * leaves the result undefined (clz and ctz of 0), the device gives the
+ * width and -1. */
+#if defined(__CUDA_ARCH__)
+#define GF_BIT_FN(name, T, dev, host)                                                         \
+    GF_UNUSED static inline GF_HD int gf_##name(T x) { return dev; }
+#else
+#define GF_BIT_FN(name, T, dev, host)                                                         \
+    GF_UNUSED static inline GF_HD int gf_##name(T x) { return host; }
+#endif
+GF_BIT_FN(popcount, unsigned, __popc(x), __builtin_popcount(x))
+GF_BIT_FN(popcountl, unsigned long, __popcll(x), __builtin_popcountl(x))
+GF_BIT_FN(popcountll, unsigned long long, __popcll(x), __builtin_popcountll(x))
+GF_BIT_FN(clz, unsigned, __clz((int)x), __builtin_clz(x))
+GF_BIT_FN(clzl, unsigned long, __clzll((long long)x), __builtin_clzl(x))
+GF_BIT_FN(clzll, unsigned long long, __clzll((long long)x), __builtin_clzll(x))
+GF_BIT_FN(ctz, unsigned, __ffs((int)x) - 1, __builtin_ctz(x))
+GF_BIT_FN(ctzl, unsigned long, __ffsll((long long)x) - 1, __builtin_ctzl(x))
+GF_BIT_FN(ctzll, unsigned long long, __ffsll((long long)x) - 1, __builtin_ctzll(x))
+GF_BIT_FN(ffs, int, __ffs(x), __builtin_ffs(x))
+GF_BIT_FN(ffsl, long, __ffsll((long long)x), __builtin_ffsl(x))
+GF_BIT_FN(ffsll, long long, __ffsll(x), __builtin_ffsll(x))
+GF_BIT_FN(parity, unsigned, __popc(x) & 1, __builtin_parity(x))
+GF_BIT_FN(parityl, unsigned long, __popcll(x) & 1, __builtin_parityl(x))
+GF_BIT_FN(parityll, unsigned long long, __popcll(x) & 1, __builtin_parityll(x))
+#undef GF_BIT_FN
+
 /* Atomic min/max updates in the host plan's OpenMP threads: a compare-and-
  * swap loop over the element (any 4- or 8-byte type, compared bit for bit),
  * with the builtins GCC and Clang share. */

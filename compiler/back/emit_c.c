@@ -238,6 +238,8 @@ static void emit_bare(Buf *b, EmitCtx *cx, const Expr *e)
             return;
         }
         const char *fn = e->callee ? e->callee->cname : e->text;
+        if (!e->callee && builtin_bits(fn))
+            fn = builtin_bits(fn);   /* the builtin on the host, CUDA's intrinsic on the device */
         for (size_t i = 0; cx->device && cx->fast_math && !e->callee && i < sizeof fast_fns / sizeof fast_fns[0]; i++)
             if (!strcmp(fn, fast_fns[i][0]))
                 fn = fast_fns[i][1];

@@ -462,6 +462,8 @@ static bool is_math_func(const char *name)
     static const char *const extra[] = {"__builtin_inff", "__builtin_inf", "__builtin_nanf",
                                         "__builtin_nan", "__builtin_huge_valf", "__builtin_huge_val",
                                         "abs", "labs", "llabs", "isnan", "isfinite", "isinf", "signbit", NULL};
+    if (builtin_bits(name))
+        return true;
     for (int i = 0; extra[i]; i++)
         if (!strcmp(name, extra[i]))
             return true;

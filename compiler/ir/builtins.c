@@ -31,3 +31,23 @@ const char *lib_builtin_roles(const char *name)
             return builtins[i][1];
     return NULL;
 }
+
+/* GCC's bit builtins a kernel may call: their names in generated code
+ * (templates/common.h: the builtin on the host, CUDA's intrinsic on the
+ * device). */
+static const char *const bits[][2] = {
+    {"__builtin_popcount", "gf_popcount"}, {"__builtin_popcountl", "gf_popcountl"},
+    {"__builtin_popcountll", "gf_popcountll"}, {"__builtin_clz", "gf_clz"}, {"__builtin_clzl", "gf_clzl"},
+    {"__builtin_clzll", "gf_clzll"}, {"__builtin_ctz", "gf_ctz"}, {"__builtin_ctzl", "gf_ctzl"},
+    {"__builtin_ctzll", "gf_ctzll"}, {"__builtin_ffs", "gf_ffs"}, {"__builtin_ffsl", "gf_ffsl"},
+    {"__builtin_ffsll", "gf_ffsll"}, {"__builtin_parity", "gf_parity"}, {"__builtin_parityl", "gf_parityl"},
+    {"__builtin_parityll", "gf_parityll"},
+};
+
+const char *builtin_bits(const char *name)
+{
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+        if (!strcmp(name, bits[i][0]))
+            return bits[i][1];
+    return NULL;
+}

@@ -974,6 +974,9 @@ const char *lib_kind_name(LibKind k);
  * reads, 'N' an array it reads or NULL, 'W' an array it reads and writes.
  * NULL when `name` is not one. */
 const char *lib_builtin_roles(const char *name);
+/* __builtin_popcount, clz, ctz, ffs, parity (and l, ll): the name generated
+ * code calls (gf_popcount, ...: templates/common.h), or NULL for another name. */
+const char *builtin_bits(const char *name);
 const char *lib_builtin_library(const char *name);   /* "cuBLAS", "cuBLASLt", "cuFFT" */
 /* A role that is not an array. */
 #define LIB_SCALAR_ROLE(r) ((r) == 'S' || (r) == 'O' || (r) == 'D')

@@ -244,8 +244,15 @@ class Gen:
                 return (f'({c})' if c < 0 else str(c)), abs(c)
             lf = r.choice(ileaves)
             return lf.text, lf.bound
-        c = r.randrange(11)
+        c = r.randrange(12)
         a, ba = self.iexpr(leaves, depth - 1)
+        if c == 11:
+            # GCC's bit builtins (defined for these arguments: clz/ctz of a nonzero value)
+            return r.choice([(f'__builtin_popcount((unsigned)({a}))', 32), (f'__builtin_parity((unsigned)({a}))', 1),
+                             (f'__builtin_clz((unsigned)({a}) | 1u)', 31),
+                             (f'__builtin_ctz((unsigned)({a}) | 0x10000u)', 16),
+                             (f'__builtin_ffs({a})', 32),
+                             (f'__builtin_popcountll((unsigned long long)({a}) * 0x9e3779b97f4a7c15ull)', 64)])
         if c < 4:
             b, bb = self.iexpr(leaves, depth - 1)
             op = r.choice('+-*') if c < 3 else '*'
