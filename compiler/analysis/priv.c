@@ -50,14 +50,6 @@ typedef struct Pv {
     Vec done_at;                 /* Stmt*: the loop each of `done` was privatised for */
 } Pv;
 
-static bool in_set(const Vec *s, const void *x)
-{
-    for (int i = 0; i < s->len; i++)
-        if (vec_at(s, i) == x)
-            return true;
-    return false;
-}
-
 static int index_of(const Vec *s, const void *x)
 {
     for (int i = s->len - 1; i >= 0; i--)
@@ -985,7 +977,7 @@ static bool try_privatise(Pv *pv, Stmt *loop)
         Var *t = vec_at(&r->vars, i);
         if (t->kind == V_PARAM && t->is_array && t->written) {
             /* a parameter each iteration fills before reading it */
-            if (in_set(&pv->done, t) || !stmt_uses(loop->body, t))
+            if (vec_has(&pv->done, t) || !stmt_uses(loop->body, t))
                 continue;
             bool quiet;
             const char *why = param_legal(pv, t, loop, &B[n], &quiet);
@@ -1650,7 +1642,7 @@ static Stmt *deep_filter(Pv *pv, Deep *d, Stmt *s, int c)
         return NULL;
     x->body->parent = x;
     x->parallel = x->reduction = x->interchanged = false;
-    if (in_set(&d->copied, s)) {
+    if (vec_has(&d->copied, s)) {
         /* another piece has this loop already: an index of its own */
         Var *iv = fresh_iv(pv, s->iv);
         rename_stmt(pv->a, x->body, s->iv, iv);

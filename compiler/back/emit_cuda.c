@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define in(v, x) lower_has(v, x)
+#define in(v, x) vec_has(v, x)
 
 typedef struct CudaCx {
     EmitCtx base;

@@ -14,15 +14,7 @@ const char *const shape_names[SH_COUNT] = {
 #undef GF_SHAPE_NAME
 };
 
-bool lower_has(const Vec *v, const void *x)
-{
-    for (int i = 0; i < v->len; i++)
-        if (vec_at(v, i) == x)
-            return true;
-    return false;
-}
-
-#define in(v, x) lower_has(v, x)
+#define in(v, x) vec_has(v, x)
 
 typedef struct LowCx {
     Arena *a;
@@ -2230,7 +2222,7 @@ const char *lower_host_loop_text(Unit *u, Region *r, const HostLoop *hl)
     }
     if (!absorbed)
         return NULL;
-    int launches = hl->kernels.len - absorbed;
+    int launches = hl->launches - absorbed;
     const char *t = arena_printf(u->arena, "line %d: on the GPU %d launch%s in each iteration: %s", hl->loop->loc.line,
                                  launches, launches == 1 ? "" : "es", b.data);
     buf_free(&b);

@@ -241,7 +241,6 @@ const char *lower_tiled_text(Unit *u, Region *r, const Kernel *k);
 bool lower_symm_tiled(const Kernel *k);
 
 /* Queries shared with the printers. */
-bool lower_has(const Vec *v, const void *x);
 bool lower_reads_var(const Expr *e, const Var *v);
 /* SH_TILED with register blocks: several outputs per thread (tile_r). */
 static inline bool lower_tile_blocked(const KernelLow *kl)

@@ -812,14 +812,6 @@ static Expr *alias_elem(P *p, const Alias *al, CXCursor at, Expr *k)
     return e;
 }
 
-static bool in_vec(const Vec *v, const void *x)
-{
-    for (int i = 0; i < v->len; i++)
-        if (vec_at(v, i) == x)
-            return true;
-    return false;
-}
-
 static bool same_elem(const Type *a, const Type *b)
 {
     return a && b && a->kind == b->kind && (a->kind != TY_STRUCT || (a->name && b->name && !strcmp(a->name, b->name)));
@@ -841,7 +833,7 @@ static void alias_vars(AliasVars *av, const Expr *e)
         reject(av->p, av->at, "-Wgpufuse-pointer", "pointer local '%s': its offset reads %s; only parameters, loop "
                "indices and local scalars can place a pointer into an array", av->al->name,
                e->kind == E_CALL ? "a function's result" : "an array element");
-    if (e->kind == E_VAR && e->var->kind == V_LOCAL && !in_vec(&av->al->locals, e->var))
+    if (e->kind == E_VAR && e->var->kind == V_LOCAL && !vec_has(&av->al->locals, e->var))
         vec_push(av->p->a, &av->al->locals, e->var);
     for (int i = 0; i < e->nkids; i++)
         alias_vars(av, e->kids[i]);
@@ -915,7 +907,10 @@ static bool alias_target(P *p, CXCursor c, Alias *al)
         CXCursor sub = strip(ks.c[0]);
         if (clang_getCursorKind(sub) != CXCursor_ArraySubscriptExpr)
             return false;
+        bool lv = p->lvalue;
+        p->lvalue = true;        /* its address only: the element is not read here */
         Expr *e = conv_expr(p, sub);   /* an element: its base and subscripts */
+        p->lvalue = lv;
         if (e->kind != E_INDEX)
             return false;
         al->base = e->var;

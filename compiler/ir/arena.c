@@ -90,6 +90,14 @@ char *arena_printf(Arena *a, const char *fmt, ...)
     return p;
 }
 
+bool vec_has(const Vec *v, const void *x)
+{
+    for (int i = 0; i < v->len; i++)
+        if (v->data[i] == x)
+            return true;
+    return false;
+}
+
 void vec_push(Arena *a, Vec *v, void *item)
 {
     if (v->len == v->cap) {

@@ -40,6 +40,8 @@ typedef struct Vec {
     int len, cap;
 } Vec;
 void vec_push(Arena *a, Vec *v, void *item);
+/* Whether the vector holds the pointer x. */
+bool vec_has(const Vec *v, const void *x);
 #define vec_at(v, i) ((v)->data[i])
 
 /* Growable string buffer on the heap (code generation output). */
@@ -892,7 +894,8 @@ typedef struct Step {
 typedef struct HostLoop {
     const Stmt *loop;
     int note;                    /* its note's index in Plan.notes */
-    Vec kernels;                 /* Kernel*: the plan's kernels in its body (library calls not counted) */
+    int launches;                /* the kernels and library calls of its body, as the note counts them */
+    Vec kernels;                 /* Kernel*: the plan's kernels in its body */
 } HostLoop;
 
 typedef struct Plan {

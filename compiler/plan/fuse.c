@@ -64,15 +64,6 @@ static bool has_loop(const Stmt *s)
     return ir_stmt_find(s, is_for, NULL);
 }
 
-/* The only statement of a loop body, if it is a loop. */
-static bool in_set(const Vec *s, const void *x)
-{
-    for (int i = 0; i < s->len; i++)
-        if (vec_at(s, i) == x)
-            return true;
-    return false;
-}
-
 /* ---- kernels ------------------------------------------------------------------------- */
 
 typedef struct RedCx {
@@ -90,7 +81,7 @@ static bool red_at(IrVisitor *v, Stmt *s)
     Kernel *k = c->k;
     if (s->kind != S_ASSIGN)
         return s->kind != S_WHILE;
-    if (s->atomic && !in_set(&k->atomics, s->lhs->var))
+    if (s->atomic && !vec_has(&k->atomics, s->lhs->var))
         vec_push(f->a, &k->atomics, s->lhs->var);
     if (s->red && s->red_var->depth <= c->nest_depth) {
         vec_push(f->a, &k->reds, s);
@@ -379,7 +370,7 @@ static void flatten(F *f, Stmt *s, Vec *out)
 static bool collect_scalar(const Expr *e, const void *arg)
 {
     void *const *a = arg;
-    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && !in_set(a[1], e->var))
+    if (e->kind == E_VAR && !e->var->is_array && e->var->kind != V_IV && !vec_has(a[1], e->var))
         vec_push(a[0], a[1], e->var);
     return false;
 }
@@ -389,7 +380,7 @@ static void scalars_mentioned(F *f, const Stmt *s, Vec *out)
 {
     void *arg[2] = {f->a, out};
     ir_stmt_any(s, collect_scalar, arg);
-    if (s->kind == S_DECL && !s->var->is_array && !in_set(out, s->var))
+    if (s->kind == S_DECL && !s->var->is_array && !vec_has(out, s->var))
         vec_push(f->a, out, s->var);
 }
 
@@ -404,7 +395,7 @@ typedef struct Collect {
 
 static void add_once(F *f, Vec *out, Var *v)
 {
-    if (v && !in_set(out, v))
+    if (v && !vec_has(out, v))
         vec_push(f->a, out, v);
 }
 
@@ -431,7 +422,7 @@ static void scalars_assigned(F *f, const Stmt *s, Vec *out)
 static bool meets(const Vec *a, const Vec *b)
 {
     for (int i = 0; i < a->len; i++)
-        if (in_set(b, vec_at(a, i)))
+        if (vec_has(b, vec_at(a, i)))
             return true;
     return false;
 }
@@ -585,7 +576,7 @@ static void find_on_device(F *f)
 {
     for (int i = 0; i < f->r->stmts.len; i++) {
         Stmt *s = vec_at(&f->r->stmts, i);
-        if (s && s->kind == S_ASSIGN && s->red && s->red_var && !in_set(&f->on_device, s->red_var))
+        if (s && s->kind == S_ASSIGN && s->red && s->red_var && !vec_has(&f->on_device, s->red_var))
             vec_push(f->a, &f->on_device, s->red_var);
     }
     Collect c = {{.stmt = candidates_at}, f, &f->on_device};
@@ -854,7 +845,7 @@ static void find_register_temps(F *f)
         count_uses(f, &f->plan->steps, &tu);
         /* an atomically updated temporary is shared by all threads */
         if (tu.host || tu.kernels != 1 || tu.k->kind == K_ROW || tu.k->pdims == 0 || tu.k->lib ||
-            in_set(&tu.k->atomics, v))
+            vec_has(&tu.k->atomics, v))
             continue;
         Kernel *k = tu.k;
         bool ok = true, first = true;
@@ -1050,7 +1041,7 @@ static bool deferrable(F *f, Place *p, Stmt *s)
     bool needs_device = false;
     for (int i = 0; i < vars.len; i++) {
         Var *v = vec_at(&vars, i);
-        if (in_set(&p->dev, v) || derived_var(p, v))
+        if (vec_has(&p->dev, v) || derived_var(p, v))
             needs_device = true;
         else if (v->kind != V_PARAM)
             return false;
@@ -1062,8 +1053,8 @@ static bool deferrable(F *f, Place *p, Stmt *s)
  * statements to run first (in order). */
 static void needs_of(F *f, Place *p, const Var *v, Vec *dev, Vec *stmts)
 {
-    if (in_set(&p->dev, v)) {
-        if (!in_set(dev, v))
+    if (vec_has(&p->dev, v)) {
+        if (!vec_has(dev, v))
             vec_push(f->a, dev, (void *)v);
         return;
     }
@@ -1075,7 +1066,7 @@ static void needs_of(F *f, Place *p, const Var *v, Vec *dev, Vec *stmts)
         scalars_of(f, s->rhs, &vars);
         for (int j = 0; j < vars.len; j++)
             needs_of(f, p, vec_at(&vars, j), dev, stmts);
-        if (!in_set(stmts, s))
+        if (!vec_has(stmts, s))
             vec_push(f->a, stmts, s);
     }
 }
@@ -1085,7 +1076,7 @@ static void in_order(Place *p, Vec *stmts)
 {
     int k = 0;
     for (int i = 0; i < p->derived.len; i++)
-        if (in_set(stmts, vec_at(&p->derived, i)))
+        if (vec_has(stmts, vec_at(&p->derived, i)))
             stmts->data[k++] = vec_at(&p->derived, i);
     stmts->len = k;
 }
@@ -1136,7 +1127,7 @@ static void before_write(F *f, Place *p, const Var *v, Vec *out)
 {
     for (int i = 0; i < p->derived.len; i++) {
         Stmt *d = vec_at(&p->derived, i);
-        if ((d->var == v || derived_reads(f, p, d, v)) && !in_set(out, d->var))
+        if ((d->var == v || derived_reads(f, p, d, v)) && !vec_has(out, d->var))
             vec_push(f->a, out, d->var);
     }
 }
@@ -1171,7 +1162,7 @@ typedef struct Outside {
 
 static bool outside_at(IrVisitor *v, Stmt *s)
 {
-    return !in_set(((Outside *)v)->skip, s);
+    return !vec_has(((Outside *)v)->skip, s);
 }
 
 static Expr *outside_use(IrVisitor *v, Expr *e, Stmt *owner)
@@ -1224,7 +1215,7 @@ static void serial_results(F *f, Kernel *k)
             used |= stmt_uses(vec_at(&f->returns, j), v);
         if (used)
             vec_push(f->a, &k->results, v);
-        if (!in_set(&decl, v) && !read_first((Stmt **)k->nests.data, k->nests.len, v))
+        if (!vec_has(&decl, v) && !read_first((Stmt **)k->nests.data, k->nests.len, v))
             vec_push(f->a, &k->fresh, v);
     }
 }
@@ -1248,7 +1239,7 @@ static void kernel_reads(F *f, Place *p, Kernel *k, bool (*reads)(Kernel *, cons
             vec_push(f->a, &vars, vec_at(&p->dev, j));
     for (int j = 0; j < p->derived.len; j++) {
         Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-        if (reads(k, d) && !in_set(&vars, d))
+        if (reads(k, d) && !vec_has(&vars, d))
             vec_push(f->a, &vars, d);
     }
     for (int j = 0; j < vars.len; j++)
@@ -1268,14 +1259,14 @@ static bool nests_read(Kernel *k, const Var *v)
  * argument: not read as values). */
 static bool reduce_reads(Kernel *k, const Var *v)
 {
-    return nests_read(k, v) && !in_set(&k->red_vars, v);
+    return nests_read(k, v) && !vec_has(&k->red_vars, v);
 }
 
 /* A serial kernel needs v's value: it mentions v and does not assign it
  * before reading it. */
 static bool serial_needs(Kernel *k, const Var *v)
 {
-    return nests_read(k, v) && !in_set(&k->fresh, v);
+    return nests_read(k, v) && !vec_has(&k->fresh, v);
 }
 
 static void place_reduce(F *f, Place *p, Step *st)
@@ -1286,13 +1277,13 @@ static void place_reduce(F *f, Place *p, Step *st)
     for (int m = 0; m < k->red_vars.len; m++) {
         Var *v = vec_at(&k->red_vars, m);
         before_write(f, p, v, &again);
-        if (in_set(&p->dev, v) && !in_set(&again, v))
+        if (vec_has(&p->dev, v) && !vec_has(&again, v))
             vec_push(f->a, &k->red_dev_init, v);
     }
     materialise(f, p, &again, &st->sync_before, &st->host_prelude);
     kernel_reads(f, p, k, reduce_reads);
     for (int m = 0; m < k->red_vars.len; m++)
-        if (!in_set(&p->dev, vec_at(&k->red_vars, m)))
+        if (!vec_has(&p->dev, vec_at(&k->red_vars, m)))
             vec_push(f->a, &p->dev, vec_at(&k->red_vars, m));
 }
 
@@ -1308,9 +1299,9 @@ static void place_serial(F *f, Place *p, Step *st)
     kernel_reads(f, p, k, serial_needs);
     for (int i = 0; i < set.len; i++) {
         Var *v = vec_at(&set, i);
-        if (!in_set(&k->results, v))
+        if (!vec_has(&k->results, v))
             drop(&p->dev, v);
-        else if (!in_set(&p->dev, v))
+        else if (!vec_has(&p->dev, v))
             vec_push(f->a, &p->dev, v);
     }
 }
@@ -1329,12 +1320,12 @@ static void place_host(F *f, Place *p, Step *st)
     /* what it reads; a scalar it overwrites whole needs no copy */
     for (int j = 0; j < p->dev.len; j++) {
         Var *v = vec_at(&p->dev, j);
-        if (stmt_uses(st->stmt, v) && !overwrites(st->stmt, v) && !in_set(&vars, v))
+        if (stmt_uses(st->stmt, v) && !overwrites(st->stmt, v) && !vec_has(&vars, v))
             vec_push(f->a, &vars, v);
     }
     for (int j = 0; j < p->derived.len; j++) {
         Var *d = ((Stmt *)vec_at(&p->derived, j))->var;
-        if (stmt_uses(st->stmt, d) && !in_set(&vars, d))
+        if (stmt_uses(st->stmt, d) && !vec_has(&vars, d))
             vec_push(f->a, &vars, d);
     }
     materialise(f, p, &vars, &st->sync_before, &st->host_prelude);
@@ -1358,7 +1349,7 @@ static void device_written(F *f, Vec *steps, Vec *out)
         Vec *lists[2] = {&st->kernel->results, &st->kernel->red_vars};
         for (int l = 0; l < 2; l++)
             for (int j = 0; j < lists[l]->len; j++)
-                if (!in_set(out, vec_at(lists[l], j)))
+                if (!vec_has(out, vec_at(lists[l], j)))
                     vec_push(f->a, out, vec_at(lists[l], j));
     }
 }
@@ -1381,7 +1372,7 @@ static void place_loop(F *f, Place *p, Step *st)
     declared_in(f, l->body, &local);
     for (int i = 0; i < dw.len; i++) {
         Var *v = vec_at(&dw, i);
-        if (in_set(&local, v))   /* declared in the body: no value survives an iteration */
+        if (vec_has(&local, v))   /* declared in the body: no value survives an iteration */
             continue;
         bool head = ir_own_any(l, is_var_use, v);   /* bounds, condition, break flag */
         if (!head && read_first((Stmt **)body.data, body.len, v))
@@ -1389,13 +1380,13 @@ static void place_loop(F *f, Place *p, Step *st)
     }
     /* everything else on the host; the carried values on the device */
     for (int j = 0; j < p->dev.len; j++)
-        if (!in_set(&carry, vec_at(&p->dev, j)))
+        if (!vec_has(&carry, vec_at(&p->dev, j)))
             vec_push(f->a, &rest, vec_at(&p->dev, j));
     for (int j = 0; j < p->derived.len; j++)
         vec_push(f->a, &rest, ((Stmt *)vec_at(&p->derived, j))->var);
     materialise(f, p, &rest, &st->sync_before, &st->host_prelude);
     for (int i = 0; i < carry.len; i++)
-        if (!in_set(&p->dev, vec_at(&carry, i))) {
+        if (!vec_has(&p->dev, vec_at(&carry, i))) {
             vec_push(f->a, &st->upload_before, vec_at(&carry, i));
             vec_push(f->a, &p->dev, vec_at(&carry, i));
         }
@@ -1404,11 +1395,11 @@ static void place_loop(F *f, Place *p, Step *st)
         vec_push(f->a, &inner.dev, vec_at(&carry, i));
     place_scalars(f, &st->body, &inner);
     for (int i = 0; i < carry.len; i++)
-        if (!in_set(&inner.dev, vec_at(&carry, i)))
+        if (!vec_has(&inner.dev, vec_at(&carry, i)))
             vec_push(f->a, &st->upload_end, vec_at(&carry, i));
     for (int i = 0; i < inner.dev.len; i++) {
         Var *v = vec_at(&inner.dev, i);
-        if (in_set(&carry, v) || in_set(&local, v))
+        if (vec_has(&carry, v) || vec_has(&local, v))
             continue;
         if (read_first((Stmt **)body.data, body.len, v) || ir_own_any(l, is_var_use, v))
             vec_push(f->a, &st->sync_end, v);
@@ -1442,14 +1433,14 @@ static void place_if(F *f, Place *p, Step *st)
     p->dev.len = 0;
     for (int j = 0; j < a.dev.len; j++) {
         Var *v = vec_at(&a.dev, j);
-        if (in_set(&b.dev, v))
+        if (vec_has(&b.dev, v))
             vec_push(f->a, &p->dev, v);
         else if (used_outside(f->r->body, &self, v))
             vec_push(f->a, &st->sync_end, v);
     }
     for (int j = 0; j < b.dev.len; j++) {
         Var *v = vec_at(&b.dev, j);
-        if (!in_set(&a.dev, v) && used_outside(f->r->body, &self, v))
+        if (!vec_has(&a.dev, v) && used_outside(f->r->body, &self, v))
             vec_push(f->a, &st->sync_els, v);
     }
 }
@@ -1667,6 +1658,7 @@ static bool note_host_loops(F *f, Vec *steps)
         memset(hl, 0, sizeof *hl);
         hl->loop = l;
         hl->note = f->plan->notes.len;
+        hl->launches = n;
         kernels_of(f->a, &st->body, &hl->kernels);
         vec_push(f->a, &f->plan->host_loops, hl);
         vec_push(f->a, &f->plan->notes,
