@@ -72,6 +72,7 @@ static Expr *clone_expr(P *p, const Expr *e, Loc loc);
 static Expr *int_lit(P *p, CXCursor c, const char *text);
 static Expr *arith(P *p, CXCursor at, Op op, Expr *l, Expr *r, Type *ty);
 static bool plain_int(const Expr *e, long long *v);
+static bool type_is_unsigned(const Type *t);
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -786,6 +787,30 @@ static Alias *alias_of(P *p, CXCursor decl)
     return NULL;
 }
 
+/* The type of a + b for integers a, b as C computes it (C11 6.3.1.8:
+ * promotion to int, then the higher rank; unsigned when the unsigned
+ * operand's rank is not lower or the signed type cannot hold it). */
+static Type *int_sum_type(P *p, Type *a, Type *b)
+{
+    Type *t[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (t[i]->kind < TY_INT)
+            t[i] = new_type(p, TY_INT);
+    if (t[0]->kind == t[1]->kind)
+        return t[0];
+    int r0 = (t[0]->kind - TY_INT) / 2, r1 = (t[1]->kind - TY_INT) / 2;
+    bool u0 = type_is_unsigned(t[0]), u1 = type_is_unsigned(t[1]);
+    if (u0 == u1)
+        return r0 >= r1 ? t[0] : t[1];
+    Type *s = u0 ? t[1] : t[0], *u = u0 ? t[0] : t[1];
+    int rs = u0 ? r1 : r0, ru = u0 ? r0 : r1;
+    if (ru >= rs)
+        return u;
+    if (type_size(s) > type_size(u))
+        return s;
+    return new_type(p, (TypeKind)(s->kind + 1));   /* its unsigned counterpart */
+}
+
 /* The element al[k]: the base array at the pointer's leading subscripts,
  * its last subscript the pointer's offset plus k. */
 static Expr *alias_elem(P *p, const Alias *al, CXCursor at, Expr *k)
@@ -802,8 +827,7 @@ static Expr *alias_elem(P *p, const Alias *al, CXCursor at, Expr *k)
         last = clone_expr(p, al->off, loc);          /* row[0], *row: the offset itself */
     else if (al->off && !(plain_int(al->off, &zero) && !zero)) {
         Expr *o = clone_expr(p, al->off, loc);
-        const Type *ty = type_size(o->ty) >= type_size(k->ty) ? o->ty : k->ty;
-        last = arith(p, at, OP_ADD, o, k, (Type *)ty);
+        last = arith(p, at, OP_ADD, o, k, int_sum_type(p, o->ty, k->ty));
     }
     e->kids[al->nlead] = last;
     e->ty = type_elem(al->base->ty);
@@ -887,17 +911,18 @@ static bool alias_target(P *p, CXCursor c, Alias *al)
             Expr *e = conv_expr(p, ks.c[1 - side]);
             if (!type_is_integer(e->ty))
                 return false;
-            if (op == OP_SUB) {
+            if (al->off) {
+                al->off = arith(p, c, op, al->off, e, int_sum_type(p, al->off->ty, e->ty));
+            } else if (op == OP_SUB) {
                 Expr *n = new_expr(p, E_UNARY, ks.c[1]);
                 n->op = OP_NEG;
-                n->ty = e->ty;
+                n->ty = int_sum_type(p, e->ty, e->ty);
                 set_kids(p, n, 1);
                 n->kids[0] = e;
-                e = n;
+                al->off = n;
+            } else {
+                al->off = e;
             }
-            al->off = al->off ? arith(p, c, OP_ADD, al->off, e, type_size(al->off->ty) >= type_size(e->ty) ? al->off->ty
-                                                                                                          : e->ty)
-                              : e;
             return true;
         }
         return false;

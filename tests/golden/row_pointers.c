@@ -4,6 +4,7 @@
 // DIFF-SIZE: out = tokens * dim
 // DIFF-SIZE: w = dim
 // DIFF-SIZE: mag = h * w
+// DIFF-PARAM: m = 7
 #include <gpufuse.h>
 #include <math.h>
 #include <stddef.h>
@@ -62,3 +63,17 @@ GPUFUSE void shifted(int n, int m, const float a[n][m], float *restrict y)
 // CHECK-LABEL: region shifted
 // CHECK: S1: y[((n - 1) - i_rev)] = ((a[((n - 1) - i_rev)][gf_u_half] - a[((n - 1) - i_rev)][((m - 1) - gf_u_half)]) + a[((n - 1) - i_rev)][0])
 // REPORT: kernel shifted_k0 [map, 1-D]
+
+// An offset of int and size_t terms, added and subtracted (the sums take
+// C's types): each row's last two elements
+GPUFUSE void row_tails(size_t rows, int m, const float v[rows][m], float *restrict tail)
+{
+    for (size_t i = 0; i < rows; i++) {
+        const float *end = v[i] + (m - (size_t)1);
+        const float *before = end - 1;
+        tail[i] = *end - before[0] * 0.5f;
+    }
+}
+
+// CHECK-LABEL: region row_tails
+// CHECK: tail[i] = (v[i][(m - (unsigned long)1)] - (v[i][((m - (unsigned long)1) - 1)] * 0.5f))
