@@ -536,6 +536,50 @@ static isl_space *stmt_space(Model *m, PStmt *ps)
     return isl_space_set_tuple_id(sp, isl_dim_set, isl_id_alloc(m->ctx, arena_printf(m->a, "S%d", ps->s->id), ps));
 }
 
+static isl_aff *param_aff(Model *m, isl_space *dom, const Aff *f, long long add);
+
+/* { f + add >= 0 } over the parameters. */
+static isl_set *param_ge0(Model *m, const Aff *f, long long k, const Aff *g, long long add)
+{
+    Aff *h = aff_add(m->a, f, g, k);
+    isl_aff *a = param_aff(m, m->params, h, add);
+    return a ? isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(a)) : NULL;
+}
+
+/* What the parameters standing for expressions (aff_params) are known to
+ * satisfy: P = e / c (C's division by a positive constant, truncating) lies
+ * within [e/c - 1, e/c] of e, P = e % c within (-c, c) with e's sign.  A
+ * product (w * h) is left free. */
+static isl_set *pvar_context(Model *m)
+{
+    isl_set *ctx = isl_set_universe(isl_space_copy(m->params));
+    for (int i = 0; i < m->r->pvars.len && ctx; i++) {
+        Var *p = vec_at(&m->r->pvars, i);
+        Expr *d = p->pdef;
+        long long c = d->kind == E_BINARY && (d->op == OP_DIV || d->op == OP_MOD) ? expr_pos_const(d->kids[1]) : 0;
+        Aff *e = c ? aff_of(m->a, d->kids[0]) : NULL;
+        if (!e)
+            continue;
+        Aff *P = aff_of(m->a, &(Expr){.kind = E_VAR, .var = p, .ty = p->ty, .pvar = p});
+        isl_set *pos = param_ge0(m, e, 0, P, 0), *neg = param_ge0(m, e, 0, P, 1);
+        neg = neg ? isl_set_complement(neg) : NULL;            /* e <= -1 */
+        if (d->op == OP_DIV) {
+            Aff *cP = aff_add(m->a, aff_add(m->a, P, P, -1), P, c);      /* 0 + c * P */
+            /* e >= 0: c*P <= e <= c*P + c - 1; e < 0: c*P - c + 1 <= e <= c*P */
+            pos = isl_set_intersect(pos, isl_set_intersect(param_ge0(m, e, -1, cP, 0), param_ge0(m, cP, -1, e, c - 1)));
+            neg = isl_set_intersect(neg, isl_set_intersect(param_ge0(m, e, -1, cP, c - 1), param_ge0(m, cP, -1, e, 0)));
+        } else {
+            Aff *zero = aff_add(m->a, P, P, -1);
+            /* e >= 0: 0 <= P <= c - 1; e < 0: 1 - c <= P <= 0 */
+            pos = isl_set_intersect(pos, isl_set_intersect(param_ge0(m, P, 0, zero, 0), param_ge0(m, zero, -1, P, c - 1)));
+            neg = isl_set_intersect(neg, isl_set_intersect(param_ge0(m, P, 0, zero, c - 1), param_ge0(m, zero, -1, P, 0)));
+        }
+        ctx = isl_set_intersect(ctx, isl_set_union(pos, neg));
+    }
+    isl_bad(m, !ctx);
+    return ctx;
+}
+
 static PStmt *new_pstmt(Model *m, Stmt *s)
 {
     PStmt *ps = arena_alloc(m->a, sizeof *ps);
@@ -560,6 +604,8 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
         dom = isl_set_intersect(dom, cond_set(m, ps, c->e, c->neg, &exact));
         ps->exact_cond &= exact;
     }
+    if (m->r->pvars.len)
+        dom = isl_set_intersect_params(dom, pvar_context(m));
     ps->dom = dom;
     isl_bad(m, !dom);
     if (ps->nloops > m->maxdepth)
@@ -1391,7 +1437,9 @@ void deps_free(Region *r)
     r->deps->priv = NULL;
 }
 
-/* The parameter space: the integer scalar parameters, ids carrying their Var. */
+/* The parameter space: the integer scalar parameters, and one for each
+ * non-affine expression of them (aff_params: `i < w * h`), ids carrying
+ * their Var. */
 static void model_params(Model *m)
 {
     Region *r = m->r;
@@ -1400,6 +1448,9 @@ static void model_params(Model *m)
         if (!v->is_array && type_is_integer(v->ty))
             vec_push(m->a, &m->pvars, v);
     }
+    aff_params(m->a, r);
+    for (int i = 0; i < r->pvars.len; i++)
+        vec_push(m->a, &m->pvars, vec_at(&r->pvars, i));
     m->params = isl_space_params_alloc(m->ctx, (unsigned)m->pvars.len);
     for (int k = 0; k < m->pvars.len; k++)
         m->params = isl_space_set_dim_id(m->params, isl_dim_param, (unsigned)k, var_id(m, vec_at(&m->pvars, k)));
@@ -1910,6 +1961,10 @@ static Expr *ast_id(Model *m, isl_ast_expr *a)
     Expr *e = model_ext_node(m, E_VAR, OP_NONE, 0);
     e->var = v;
     e->ty = v->ty;
+    if (v->pdef) {               /* a parameter standing for w * h: the expression itself */
+        e = ir_copy_expr(m->a, v->pdef);
+        e->pvar = NULL;
+    }
     Expr *c = model_ext_node(m, E_CAST, OP_NONE, 1);
     c->kids[0] = e;
     return c;

@@ -154,6 +154,16 @@ static void emit_bare(Buf *b, EmitCtx *cx, const Expr *e)
                 return;
             }
         }
+        if (e->var->kind == V_TABLE) {
+            /* the table's copy in this file keeps its C shape: t[i][j] */
+            buf_puts(b, e->var->cname);
+            for (int i = 0; i < e->nkids; i++) {
+                buf_puts(b, "[");
+                emit_bare(b, cx, e->kids[i]);
+                buf_puts(b, "]");
+            }
+            return;
+        }
         buf_printf(b, "%s[", e->var->cname);
         emit_index(b, cx, e);
         buf_puts(b, "]");

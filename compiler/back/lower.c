@@ -131,13 +131,14 @@ static void kernel_uses(LowCx *c, Kernel *k, Uses *u)
         vec_push(A(c), &keep, v);
     }
     u->scalars = keep;
-    /* arrays private to each iteration are declared in the kernel: not
-     * arguments, not memory the kernel shares */
+    /* arrays private to each iteration are declared in the kernel, tables
+     * are in the file (decls_table): not arguments, not memory the kernel
+     * shares */
     Vec *lists[3] = {&u->arrays, &u->loaded, &u->stored};
     for (int l = 0; l < 3; l++) {
         int n = 0;
         for (int i = 0; i < lists[l]->len; i++)
-            if (!((Var *)vec_at(lists[l], i))->is_private)
+            if (!((Var *)vec_at(lists[l], i))->is_private && ((Var *)vec_at(lists[l], i))->kind != V_TABLE)
                 lists[l]->data[n++] = lists[l]->data[i];
         lists[l]->len = n;
     }
@@ -522,7 +523,7 @@ static void row_vec_load(VloadCx *vc, const Expr *e)
     if (e->kind != E_INDEX)
         return;
     Var *v = e->var, *row = ((Stmt *)vec_at(&c->k->nests, 0))->iv;
-    if (v->is_private || type_elem(v->ty)->kind != TY_FLOAT || in(&c->kl->cached, v) || in(&c->kl->uses.stored, v) ||
+    if (v->is_private || v->kind == V_TABLE || type_elem(v->ty)->kind != TY_FLOAT || in(&c->kl->cached, v) || in(&c->kl->uses.stored, v) ||
         lower_reg_temp(c->k, v))
         return;
     const Expr *last = e->kids[e->nkids - 1];

@@ -1109,11 +1109,10 @@ static const char *scalar_value(struct DeclState *d, CXCursor def, CXType c, con
 
 static CXCursor initializer(struct DeclState *d, CXCursor def)
 {
-    Vec ks = kids(d, def);
-    for (int i = ks.len - 1; i >= 0; i--)
-        if (clang_isExpression(clang_getCursorKind(KID(ks, i))))
-            return KID(ks, i);
-    return clang_getNullCursor();
+    (void)d;
+    /* libclang's own answer: an array's size is an expression child too */
+    CXCursor c = clang_Cursor_getVarDeclInitializer(def);
+    return clang_Cursor_isNull(c) || clang_isInvalid(clang_getCursorKind(c)) ? clang_getNullCursor() : c;
 }
 
 /* The initialiser's text: the printer prints declarations, so the part of
@@ -1171,7 +1170,18 @@ static bool aggregate_text(struct DeclState *d, Decl *x, CXCursor def, CXType c,
     return true;
 }
 
-/* A const global a helper reads.  Decl.name is what the text calls it. */
+static bool name_taken(struct DeclState *d, const char *name)
+{
+    for (int i = 0; i < d->all.len; i++) {
+        Decl *x = vec_at(&d->all, i);
+        if (x->name && !strcmp(x->name, name))
+            return true;
+    }
+    return false;
+}
+
+/* A const global a helper reads, or a table a region reads (decls_table).
+ * Decl.name is what the text calls it. */
 static Decl *const_decl(struct DeclState *d, CXCursor var)
 {
     CXCursor def = clang_getCursorDefinition(var);
@@ -1183,6 +1193,15 @@ static Decl *const_decl(struct DeclState *d, CXCursor var)
         return x;
     x = new_decl(d, D_CONST, usr, def);
     const char *cn = entity_cname(d, def);
+    CXCursor fn = clang_getCursorSemanticParent(def);
+    if (clang_getCursorKind(fn) == CXCursor_FunctionDecl) {
+        /* a table local to a function: named after it, and unique (two
+         * functions, or two blocks of one, may each have a 'w') */
+        cn = arena_printf(d->a, "%s_%s", decls_cname(d->a, spelling(d, fn)), cn);
+        const char *base = cn;
+        for (int n = 2; name_taken(d, arena_printf(d->a, "gf_c_%s", cn)); n++)
+            cn = arena_printf(d->a, "%s_%d", base, n);
+    }
     CXType c = clang_getCanonicalType(clang_getCursorType(def));
     if (has_pointer(d, c))
         return fail(x, arena_printf(d->a, "constant '%s' holds a pointer, which device code cannot follow",
@@ -1321,6 +1340,62 @@ const char *decls_use_helper(Unit *u, Region *r, Func *f)
         return x->why;
     region_needs(u, r, x);
     return NULL;
+}
+
+/* What in a local table's initialiser is not a constant: a parameter, an
+ * automatic variable, a call (C allows them in an automatic array's braces). */
+typedef struct InitCx {
+    struct DeclState *d;
+    const char *why;
+} InitCx;
+
+static enum CXChildVisitResult init_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    InitCx *ic = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        ic->why = arena_printf(ic->d->a, "calls '%s'", spelling(ic->d, c));
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(c);
+        enum CXCursorKind rk = clang_getCursorKind(r);
+        bool automatic = rk == CXCursor_VarDecl &&
+                         clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_FunctionDecl &&
+                         clang_Cursor_getStorageClass(r) != CX_SC_Static &&
+                         clang_Cursor_getStorageClass(r) != CX_SC_Extern;
+        if (rk == CXCursor_ParmDecl || automatic) {
+            ic->why = arena_printf(ic->d->a, "reads '%s'", spelling(ic->d, r));
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+const char *decls_table(Unit *u, Region *r, CXCursor var, const char **why)
+{
+    struct DeclState *d = u->decl_state;
+    bool automatic = clang_getCursorKind(clang_getCursorSemanticParent(var)) == CXCursor_FunctionDecl &&
+                     clang_Cursor_getStorageClass(var) != CX_SC_Static &&
+                     clang_Cursor_getStorageClass(var) != CX_SC_Extern;
+    if (automatic) {
+        CXCursor init = initializer(d, var);
+        InitCx ic = {d, NULL};
+        if (!clang_Cursor_isNull(init))
+            clang_visitChildren(init, init_visit, &ic);
+        if (ic.why) {
+            *why = arena_printf(d->a, "its initialiser %s, which is not a constant", ic.why);
+            return NULL;
+        }
+    }
+    Decl *x = const_decl(d, var);
+    if (x->why) {
+        *why = x->why;
+        return NULL;
+    }
+    region_needs(u, r, x);
+    return x->name;
 }
 
 const char *decls_record(Unit *u, Region *r, CXType t, const char **why)

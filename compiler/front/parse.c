@@ -65,9 +65,11 @@ typedef struct P {
     const Vec *asserts;          /* unsigned[2]: the extents of assert() in the file */
     int cases;                   /* switch groups being converted (loops reset it) */
     Vec aliases;                 /* Alias*: pointer locals that name part of an array */
+    Vec tables;                  /* Binding*: the read-only tables the region reads (table_of) */
 } P;
 
 static Down *down_of(P *p, Var *v);
+static Expr *new_expr(P *p, ExprKind k, CXCursor c);
 static Expr *clone_expr(P *p, const Expr *e, Loc loc);
 static Expr *int_lit(P *p, CXCursor c, const char *text);
 static Expr *arith(P *p, CXCursor at, Op op, Expr *l, Expr *r, Type *ty);
@@ -414,6 +416,70 @@ static Var *lookup(P *p, CXCursor decl)
         if (clang_equalCursors(p->binds[i].decl, decl))
             return p->binds[i].var;
     return NULL;
+}
+
+/* A const array with a constant initialiser the region reads: a table
+ * (V_TABLE), its definition copied into the generated file (decls_table).
+ * NULL when `decl` is no const array; rejected, saying why, when it is one
+ * that cannot be copied. */
+static Var *table_of(P *p, CXCursor decl, CXCursor at)
+{
+    if (clang_getCursorKind(decl) != CXCursor_VarDecl)
+        return NULL;
+    /* a local array's only user is this function: read only, it is a table
+     * even without const (make_assign refuses a store to it); another
+     * function may write a global one between calls */
+    bool local = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+    CXType ct = clang_getCanonicalType(clang_getCursorType(decl));
+    if (ct.kind != CXType_ConstantArray && ct.kind != CXType_IncompleteArray)
+        return NULL;
+    /* the qualifiers of the elements: libclang reports them on the array
+     * type or on the innermost element, depending on how it was written */
+    bool is_const = false, is_volatile = false;
+    for (CXType et = clang_getCursorType(decl);; et = clang_getArrayElementType(et)) {
+        is_const |= clang_isConstQualifiedType(et) || clang_isConstQualifiedType(clang_getCanonicalType(et));
+        is_volatile |= clang_isVolatileQualifiedType(et) || clang_isVolatileQualifiedType(clang_getCanonicalType(et));
+        enum CXTypeKind k = clang_getCanonicalType(et).kind;
+        if (k != CXType_ConstantArray && k != CXType_IncompleteArray)
+            break;
+    }
+    if ((!is_const && !local) || is_volatile)
+        return NULL;
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (clang_Cursor_isNull(def))
+        def = decl;
+    for (int i = 0; i < p->tables.len; i++) {
+        Binding *b = vec_at(&p->tables, i);
+        /* a helper's form (helper_form) drops the variables it made */
+        if (clang_equalCursors(b->decl, def) && b->var->id < p->r->vars.len && vec_at(&p->r->vars, b->var->id) == b->var)
+            return b->var;
+    }
+    const char *name = cx_str(p->a, clang_getCursorSpelling(def));
+    if (clang_getCanonicalType(clang_getCursorType(def)).kind != CXType_ConstantArray)
+        reject(p, at, "-Wgpufuse-global", "table '%s' has no size or initialiser in this file; define it here "
+               "('static const float %s[N] = {...}') or pass it as a parameter", name, name);
+    const char *why = NULL, *cname = decls_table(p->u, p->r, def, &why);
+    if (!cname)
+        reject(p, at, "-Wgpufuse-global", "table '%s' cannot be copied into the generated file: %s", name, why);
+    int used = 0;
+    Type *t = conv_type(p, clang_getCursorType(def), def, NULL, 0, &used);
+    Var *v = new_var(p, def, name, t, V_TABLE);
+    v->cname = cname;
+    v->is_array = v->read = true;
+    v->ndims = type_rank(t);
+    v->dims = arena_alloc(p->a, sizeof(Expr *) * (size_t)v->ndims);
+    Type *lt = t;
+    for (int i = 0; i < v->ndims; i++, lt = lt->base) {
+        Expr *c = new_expr(p, E_INT, def);
+        c->text = arena_printf(p->a, "%lld", lt->clen);
+        c->ty = new_type(p, TY_INT);
+        v->dims[i] = c;
+    }
+    Binding *b = arena_alloc(p->a, sizeof *b);
+    b->decl = def;
+    b->var = v;
+    vec_push(p->a, &p->tables, b);
+    return v;
 }
 
 static bool bound_by_loop(P *p, Var *v)
@@ -1065,8 +1131,10 @@ static Expr *conv_index(P *p, CXCursor c)
     }
     Var *v = lookup(p, clang_getCursorReferenced(cur));
     if (!v)
-        reject(p, cur, "-Wgpufuse-global", "global array '%s' is not visible to a kernel; pass it as a parameter",
-               cx_str(p->a, clang_getCursorSpelling(cur)));
+        v = table_of(p, clang_getCursorReferenced(cur), cur);
+    if (!v)
+        reject(p, cur, "-Wgpufuse-global", "global array '%s' is not visible to a kernel (only a const table "
+               "with its initialiser is); pass it as a parameter", cx_str(p->a, clang_getCursorSpelling(cur)));
     if (!v->is_array)
         reject(p, cur, "-Wgpufuse-pointer", "'%s' is not an array", v->name);
     if (nsub != v->ndims)
@@ -1684,9 +1752,10 @@ static Stmt *lib_stmt(P *p, CXCursor c, const char *name, Kids ks)
                 continue;
             }
         }
-        if (!v)
+        if (!v || v->kind == V_TABLE)
             reject(p, a, "-Wgpufuse-call", "argument %d of '%s' must be an array parameter or temporary of this "
-                   "function, from its first element (no pointer arithmetic)", i + 1, name);
+                   "function, from its first element (no pointer arithmetic)%s", i + 1, name,
+                   v ? "; a table is not one: copy it into a temporary" : "");
         if (roles[i] == 'W' && type_elem(v->ty)->is_const)
             reject(p, a, "-Wgpufuse-const", "'%s' writes its argument %d, but '%s' points to const", name, i + 1,
                    v->name);
@@ -2545,6 +2614,10 @@ static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
         Expr *ix = lhs->kind == E_FIELD ? lhs->kids[0] : lhs;
         if (ix->var->ty->base && ix->var->ty->kind == TY_PTR && ix->var->ty->base->is_const)
             reject(p, c, "-Wgpufuse-const", "store through a pointer to const '%s'", ix->var->name);
+        if (ix->var->kind == V_TABLE)
+            reject(p, c, "-Wgpufuse-temp", "initialised array '%s' is written; an initialised array is read as a "
+                   "table (its values the same at every call), so it must not be written: declare it without "
+                   "an initialiser and fill it in a loop", ix->var->name);
         ix->var->written = true;
     } else {
         reject(p, c, "-Wgpufuse-syntax", "unsupported assignment target");
@@ -2599,8 +2672,14 @@ static Stmt *conv_decl(P *p, CXCursor d)
     Kids vk = kids_of(p, d);
     const char *name = cx_str(p->a, clang_getCursorSpelling(d));
     CXType ct = clang_getCursorType(d);
+    for (int i = 0; i < vk.n; i++) {
+        enum CXCursorKind ik = clang_getCursorKind(vk.c[i]);
+        if ((ik == CXCursor_InitListExpr || ik == CXCursor_StringLiteral) && table_of(p, d, d))
+            return NULL;         /* a read-only table: its uses read the copy in the generated file */
+    }
     if (clang_Cursor_getStorageClass(d) == CX_SC_Static)
-        reject(p, d, "-Wgpufuse-static", "static local '%s' keeps state across calls, which a kernel cannot", name);
+        reject(p, d, "-Wgpufuse-static", "static local '%s' keeps state across calls, which a kernel cannot%s", name,
+               clang_getCanonicalType(ct).kind == CXType_ConstantArray ? " (a 'static const' table can be read)" : "");
     Stmt *s = new_stmt(p, S_DECL, d);
     enum CXTypeKind tk = clang_getCanonicalType(ct).kind;
     if (tk == CXType_VariableArray || tk == CXType_ConstantArray) {
@@ -2613,7 +2692,7 @@ static Stmt *conv_decl(P *p, CXCursor d)
             if (kk == CXCursor_TypeRef)
                 continue;
             if (kk == CXCursor_InitListExpr)
-                reject(p, d, "-Wgpufuse-syntax", "initialised local arrays are not supported");
+                reject(p, d, "-Wgpufuse-syntax", "initialised local array '%s' cannot be read as a table", name);
             limit(p, d, nd + 1, MAX_RANK, "dimensions of an array");
             dims[nd++] = conv_expr(p, vk.c[i]);
         }

@@ -3,6 +3,7 @@
  * bounds to isl's sets and maps (deps.c builds isl_aff from them). */
 #include "gfc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,38 @@ static bool int_literal(const char *text, long long *v)
     return *end == '\0' && end != text;
 }
 
+/* A local integer that always holds its initialiser's value: `int j = i + k;`
+ * never assigned, so every read of it (in its scope: inside the loops whose
+ * indices the initialiser reads, which do not change within an iteration)
+ * is that value.  Signed, and as wide as the initialiser's type, so that the
+ * value is the mathematical one (signed overflow is undefined in C); an
+ * unsigned one wraps below zero where the affine form would not. */
+static bool local_is_its_init(const Var *v)
+{
+    if (v->is_array || v->scalar_written || !v->decl || v->decl->kind != S_DECL || v->decl->var != v ||
+        !v->decl->rhs || !v->decl->rhs->ty)
+        return false;
+    const Type *t = v->ty, *it = v->decl->rhs->ty;
+    bool sv = t->kind == TY_SCHAR || t->kind == TY_SHORT || t->kind == TY_INT || t->kind == TY_LONG ||
+              t->kind == TY_LLONG;
+    bool si = it->kind == TY_INT || it->kind == TY_LONG || it->kind == TY_LLONG;
+    return sv && si && type_size(t) >= type_size(it);
+}
+
+static Aff *aff_term(Arena *a, Var *v)
+{
+    Aff *f = aff_new(a, 1);
+    f->terms[0] = (AffTerm){v, 1};
+    f->nterms = 1;
+    return f;
+}
+
 Aff *aff_of(Arena *a, Expr *e)
 {
     if (!e)
         return NULL;
+    if (e->pvar)
+        return aff_term(a, e->pvar);
     switch (e->kind) {
     case E_INT: {
         long long v;
@@ -73,6 +102,8 @@ Aff *aff_of(Arena *a, Expr *e)
         Var *v = e->var;
         if (!type_is_integer(v->ty))
             return NULL;
+        if (v->kind == V_LOCAL && local_is_its_init(v))
+            return aff_of(a, v->decl->rhs);
         if (v->kind != V_IV && !(v->kind == V_PARAM && !v->is_array))
             return NULL;
         Aff *f = aff_new(a, 1);
@@ -108,11 +139,118 @@ Aff *aff_of(Arena *a, Expr *e)
             if (!y->nterms)
                 return aff_scale_add(a, x, y->c, NULL, 0);
         }
+        /* constants of macros: -(KSIZE / 2), N % 4, 1 << 10 (C's truncating
+         * division; no shift C leaves undefined) */
+        if (!x->nterms && !y->nterms) {
+            long long c;
+            if ((e->op == OP_DIV || e->op == OP_MOD) && y->c != 0 && !(x->c == LLONG_MIN && y->c == -1))
+                c = e->op == OP_DIV ? x->c / y->c : x->c % y->c;
+            else if (e->op == OP_SHL && x->c >= 0 && y->c >= 0 && y->c < 62 && x->c <= (LLONG_MAX >> y->c))
+                c = x->c << y->c;
+            else if (e->op == OP_SHR && x->c >= 0 && y->c >= 0 && y->c < 64)
+                c = x->c >> y->c;
+            else
+                return NULL;
+            Aff *f = aff_new(a, 0);
+            f->c = c;
+            return f;
+        }
         return NULL;
     }
     default:
         return NULL;
     }
+}
+
+/* ---- parameters standing for expressions of the parameters ---------------- */
+
+/* e reads only integer scalar parameters the body never assigns, and
+ * constants, through operators and integer casts. */
+static bool of_params(const Expr *e)
+{
+    switch (e->kind) {
+    case E_INT: return true;
+    case E_VAR:
+        return e->var->kind == V_PARAM && !e->var->is_array && !e->var->scalar_written && !e->var->pdef &&
+               type_is_integer(e->var->ty);
+    case E_CAST: return type_is_integer(e->ty) && of_params(e->kids[0]);
+    case E_UNARY:
+        return (e->op == OP_NEG || e->op == OP_PLUS || e->op == OP_BNOT) && type_is_integer(e->ty) &&
+               of_params(e->kids[0]);
+    case E_BINARY:
+        return type_is_integer(e->ty) && !op_is_assign(e->op) && e->op != OP_COMMA && e->op != OP_LAND &&
+               e->op != OP_LOR && !op_is_compare(e->op) && of_params(e->kids[0]) && of_params(e->kids[1]);
+    default: return false;
+    }
+}
+
+/* C text of an expression of_params accepts, in full parentheses. */
+static void params_text(Buf *b, const Expr *e)
+{
+    switch (e->kind) {
+    case E_INT: buf_puts(b, e->text); return;
+    case E_VAR: buf_puts(b, e->var->cname); return;
+    case E_CAST:
+        buf_printf(b, "((%s)", type_c_name(e->ty));
+        params_text(b, e->kids[0]);
+        buf_puts(b, ")");
+        return;
+    case E_UNARY:
+        buf_printf(b, "(%s", op_spelling(e->op));
+        params_text(b, e->kids[0]);
+        buf_puts(b, ")");
+        return;
+    case E_BINARY:
+        buf_puts(b, "(");
+        params_text(b, e->kids[0]);
+        buf_printf(b, " %s ", op_spelling(e->op));
+        params_text(b, e->kids[1]);
+        buf_puts(b, ")");
+        return;
+    default: unreachable();
+    }
+}
+
+typedef struct ParamsCx {
+    IrVisitor v;
+    Arena *a;
+    Region *r;
+} ParamsCx;
+
+/* Post-order: operands first, so `w * h / 2` names w * h once and then
+ * itself (a division of a term is not affine either). */
+static Expr *params_after(IrVisitor *vis, Expr *e, Stmt *owner)
+{
+    (void)owner;
+    ParamsCx *c = (ParamsCx *)vis;
+    if (e->pvar || e->kind == E_INT || e->kind == E_VAR || !of_params(e) || aff_of(c->a, e))
+        return e;
+    for (int i = 0; i < c->r->pvars.len && !e->pvar; i++) {
+        Var *p = vec_at(&c->r->pvars, i);
+        if (expr_equal(p->pdef, e))
+            e->pvar = p;
+    }
+    if (e->pvar)
+        return e;
+    Var *p = arena_alloc(c->a, sizeof *p);
+    Buf t = {0};
+    params_text(&t, e);
+    p->name = p->cname = arena_strdup(c->a, t.data);
+    buf_free(&t);
+    p->ty = e->ty;
+    p->kind = V_PARAM;
+    p->id = -1;
+    p->loc = e->loc;
+    p->pdef = e;
+    vec_push(c->a, &c->r->pvars, p);
+    e->pvar = p;
+    return e;
+}
+
+void aff_params(Arena *a, Region *r)
+{
+    ParamsCx c = {{.expr_after = params_after}, a, r};
+    ir_visit_stmt(&c.v, r->body);
 }
 
 bool aff_uses(const Aff *f, const Var *v)

@@ -162,7 +162,11 @@ bool type_is_complex(const Type *t);      /* float _Complex or double _Complex *
 const char *type_src_name(const Type *t); /* as C spells it: _Float16, __bf16 (dumps, diagnostics) */
 int type_size(const Type *t);             /* bytes of a scalar type (LP64), 0 if not scalar */
 
-typedef enum VarKind { V_PARAM, V_LOCAL, V_IV } VarKind;
+/* V_TABLE: a read-only table (a const array with a constant initialiser,
+ * at file scope or in the function): is_array, never written, not a
+ * parameter; generated code names its copy in the file (decls_table), the
+ * launcher stages nothing for it. */
+typedef enum VarKind { V_PARAM, V_LOCAL, V_IV, V_TABLE } VarKind;
 
 /* The largest array private to each iteration (elements): a local array
  * declared inside a loop, or a temporary priv.c moves into one. */
@@ -204,6 +208,10 @@ struct Var {
     /* deps.c: a 1-D array used only as a[outer*P + inner], seen as 2-D */
     Var *delin;
     bool delin_bad, delin_plain;
+    /* aff_params: a parameter that stands for this expression of the scalar
+     * parameters (Region.pvars; in no statement, id -1, kind V_PARAM);
+     * cname is its C text, for the bounds the cost model prints */
+    Expr *pdef;
 };
 
 /* Expression kinds: enum, names and dumps come from this one list. */
@@ -281,6 +289,9 @@ struct Expr {
     int nkids;
     Aff **aff;                   /* E_INDEX: affine form of each subscript (NULL = not affine) */
     struct Func *callee;         /* E_CALL of a helper function */
+    /* aff_params: a non-affine integer expression of the scalar parameters
+     * alone (w * h, len / 2): the parameter isl sees for it, NULL otherwise */
+    Var *pvar;
 };
 
 typedef struct Decl Decl;
@@ -378,6 +389,7 @@ typedef struct Region {
     Type *ret;
     Vec params;                  /* Var* */
     Vec vars;                    /* Var*: every variable, ids index this */
+    Vec pvars;                   /* Var*: parameters standing for expressions (Var.pdef) */
     const char *cname;           /* the function's name in generated code (kernels, gf_host_) */
     Vec decls;                   /* Decl*: the types and helpers its generated code names */
     Stmt *body;                  /* S_BLOCK */
@@ -429,6 +441,11 @@ struct Aff {
 
 /* The affine form of e, or NULL if it is not affine in ivs and integer params. */
 Aff *aff_of(Arena *a, Expr *e);
+/* Every non-affine integer expression of the scalar parameters alone in
+ * r's statements (w * h, len / 2, n / GS) gets a parameter of its own
+ * (Expr.pvar, the same for equal expressions: Region.pvars), which aff_of
+ * then reads as a term: `i < w * h` is an affine bound.  Idempotent. */
+void aff_params(Arena *a, Region *r);
 bool aff_uses(const Aff *f, const Var *v);
 /* x + s*y */
 Aff *aff_add(Arena *a, const Aff *x, const Aff *y, long long s);

@@ -754,7 +754,7 @@ static Expr *verify_expr(IrVisitor *v, Expr *e, Stmt *owner)
             verify_fail(c, owner, "variable reference without a variable", NULL);
         if (x->id >= 0 && (x->id >= c->r->vars.len || vec_at(&c->r->vars, x->id) != x))
             verify_fail(c, owner, "variable missing from the region's table:", x->name);
-        if (x->id >= 0 && x->kind != V_PARAM && !in_scope(c, x))
+        if (x->id >= 0 && x->kind != V_PARAM && x->kind != V_TABLE && !in_scope(c, x))
             verify_fail(c, owner, "variable used where it is not declared:", x->name);
     }
     return e;
@@ -779,6 +779,8 @@ static bool verify_stmt(IrVisitor *v, Stmt *s)
         verify_fail(c, s, "loop without index, bounds, body or a positive step", NULL);
     if (s->kind == S_ASSIGN && (!s->lhs || !s->rhs || !op_is_assign(s->op)))
         verify_fail(c, s, "assignment without target, value or assignment operator", NULL);
+    if (s->kind == S_ASSIGN && s->lhs->var && s->lhs->var->kind == V_TABLE)
+        verify_fail(c, s, "a read-only table is written:", s->lhs->var->name);
     if (s->id >= 0) {
         if (s->id >= c->r->nstmts || s->id >= c->r->stmts.len || vec_at(&c->r->stmts, s->id) != s)
             verify_fail(c, s, "statement id does not index Region.stmts", NULL);
@@ -996,6 +998,18 @@ void ir_dump(FILE *f, Unit *u)
                 fprintf(f, " %s%s", v->written ? (v->read ? "inout" : "out") : "in",
                         v->ty->kind == TY_PTR && v->ty->is_restrict ? " restrict" : "");
             fprintf(f, "\n");
+        }
+        for (int j = 0; j < r->vars.len; j++) {
+            Var *v = vec_at(&r->vars, j);
+            if (v->kind != V_TABLE)
+                continue;
+            fprintf(f, "  table %s %s", type_src_name(type_elem(v->ty)), v->cname);
+            for (int d = 0; d < v->ndims; d++) {
+                fprintf(f, "[");
+                dump_expr(f, v->dims[d]);
+                fprintf(f, "]");
+            }
+            fprintf(f, " ; '%s', line %d\n", v->name, v->loc.line);
         }
         dump_stmt(f, r->body, 1);
         if (r->deps) {

@@ -127,11 +127,28 @@ static bool is_private_use(const Expr *e, const void *arg)
     return e->kind == E_INDEX && e->var->is_private;
 }
 
+/* The trips of loop s when a constant (its bounds of macros: 7, -(7 / 2)),
+ * else -1. */
+static long long const_trips(Arena *a, Stmt *s)
+{
+    Aff *lo = aff_of(a, s->lb), *hi = aff_of(a, s->ub);
+    if (!lo || !hi || lo->nterms || hi->nterms || s->step <= 0)
+        return -1;
+    return hi->c <= lo->c ? 0 : (hi->c - lo->c + s->step - 1) / s->step;
+}
+
+/* A row kernel's threads share a row: a warp per row at least.  Inner loops
+ * of a few constant trips each (a filter's 7 taps, a 3x3 window) leave most
+ * of its lanes idle; a thread per row runs them faster. */
+#define ROW_MIN_TRIPS 32
+
 /* Inner loops of a row body: all parallel or reductions into row scalars,
  * with bounds that do not move with the row, each a statement of the body
- * (none under an if, in a while loop or in a nested block). */
-static bool row_shaped(Stmt *outer)
+ * (none under an if, in a while loop or in a nested block), one of them
+ * longer than ROW_MIN_TRIPS or of a length known only at run time. */
+static bool row_shaped(Arena *a, Stmt *outer)
 {
+    bool long_one = false;
     if (private_outside_loops(outer->body))
         return false;
     bool any = false;
@@ -146,6 +163,8 @@ static bool row_shaped(Stmt *outer)
                 return false;
             /* a reduction inside must reduce into a row scalar */
             any = true;
+            long long t = const_trips(a, s);
+            long_one |= t < 0 || t > ROW_MIN_TRIPS;
         } else if (has_loop(s)) {
             /* a loop under an if, a while loop or a nested block: the
              * row's threads would each run it whole (per-thread partials
@@ -153,7 +172,7 @@ static bool row_shaped(Stmt *outer)
             return false;
         }
     }
-    return any;
+    return any && long_one;
 }
 
 static bool unit_stride(const Expr *e, const void *iv)
@@ -225,7 +244,7 @@ static Kernel *new_kernel(F *f, Stmt *nest)
     k->pdims = ir_map_loops(nest, k->loops);
     vec_push(f->a, &f->plan->kernels, k);
     kernel_add_nest(f, k, nest);
-    if (k->kind == K_MAP && k->pdims == 1 && row_shaped(nest))
+    if (k->kind == K_MAP && k->pdims == 1 && row_shaped(f->a, nest))
         k->kind = K_ROW;
     return k;
 }
@@ -255,7 +274,7 @@ static const char *why_not_fuse(F *f, Kernel *k, Stmt *nest)
         return "one of them has a parallel loop more (it would run in each thread of the other's)";
     Kernel probe = {.kind = K_MAP};
     red_collect(f, &probe, nest, nest->depth);
-    if (k->pdims == 1 && row_shaped(nest))
+    if (k->pdims == 1 && row_shaped(f->a, nest))
         return "it is row-wise";
     for (int i = 0; i < k->nests.len; i++)
         if (!deps_fusable(f->r, vec_at(&k->nests, i), nest, k->pdims))
@@ -895,8 +914,8 @@ static double bytes_of(Vec *vars, Kernel *k)
     double b = 0;
     for (int i = 0; i < vars->len; i++) {
         Var *v = vec_at(vars, i);
-        if (v->is_private)
-            continue;            /* registers and local memory of the thread */
+        if (v->is_private || v->kind == V_TABLE)
+            continue;            /* registers and local memory of the thread; a table stays in the cache */
         bool reg = false;
         for (int j = 0; k && j < k->reg_temps.len; j++)
             if (vec_at(&k->reg_temps, j) == v)

@@ -352,6 +352,8 @@ static bool elem_of(Cx *x, const Item *it, Expr *e, Fac *out)
     if (!e || e->kind != E_INDEX || !e->var->is_array)
         return fail(x, "line %d: not an array element", it->s->loc.line);
     Var *v = e->var;
+    if (v->kind == V_TABLE)      /* a library takes device pointers; a table is a symbol of the file */
+        return fail(x, "'%s' is a table of the file, not an array the call can take", v->name);
     if (!float_elem(v))
         return fail(x, "'%s' is not an array of float or double", v->name);
     *out = (Fac){.v = v};

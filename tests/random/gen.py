@@ -1688,6 +1688,136 @@ class Builder:
         reg.body.append('    }')
         return reg
 
+    def k_tables(self, idx):
+        """Read-only tables (tests/golden/tables.c): const arrays with
+        constant braces at file scope (static or not, 1-D or 2-D, the size
+        from the braces or written), static const and plain initialised
+        arrays of the function, read at a constant, at a loop index modulo
+        the size, at a data-dependent index (a lookup table), under an inner
+        loop (a FIR filter's taps) and in a reduction."""
+        r, g = self.r, self.g
+        reg = self.new_region(idx, 'tables')
+        ty = r.choice(['float', 'double', 'int', 'uchar'])
+        c = CNAME[ty]
+        n = self.size()
+        reg.sizes = [('n', n)]
+        m = r.choice([1, 2, 3, 4, 7, 8, 16, 33])
+
+        def vals(k):
+            if ty in ('float', 'double'):
+                return ', '.join(fnum(round(r.uniform(-2, 2), 3), ty) for _ in range(k))
+            return ', '.join(str(r.randrange(0, 256 if ty == 'uchar' else 200) - (0 if ty == 'uchar' else 100))
+                             for _ in range(k))
+        t1 = f'{reg.name}_t'
+        where = r.randrange(4)
+        size = '' if r.random() < 0.3 else str(m)
+        decl = f'{c} {t1}[{size}] = {{{vals(m)}}};'
+        if where == 0:
+            reg.pre.append(f'static const {decl}')
+        elif where == 1:
+            reg.pre.append(f'const {decl}')
+        rows = r.choice([2, 3])
+        t2 = f'{reg.name}_m'
+        reg.pre.append(f'static const {c} {t2}[{rows}][{m}] = {{' +
+                       ', '.join('{' + vals(m) + '}' for _ in range(rows)) + '};')
+        x = self.in_arr(reg, 'x', ty, ['n'])
+        ix = Arr('idx', 'int', ['n'], const=True, fill='idx', style=r.choice(['vla', 'ptr']), hi=m)
+        reg.params.append(ix)
+        y = self.out_arr(reg, 'y', 'double' if ty == 'double' else 'float', ['n'])
+        if where >= 2:           # the function's own table
+            reg.body.append('    ' + (r.choice(['static const ', 'const ', '']) if where == 2 else '') + decl)
+        reads = [f'{t1}[0]', f'{t1}[i % {m}]', f'{t1}[{ix.at("i")}]', f'{t2}[i % {rows}][{ix.at("i")}]',
+                 f'{t2}[{rows - 1}][{m - 1}]']
+        fty = 'double' if ty == 'double' else 'float'
+        leaves = [Leaf(f'({fty}){e}', fty, 255.0) for e in reads] + \
+            [Leaf(f'({fty}){l.text}', fty, l.bound) for l in self.leaves_for([x], ['i'])]
+        reduce = r.random() < 0.3
+        if reduce:
+            reg.ret, reg.ret_tol = fty, ('red', fty)
+            reg.body.append(f'    {fty} s = 0;')
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        e, _ = g.fexpr(leaves, fty, 2)
+        reg.body.append(f'        {fty} v = {e};')
+        reg.body.append(f'        {y.at("i")} = v;')
+        if reduce:
+            reg.body.append(f'        s += ({fty}){t2}[i % {rows}][i % {m}] * v;')
+        reg.body.append('    }')
+        if not reduce and r.random() < 0.6:   # a FIR filter's taps under an inner loop, 'valid' mode
+            reg.body.append(f'    for (int i = 0; i < n - {m - 1}; i++) {{')
+            reg.body.append(f'        {fty} acc = 0;')
+            reg.body.append(f'        for (int k = 0; k < {m}; k++)')
+            reg.body.append(f'            acc += ({fty}){t1}[k] * ({fty}){x.at("i + k")};')
+            reg.body.append(f'        {y.at("i")} = {y.at("i")} * {fnum(0.5, fty)} + acc;')
+            reg.body.append('    }')
+        elif not reduce and r.random() < 0.6:
+            # 'same' mode: a signed local holding i + k (affine through it,
+            # affine.c local_is_its_init), guarded; bounds of constant
+            # divisions, as macros write them (-(KSIZE / 2))
+            reg.body.append('    for (int i = 0; i < n; i++) {')
+            reg.body.append(f'        {fty} acc = 0;')
+            reg.body.append(f'        for (int k = -({m} / 2); k <= ({m} - 1) / 2; k++) {{')
+            reg.body.append(f'            {r.choice(["int", "long", "long long"])} j = i + k;')
+            reg.body.append('            if (j >= 0 && j < n)')
+            reg.body.append(f'                acc += ({fty}){t1}[k + {m} / 2] * ({fty}){x.at("j")};')
+            reg.body.append('        }')
+            reg.body.append(f'        {y.at("i")} = {y.at("i")} - acc;')
+            reg.body.append('    }')
+        if reduce:
+            reg.body.append('    return s;')
+            self.add_absum(reg, ['for (int i = 0; i < n; i++)'],
+                           f'({fty}){t2}[i % {rows}][i % {m}] * {y.at("i")}')
+        return reg
+
+    def k_pbounds(self, idx):
+        """Loops bounded by non-affine expressions of the size parameters, as
+        image and signal code writes them: `i < w * h`, `i < len / 2` (pairs
+        x[2*i], x[2*i + 1]), a local `int half = len / 2;` or `int n = w * h;`
+        as the bound, `w * h - 1` as an offset from the end; the arrays are
+        unsized pointers, so the launcher's extents come from the bounds
+        (each such expression a parameter of its own in isl's model:
+        affine.c aff_params)."""
+        r, g = self.r, self.g
+        reg = self.new_region(idx, 'pbounds')
+        w, h = r.choice([1, 2, 3, 7, 16, 33, 64]), r.choice([1, 2, 5, 31, 64, 100])
+        reg.sizes = [('w', w), ('h', h)]
+        ty = r.choice(['float', 'double', 'int'])
+        x = self.in_arr(reg, 'x', ty, ['w * h'], style='ptr')
+        y = self.out_arr(reg, 'y', ty, ['w * h'], style='ptr')
+        leaves = self.leaves_for([x], ['i'])
+        form = r.randrange(4)
+        if form == 0:
+            n = 'w * h' if r.random() < 0.5 else 'n'
+            if n == 'n':
+                reg.body.append(f'    {r.choice(["int", "long"])} n = w * h;')
+            reg.body.append(f'    for (int i = 0; i < {n}; i++)')
+            e, _ = g.fexpr(leaves, ty, 2) if ty != 'int' else (leaves[0].text, None)
+            reg.body.append(f'        {y.at("i")} = {e};')
+        elif form == 1:
+            half = '(w * h) / 2' if r.random() < 0.5 else 'half'
+            if half == 'half':
+                reg.body.append('    int half = (w * h) / 2;')
+            reg.body.append(f'    for (int i = 0; i < {half}; i++) {{')
+            reg.body.append(f'        {y.at("i")} = {x.at("2 * i")} + {x.at("2 * i + 1")};')
+            reg.body.append(f'        {y.at(f"{half} + i")} = {x.at("2 * i")} - {x.at("2 * i + 1")};')
+            reg.body.append('    }')
+            reg.body.append(f'    if ((w * h) % 2)')
+            reg.body.append(f'        {y.at("w * h - 1")} = {x.at("w * h - 1")};')
+        elif form == 2:
+            # reversed: the last element first
+            reg.body.append('    for (int i = 0; i < w * h; i++)')
+            reg.body.append(f'        {y.at("w * h - 1 - i")} = {x.at("i")};')
+        else:
+            # rows of w, h of them, mirrored (a flattened 2-D access), then
+            # the left half of each row (c < w / 2: isl knows w / 2 <= w,
+            # deps.c pvar_context, so the access still splits as 2-D)
+            reg.body.append('    for (int r = 0; r < h; r++)')
+            reg.body.append('        for (int c = 0; c < w; c++)')
+            reg.body.append(f'            {y.at("r * w + c")} = {x.at("r * w + (w - 1 - c)")};')
+            reg.body.append('    for (int r = 0; r < h; r++)')
+            reg.body.append(f'        for (int c = 0; c < w / {r.choice([2, 3])}; c++)')
+            reg.body.append(f'            {y.at("r * w + c")} += {x.at("r * w + c")};')
+        return reg
+
     def k_split(self, idx):
         """A parallel loop whose body holds an inner parallel loop among
         statements that run in order (gramschmidt's column step): priv.c
@@ -2399,9 +2529,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched', 'carried', 'split', 'helpers']
+         'resched', 'carried', 'split', 'helpers', 'tables', 'pbounds']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2429,6 +2559,10 @@ OFF_BY_DEFAULT |= {'carried'}
 OFF_BY_DEFAULT |= {'split'}
 # and the helpers whose calls share values (random_helpers, random_helpers_cuda)
 OFF_BY_DEFAULT |= {'helpers'}
+# and the read-only tables (random_tables, random_tables_cuda)
+OFF_BY_DEFAULT |= {'tables'}
+# and the bounds of non-affine expressions of the sizes (random_pbounds, random_pbounds_cuda)
+OFF_BY_DEFAULT |= {'pbounds'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
