@@ -34,6 +34,7 @@ typedef struct Ctl {
     Var *cont;                   /* set by its continues (NULL until the first one) */
     Var *brk;                    /* set by its breaks (NULL until the first one) */
     int brk_depth;               /* the loop depth just outside the loop */
+    Var *iv, *keep;              /* a loop whose index is read after it: its breaks copy iv to keep */
 } Ctl;
 
 typedef struct Binding {
@@ -66,6 +67,7 @@ typedef struct P {
     int cases;                   /* switch groups being converted (loops reset it) */
     Vec aliases;                 /* Alias*: pointer locals that name part of an array */
     Vec tables;                  /* Binding*: the read-only tables the region reads (table_of) */
+    Vec reused;                  /* Var*: indices read after their loop that a later loop takes (kept_index) */
 } P;
 
 static Down *down_of(P *p, Var *v);
@@ -385,6 +387,21 @@ static int cx_rank(CXType t)
 
 /* ---- variables -------------------------------------------------------------- */
 
+/* From here to the end of the scope, `decl` names v. */
+static void bind(P *p, CXCursor decl, Var *v)
+{
+    if (p->nbinds == p->capbinds) {
+        p->capbinds = p->capbinds ? 2 * p->capbinds : 32;
+        Binding *nb = arena_alloc(p->a, sizeof *nb * (size_t)p->capbinds);
+        if (p->nbinds)
+            memcpy(nb, p->binds, sizeof *nb * (size_t)p->nbinds);
+        p->binds = nb;
+    }
+    p->binds[p->nbinds].decl = decl;
+    p->binds[p->nbinds].var = v;
+    p->nbinds++;
+}
+
 static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kind)
 {
     Var *v = arena_alloc(p->a, sizeof *v);
@@ -397,16 +414,7 @@ static Var *new_var(P *p, CXCursor decl, const char *name, Type *ty, VarKind kin
      * declared name goes through decls_cname (C++ keywords, clashes) */
     v->cname = clang_isDeclaration(clang_getCursorKind(decl)) ? decls_cname(p->a, name) : name;
     ir_add_var(p->a, p->r, v);
-    if (p->nbinds == p->capbinds) {
-        p->capbinds = p->capbinds ? 2 * p->capbinds : 32;
-        Binding *nb = arena_alloc(p->a, sizeof *nb * (size_t)p->capbinds);
-        if (p->nbinds)
-            memcpy(nb, p->binds, sizeof *nb * (size_t)p->nbinds);
-        p->binds = nb;
-    }
-    p->binds[p->nbinds].decl = decl;
-    p->binds[p->nbinds].var = v;
-    p->nbinds++;
+    bind(p, decl, v);
     return v;
 }
 
@@ -1278,6 +1286,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
         if (dn)                  /* the index of a loop counting down: hi - k */
             return clone_expr(p, dn->value, loc_of(p, c));
         if (v->kind == V_IV && !bound_by_loop(p, v)) {
+            if (vec_has(&p->reused, v))
+                reject(p, c, "-Wgpufuse-index", "loop index '%s' is read after its loop, and a later loop takes it as "
+                       "its index: give the later loop an index of its own ('for (int %s2 = 0; ...)')", v->name,
+                       v->name);
             for (int i = 0; i < p->broke.len; i++)
                 if (vec_at(&p->broke, i) == v)
                     reject(p, c, "-Wgpufuse-index", "loop index '%s' is used outside its loop; to keep where a "
@@ -1929,7 +1941,22 @@ static Stmt *conv_break(P *p, CXCursor c)
     Ctl *t = ctl_top(p);
     if (!t)
         reject(p, c, "-Wgpufuse-control", "'break' outside a loop or a switch");
-    return set_flag(p, c, &t->brk, "gf_brk", t->brk_depth);
+    Stmt *f = set_flag(p, c, &t->brk, "gf_brk", t->brk_depth);
+    if (!t->keep)
+        return f;
+    /* the index where the loop stopped, for the reads after it (kept_index) */
+    Stmt *k = new_stmt(p, S_ASSIGN, c);
+    k->lhs = flag_ref(p, c, t->keep);
+    k->op = OP_ASSIGN;
+    k->rhs = flag_ref(p, c, t->iv);
+    number(p, k);
+    t->keep->scalar_written = true;
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    b->loc.line = 0;             /* marker: splice into the parent */
+    vec_push(p->a, &b->list, k);
+    vec_push(p->a, &b->list, f);
+    k->parent = f->parent = b;
+    return b;
 }
 
 /* Statement s with everything after a possible `continue` guarded. */
@@ -2287,8 +2314,9 @@ static bool type_is_unsigned(const Type *t)
 }
 
 /* `int i = lb` or `i = lb`: the index and its first value. */
-static Var *loop_init(P *p, CXCursor init, Expr **first)
+static Var *loop_init(P *p, CXCursor init, Expr **first, CXCursor *outside)
 {
+    *outside = clang_getNullCursor();
     if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
         Kids ik = kids_of(p, init);
         if (ik.n != 1 || clang_getCursorKind(ik.c[0]) != CXCursor_VarDecl)
@@ -2318,7 +2346,56 @@ static Var *loop_init(P *p, CXCursor init, Expr **first)
     if (v->decl)
         v->decl->kind = S_BLOCK;   /* the declaration becomes empty */
     *first = conv_expr(p, ik.c[1]);
+    *outside = clang_getCursorReferenced(lhs);
     return v;
+}
+
+/* ---- an index read after its loop ------------------------------------------------
+ * `int k; for (k = 0; k < 200; k++) { ... if (...) break; } img[i] = k;`: C
+ * keeps k, at the break or at the loop's end.  When the index is declared
+ * outside its loop (counting up) and read after it, and no later loop takes
+ * it as its index, its reads after the loop read a local of its own,
+ * initialised before the loop to the index's value after a full run (lb
+ * when the loop does not run, else lb + ceil((ub - lb) / step) * step) and
+ * set to the index at each break of that loop. */
+typedef struct AfterCx {
+    P *p;
+    CXCursor decl;
+    unsigned from;               /* the loop's end (an offset in its file) */
+    bool read, reused;
+} AfterCx;
+
+static enum CXChildVisitResult after_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    AfterCx *x = data;
+    unsigned off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (off <= x->from)
+        return CXChildVisit_Recurse;
+    if (k == CXCursor_ForStmt) {
+        /* a later loop that sets it as its index: for (k = 0; ...) */
+        Kids ks = kids_of(x->p, c);
+        CXCursor init = ks.n ? ks.c[0] : clang_getNullCursor();
+        Kids ik = clang_getCursorKind(init) == CXCursor_BinaryOperator ? kids_of(x->p, init) : (Kids){0};
+        CXCursor lhs = ik.n ? strip(ik.c[0]) : clang_getNullCursor();
+        if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(lhs), x->decl))
+            x->reused = true;
+    }
+    if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), x->decl))
+        x->read = true;
+    return CXChildVisit_Recurse;
+}
+
+static bool kept_index(P *p, CXCursor loop, CXCursor decl, Var *iv)
+{
+    AfterCx x = {p, decl, 0, false, false};
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(loop)), NULL, NULL, NULL, &x.from);
+    clang_visitChildren(p->fn, after_visit, &x);
+    if (x.read && x.reused)
+        vec_push(p->a, &p->reused, iv);     /* for the diagnostic of a read after the loop */
+    return x.read && !x.reused;
 }
 
 /* `i`, `i + e`, `e + i` or `i - e`: true, and the offset e (a null
@@ -2521,7 +2598,8 @@ static Stmt *conv_for(P *p, CXCursor c)
     Stmt *s = new_stmt(p, S_FOR, c);
     CXCursor init = ks.c[0], cond = ks.c[1], inc = ks.c[2];
     Expr *first, *bound;
-    Var *iv = loop_init(p, init, &first);
+    CXCursor outside;
+    Var *iv = loop_init(p, init, &first, &outside);
     Op op;
     long long step, shift = 0;
     if (post_dec_cond(p, cond, iv, &bound)) {
@@ -2557,9 +2635,18 @@ static Stmt *conv_for(P *p, CXCursor c)
     } else {
         down = count_down(p, s, c, iv, first, bound, op == OP_GE, -step, shift);
     }
+    Var *keep = NULL;            /* the index's value after the loop */
+    if (up && !clang_Cursor_isNull(outside) && kept_index(p, c, outside, iv)) {
+        keep = new_var(p, outside, iv->name, iv->ty, V_LOCAL);
+        p->nbinds--;             /* the body still reads the index */
+    }
     vec_push(p->a, &p->loops, s);
     iv->depth = s->iv->depth = p->loops.len;
     cont_begin(p, p->loops.len - 1);
+    if (keep) {
+        ctl_top(p)->iv = iv;
+        ctl_top(p)->keep = keep;
+    }
     int cases = p->cases;
     p->cases = 0;
     Var *brk;
@@ -2576,9 +2663,50 @@ static Stmt *conv_for(P *p, CXCursor c)
     check_bound(p, cond, s->body, bound, "bound");
     if (down)
         check_bound(p, init, s->body, first, "start");
-    if (brk)
+    if (brk && !keep)
         vec_push(p->a, &p->broke, iv);
-    return with_break_flag(p, s, brk, c);
+    Stmt *out = with_break_flag(p, s, brk, c);
+    if (!keep)
+        return out;
+    /* keep = lb < ub ? lb + (ub - lb + step - 1) / step * step : lb, before
+     * the loop; the reads after the loop read it */
+    Stmt *d = new_stmt(p, S_DECL, c);
+    d->var = keep;
+    keep->decl = d;
+    keep->depth = p->loops.len;
+    Expr *lb = clone_expr(p, s->lb, s->loc), *ub = clone_expr(p, s->ub, s->loc);
+    Type *t = keep->ty;
+    Expr *span = arith(p, c, OP_SUB, clone_expr(p, s->ub, s->loc), clone_expr(p, s->lb, s->loc), t);
+    Expr *end = span;
+    if (s->step != 1) {
+        char step[32];
+        snprintf(step, sizeof step, "%lld", s->step);
+        end = arith(p, c, OP_MUL, arith(p, c, OP_DIV, arith(p, c, OP_ADD, span, int_lit(p, c, arena_printf(p->a, "%lld", s->step - 1)), t),
+                                       int_lit(p, c, arena_strdup(p->a, step)), t),
+                    int_lit(p, c, arena_strdup(p->a, step)), t);
+    }
+    end = arith(p, c, OP_ADD, clone_expr(p, s->lb, s->loc), end, t);
+    Expr *test = new_expr(p, E_BINARY, c);
+    test->op = OP_LT;
+    test->ty = new_type(p, TY_INT);
+    set_kids(p, test, 2);
+    test->kids[0] = lb;
+    test->kids[1] = ub;
+    Expr *v = new_expr(p, E_COND, c);
+    v->ty = t;
+    set_kids(p, v, 3);
+    v->kids[0] = test;
+    v->kids[1] = end;
+    v->kids[2] = clone_expr(p, s->lb, s->loc);
+    d->rhs = v;
+    number(p, d);
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    b->loc.line = 0;             /* marker: splice into the parent */
+    vec_push(p->a, &b->list, d);
+    vec_push(p->a, &b->list, out);
+    d->parent = out->parent = b;
+    bind(p, outside, keep);      /* from here on the name reads the kept value */
+    return b;
 }
 
 /* The index of a loop must not be assigned in its body. */

@@ -83,15 +83,18 @@ GPUFUSE void fine(int n, int m, const int *restrict key, const float *restrict x
     }
 }
 
-// The index of a loop that broke, read after the loop: C keeps its last
-// value, a kernel's loop index does not outlive the loop.
-GPUFUSE void find(int n, int m, float t, const float x[n][m], int *restrict idx)
+// The index of a loop that broke, read after the loop (kept: its reads read
+// where the loop stopped, tests/golden/kept_index.c) and then taken again
+// as the index of a later loop: refused.
+GPUFUSE void find(int n, int m, float t, const float x[n][m], int *restrict idx, float *restrict y)
 {
     for (int i = 0; i < n; i++) {
         int k;
         for (k = 0; k < m; k++)
             if (x[i][k] > t)
                 break;
-        idx[i] = k; // expected-warning {{loop index 'k' is used outside its loop; to keep where a 'break' left the loop, copy the index into a variable before the 'break' ('found = k; break;')}} [-Wgpufuse-index]
+        idx[i] = k; // expected-warning {{loop index 'k' is read after its loop, and a later loop takes it as its index: give the later loop an index of its own ('for (int k2 = 0; ...)')}} [-Wgpufuse-index]
+        for (k = 0; k < m; k++)
+            y[i] += x[i][k];
     }
 }

@@ -1818,6 +1818,43 @@ class Builder:
             reg.body.append(f'            {y.at("r * w + c")} += {x.at("r * w + c")};')
         return reg
 
+    def k_search(self, idx):
+        """A loop index declared before its loop and read after it (parse.c
+        kept_index): a search that breaks at the first element past a
+        threshold, an escape-time iteration, a full run with no break, steps
+        of 1 to 3 from a start of 0 to 2, a loop that may not run."""
+        r, g = self.r, self.g
+        reg = self.new_region(idx, 'search')
+        n, m = self.size(), r.choice([0, 1, 2, 5, 16, 33])
+        reg.sizes = [('n', n), ('m', m)]
+        x = self.in_arr(reg, 'x', 'float', ['n', 'm'], style='vla')
+        y = self.out_arr(reg, 'y', r.choice(['int', 'float']), ['n'])
+        lb, step = r.choice([0, 1, 2]), r.choice([1, 1, 2, 3])
+        inc = 'k++' if step == 1 else f'k += {step}'
+        t = fnum(round(r.uniform(-0.5, 0.9), 2), 'float')
+        reg.body.append('    for (int i = 0; i < n; i++) {')
+        reg.body.append(f'        {r.choice(["int", "long", "unsigned"])} k;')
+        form = r.randrange(3)
+        if form == 0:            # the first element past t
+            reg.body.append(f'        for (k = {lb}; k < m; {inc})')
+            reg.body.append(f'            if ({x.at("i", "k")} > {t})')
+            reg.body.append('                break;')
+        elif form == 1:          # escape time: a value iterated until it leaves [-2, 2]
+            reg.body.append(f'        float z = {x.at("i", "0") if m else "0.5f"};')
+            reg.body.append(f'        for (k = {lb}; k < m + 8; {inc}) {{')
+            reg.body.append('            if (z > 2.0f || z < -2.0f)')
+            reg.body.append('                break;')
+            reg.body.append('            z = z * z - 1.25f;')
+            reg.body.append('        }')
+        else:                    # a full run
+            reg.body.append(f'        float s = 0;')
+            reg.body.append(f'        for (k = {lb}; k < m; {inc})')
+            reg.body.append(f'            s += {x.at("i", "k")};')
+            reg.body.append(f'        {y.at("i")} = s;')
+        reg.body.append(f'        {y.at("i")} {"+" if form == 2 else ""}= k * 2 + 1;')
+        reg.body.append('    }')
+        return reg
+
     def k_split(self, idx):
         """A parallel loop whose body holds an inner parallel loop among
         statements that run in order (gramschmidt's column step): priv.c
@@ -2529,9 +2566,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched', 'carried', 'split', 'helpers', 'tables', 'pbounds']
+         'resched', 'carried', 'split', 'helpers', 'tables', 'pbounds', 'search']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4, 4, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4, 4, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2563,6 +2600,8 @@ OFF_BY_DEFAULT |= {'helpers'}
 OFF_BY_DEFAULT |= {'tables'}
 # and the bounds of non-affine expressions of the sizes (random_pbounds, random_pbounds_cuda)
 OFF_BY_DEFAULT |= {'pbounds'}
+# and the loop indices read after their loops (random_search, random_search_cuda)
+OFF_BY_DEFAULT |= {'search'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
