@@ -355,31 +355,179 @@ static Aff *aff_var(Arena *a, Var *v)
 /* Statement instance -> element of array `id` (v's, or one field's of v:
  * field_id). */
 static isl_map *access_map_id(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, int nd, bool *exact);
+static isl_map *access_map_subs(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, Expr *const *subs,
+                                int nd, bool *exact);
 
 static isl_map *access_map(Model *m, PStmt *ps, Var *v, int nprefix, Aff *const *dims, int nd, bool *exact)
 {
     return access_map_id(m, ps, var_id(m, v), nprefix, dims, nd, exact);
 }
 
+/* ---- piecewise subscripts ----------------------------------------------------------
+ * A subscript that is no affine form may still be a piecewise one that isl
+ * represents exactly: C's division and remainder by a positive constant
+ * (isl's tdiv_q, tdiv_r: truncation, as C), `c ? a : b` on affine
+ * comparisons, a constant factor, and the calls of a helper whose body is a
+ * return of such an expression of its parameters (helper_form: `clampi(x -
+ * 2, 0, W - 1)`).  The access is then exact, and its extent known. */
+
+typedef struct PwEnv {
+    const Func *f;               /* the helper being evaluated, NULL at the top */
+    isl_pw_aff **vals;           /* its parameters' and locals' values */
+} PwEnv;
+
+static isl_pw_aff *stmt_pw(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth);
+
+/* The set where condition e holds; NULL when it is not one of affine
+ * comparisons combined with &&, || and !. */
+static isl_set *stmt_pw_set(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth)
+{
+    if (e->kind == E_UNARY && e->op == OP_NOT) {
+        isl_set *x = stmt_pw_set(m, ps, e->kids[0], env, depth + 1);
+        return x ? isl_set_complement(x) : NULL;
+    }
+    if (e->kind != E_BINARY)
+        return NULL;
+    if (e->op == OP_LAND || e->op == OP_LOR) {
+        isl_set *x = stmt_pw_set(m, ps, e->kids[0], env, depth + 1);
+        isl_set *y = x ? stmt_pw_set(m, ps, e->kids[1], env, depth + 1) : NULL;
+        if (!y) {
+            isl_set_free(x);
+            return NULL;
+        }
+        return e->op == OP_LAND ? isl_set_intersect(x, y) : isl_set_union(x, y);
+    }
+    if (!op_is_compare(e->op) || !type_is_integer(e->kids[0]->ty) || !type_is_integer(e->kids[1]->ty))
+        return NULL;
+    isl_pw_aff *a = stmt_pw(m, ps, e->kids[0], env, depth + 1);
+    isl_pw_aff *b = a ? stmt_pw(m, ps, e->kids[1], env, depth + 1) : NULL;
+    if (!b) {
+        isl_pw_aff_free(a);
+        return NULL;
+    }
+    switch (e->op) {
+    case OP_LT: return isl_pw_aff_lt_set(a, b);
+    case OP_LE: return isl_pw_aff_le_set(a, b);
+    case OP_GT: return isl_pw_aff_gt_set(a, b);
+    case OP_GE: return isl_pw_aff_ge_set(a, b);
+    case OP_EQ: return isl_pw_aff_eq_set(a, b);
+    default: return isl_pw_aff_ne_set(a, b);
+    }
+}
+
+static isl_pw_aff *stmt_pw(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth)
+{
+    if (!e || depth > 64 || !e->ty || !type_is_integer(e->ty))
+        return NULL;
+    if (e->kind == E_VAR && env && env->f) {
+        const Func *f = env->f;
+        for (int i = 0; i < f->nparams + f->nlocals; i++)
+            if (e->var == (i < f->nparams ? f->params[i] : f->locals[i - f->nparams]))
+                return env->vals[i] ? isl_pw_aff_copy(env->vals[i]) : NULL;
+        return NULL;
+    }
+    if (!env || !env->f) {
+        Aff *f = aff_of(m->a, (Expr *)e);
+        if (f) {
+            isl_aff *a = stmt_aff(m, ps, f);
+            return a ? isl_pw_aff_from_aff(a) : NULL;
+        }
+    } else if (e->kind == E_INT) {
+        Aff *f = aff_of(m->a, (Expr *)e);
+        isl_aff *a = f ? stmt_aff(m, ps, f) : NULL;
+        return a ? isl_pw_aff_from_aff(a) : NULL;
+    }
+    switch (e->kind) {
+    case E_CAST: return type_is_integer(e->kids[0]->ty) ? stmt_pw(m, ps, e->kids[0], env, depth + 1) : NULL;
+    case E_UNARY:
+        if (e->op == OP_PLUS)
+            return stmt_pw(m, ps, e->kids[0], env, depth + 1);
+        if (e->op == OP_NEG) {
+            isl_pw_aff *x = stmt_pw(m, ps, e->kids[0], env, depth + 1);
+            return x ? isl_pw_aff_neg(x) : NULL;
+        }
+        return NULL;
+    case E_BINARY: {
+        long long c = expr_pos_const(e->kids[1]);
+        if ((e->op == OP_DIV || e->op == OP_MOD) && !c)
+            return NULL;
+        if (e->op == OP_MUL && !c && !expr_pos_const(e->kids[0]))
+            return NULL;         /* a product of two variables */
+        if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_DIV && e->op != OP_MOD)
+            return NULL;
+        isl_pw_aff *x = stmt_pw(m, ps, e->kids[0], env, depth + 1);
+        isl_pw_aff *y = x ? stmt_pw(m, ps, e->kids[1], env, depth + 1) : NULL;
+        if (!y) {
+            isl_pw_aff_free(x);
+            return NULL;
+        }
+        switch (e->op) {
+        case OP_ADD: return isl_pw_aff_add(x, y);
+        case OP_SUB: return isl_pw_aff_sub(x, y);
+        case OP_MUL: return isl_pw_aff_mul(x, y);     /* one side a constant */
+        case OP_DIV: return isl_pw_aff_tdiv_q(x, y);  /* C's truncating division */
+        default: return isl_pw_aff_tdiv_r(x, y);
+        }
+    }
+    case E_COND: {
+        isl_set *c = stmt_pw_set(m, ps, e->kids[0], env, depth + 1);
+        isl_pw_aff *x = c ? stmt_pw(m, ps, e->kids[1], env, depth + 1) : NULL;
+        isl_pw_aff *y = x ? stmt_pw(m, ps, e->kids[2], env, depth + 1) : NULL;
+        if (!y) {
+            isl_set_free(c);
+            isl_pw_aff_free(x);
+            return NULL;
+        }
+        return isl_pw_aff_cond(isl_set_indicator_function(c), x, y);
+    }
+    case E_CALL: {
+        const Func *f = e->callee;
+        if (!f || !f->ret || f->nparams != e->nkids)
+            return NULL;
+        int n = f->nparams + f->nlocals;
+        isl_pw_aff **vals = calloc((size_t)(n ? n : 1), sizeof *vals);
+        PwEnv in = {f, vals};
+        bool ok = vals != NULL;
+        for (int i = 0; ok && i < f->nparams; i++)
+            ok = (vals[i] = stmt_pw(m, ps, e->kids[i], env, depth + 1)) != NULL;
+        for (int i = 0; ok && i < f->nlocals; i++)
+            vals[f->nparams + i] = stmt_pw(m, ps, f->inits[i], &in, depth + 1);  /* NULL: not read as a subscript */
+        isl_pw_aff *r = ok ? stmt_pw(m, ps, f->ret, &in, depth + 1) : NULL;
+        for (int i = 0; vals && i < n; i++)
+            isl_pw_aff_free(vals[i]);
+        free(vals);
+        return r;
+    }
+    default: return NULL;
+    }
+}
+
 static isl_map *access_map_id(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, int nd, bool *exact)
+{
+    return access_map_subs(m, ps, id, nprefix, dims, NULL, nd, exact);
+}
+
+static isl_map *access_map_subs(Model *m, PStmt *ps, isl_id *id, int nprefix, Aff *const *dims, Expr *const *subs,
+                                int nd, bool *exact)
 {
     int n = nprefix + nd;
     isl_space *arr = isl_space_set_tuple_id(set_space(m, n), isl_dim_set, isl_id_copy(id));
     isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(ps->space), arr);
-    isl_aff_list *list = isl_aff_list_alloc(m->ctx, n);
+    isl_pw_aff_list *list = isl_pw_aff_list_alloc(m->ctx, n);
     bool *any = arena_alloc(m->a, sizeof(bool) * (size_t)(n ? n : 1));
     for (int k = 0; k < nprefix; k++)
-        list = isl_aff_list_add(list, stmt_iv(ps, k));
+        list = isl_pw_aff_list_add(list, isl_pw_aff_from_aff(stmt_iv(ps, k)));
     for (int k = 0; k < nd; k++) {
         isl_aff *a = stmt_aff(m, ps, dims[k]);
-        if (!a) {
+        isl_pw_aff *pa = a ? isl_pw_aff_from_aff(a) : subs && subs[k] ? stmt_pw(m, ps, subs[k], NULL, 0) : NULL;
+        if (!pa) {
             any[nprefix + k] = true;
             *exact = false;
-            a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space)));
+            pa = isl_pw_aff_from_aff(isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(ps->space))));
         }
-        list = isl_aff_list_add(list, a);
+        list = isl_pw_aff_list_add(list, pa);
     }
-    isl_map *map = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list));
+    isl_map *map = isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(sp, list));
     for (int k = n - 1; k >= 0; k--)
         if (any[k])
             map = isl_map_insert_dims(isl_map_project_out(map, isl_dim_out, (unsigned)k, 1), isl_dim_out,
@@ -495,10 +643,8 @@ static void add_access_id(Model *m, PStmt *ps, Expr *e, bool write, bool red, is
             v->delin_bad = true;
             m->redo = true;
         }
-        for (int i = 0; i < e->nkids; i++)
-            if (!e->aff[i])
-                ac->exact = false;
-        ac->map = access_map_id(m, ps, id ? id : var_id(m, v), prefix, e->aff, e->nkids, &ac->exact);
+        /* a subscript that is no affine form may be a piecewise one (stmt_pw) */
+        ac->map = access_map_subs(m, ps, id ? id : var_id(m, v), prefix, e->aff, e->kids, e->nkids, &ac->exact);
     }
     vec_push(m->a, &ps->acc, ac);
 }

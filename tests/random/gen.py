@@ -1784,8 +1784,25 @@ class Builder:
         x = self.in_arr(reg, 'x', ty, ['w * h'], style='ptr')
         y = self.out_arr(reg, 'y', ty, ['w * h'], style='ptr')
         leaves = self.leaves_for([x], ['i'])
-        form = r.randrange(4)
-        if form == 0:
+        form = r.randrange(7)
+        if form >= 4:
+            # piecewise subscripts (deps.c stmt_pw): i / c and i % c on an
+            # unsized array, clamped reads by ?: and by a helper's return
+            c = r.choice([2, 3, 4, 64])
+            cl = f'{reg.name}_clamp'
+            reg.pre.append(f'static inline int {cl}(int v, int lo, int hi) '
+                           '{ return v < lo ? lo : (v > hi ? hi : v); }')
+            reg.body.append('    for (int i = 0; i < w * h; i++) {')
+            if form == 4:
+                reg.body.append(f'        {y.at("i")} = {x.at(f"i / {c}")} + {x.at(f"(w * h - 1) - i % {c}")};')
+            elif form == 5:
+                reg.body.append(f'        {y.at("i")} = {x.at("i + 1 < w * h ? i + 1 : w * h - 1")} - '
+                                f'{x.at("i > 1 ? i - 2 : 0")};')
+            else:
+                reg.body.append(f'        {y.at("i")} = {x.at(f"{cl}(i - {c}, 0, w * h - 1)")} + '
+                                f'{x.at(f"{cl}(i + {c}, 0, w * h - 1)")};')
+            reg.body.append('    }')
+        elif form == 0:
             n = 'w * h' if r.random() < 0.5 else 'n'
             if n == 'n':
                 reg.body.append(f'    {r.choice(["int", "long"])} n = w * h;')

@@ -1,0 +1,64 @@
+// Subscripts that are no affine form but a piecewise one isl represents
+// exactly (deps.c stmt_pw): C's division and remainder by a constant,
+// `c ? a : b` on affine comparisons, and a static helper whose body returns
+// such an expression (clamping).  The accesses are exact, so unsized arrays
+// get their extents from them.
+#include <gpufuse.h>
+
+#define GS 64
+#define W 40
+
+// DIFF-SIZE: q = n
+// DIFF-SIZE: s = n / 64 + 1
+// DIFF-SIZE: deq = n
+// DIFF-SIZE: src = h * W
+// DIFF-SIZE: dst = h * W
+// DIFF-SIZE: half = m
+// DIFF-SIZE: full = 2 * m
+// DIFF-SIZE: a = n
+// DIFF-SIZE: b = n
+
+static inline int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// llama2.c's dequantisation: a scale per group of GS
+GPUFUSE void dequantize(int n, const signed char *q, const float *s, float *deq)
+{
+    for (int i = 0; i < n; i++)
+        deq[i] = q[i] * s[i / GS];
+}
+
+// CU-LABEL: gf_launch_dequantize
+// CU: long long gf_hi_s = ((long long)(((long long)n + 63) / 64 - 1) + 1) * (long long)sizeof(float);
+
+// a separable filter's horizontal pass, edges clamped by a helper
+GPUFUSE void blur_rows(int h, const float *src, float *dst)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < W; x++)
+            dst[y * W + x] = 0.25f * src[y * W + clampi(x - 1, 0, W - 1)] + 0.5f * src[y * W + x] +
+                             0.25f * src[y * W + clampi(x + 1, 0, W - 1)];
+}
+
+// CHECK-LABEL: region blur_rows
+// CU-LABEL: gf_launch_blur_rows
+// CU: long long gf_hi_src = ((long long)(40 * (long long)h - 1) + 1) * (long long)sizeof(float);
+
+// upsampling by two: a[i / 2], a parity test
+GPUFUSE void upsample2(int m, const float *half, float *full)
+{
+    for (int i = 0; i < 2 * m; i++)
+        full[i] = half[i / 2] * (i % 2 ? 0.75f : 0.25f);
+}
+
+// neighbours clamped by ?:
+GPUFUSE void diff_clamped(int n, const float *a, float *b)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = a[i + 1 < n ? i + 1 : n - 1] - a[i > 0 ? i - 1 : 0];
+}
+
+// REPORT-LABEL: region diff_clamped
+// REPORT: kernel diff_clamped_k0 [map, 1-D]
