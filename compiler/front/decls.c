@@ -1194,14 +1194,14 @@ static Decl *const_decl(struct DeclState *d, CXCursor var)
     x = new_decl(d, D_CONST, usr, def);
     const char *cn = entity_cname(d, def);
     CXCursor fn = clang_getCursorSemanticParent(def);
-    if (clang_getCursorKind(fn) == CXCursor_FunctionDecl) {
-        /* a table local to a function: named after it, and unique (two
-         * functions, or two blocks of one, may each have a 'w') */
+    /* a table local to a function is named after it; every name unique (two
+     * functions, or two blocks of one, may each have a 'w', and a global may
+     * be called 'f_w') */
+    if (clang_getCursorKind(fn) == CXCursor_FunctionDecl)
         cn = arena_printf(d->a, "%s_%s", decls_cname(d->a, spelling(d, fn)), cn);
-        const char *base = cn;
-        for (int n = 2; name_taken(d, arena_printf(d->a, "gf_c_%s", cn)); n++)
-            cn = arena_printf(d->a, "%s_%d", base, n);
-    }
+    const char *base = cn;
+    for (int n = 2; name_taken(d, arena_printf(d->a, "gf_c_%s", cn)) || name_taken(d, cn); n++)
+        cn = arena_printf(d->a, "%s_%d", base, n);
     CXType c = clang_getCanonicalType(clang_getCursorType(def));
     if (has_pointer(d, c))
         return fail(x, arena_printf(d->a, "constant '%s' holds a pointer, which device code cannot follow",
@@ -1342,6 +1342,14 @@ const char *decls_use_helper(Unit *u, Region *r, Func *f)
     return NULL;
 }
 
+/* A variable of a function's that is neither static nor extern. */
+static bool automatic(CXCursor v)
+{
+    return clang_getCursorKind(v) == CXCursor_VarDecl &&
+           clang_getCursorKind(clang_getCursorSemanticParent(v)) == CXCursor_FunctionDecl &&
+           clang_Cursor_getStorageClass(v) != CX_SC_Static && clang_Cursor_getStorageClass(v) != CX_SC_Extern;
+}
+
 /* What in a local table's initialiser is not a constant: a parameter, an
  * automatic variable, a call (C allows them in an automatic array's braces). */
 typedef struct InitCx {
@@ -1360,12 +1368,7 @@ static enum CXChildVisitResult init_visit(CXCursor c, CXCursor parent, CXClientD
     }
     if (k == CXCursor_DeclRefExpr) {
         CXCursor r = clang_getCursorReferenced(c);
-        enum CXCursorKind rk = clang_getCursorKind(r);
-        bool automatic = rk == CXCursor_VarDecl &&
-                         clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_FunctionDecl &&
-                         clang_Cursor_getStorageClass(r) != CX_SC_Static &&
-                         clang_Cursor_getStorageClass(r) != CX_SC_Extern;
-        if (rk == CXCursor_ParmDecl || automatic) {
+        if (clang_getCursorKind(r) == CXCursor_ParmDecl || automatic(r)) {
             ic->why = arena_printf(ic->d->a, "reads '%s'", spelling(ic->d, r));
             return CXChildVisit_Break;
         }
@@ -1376,10 +1379,7 @@ static enum CXChildVisitResult init_visit(CXCursor c, CXCursor parent, CXClientD
 const char *decls_table(Unit *u, Region *r, CXCursor var, const char **why)
 {
     struct DeclState *d = u->decl_state;
-    bool automatic = clang_getCursorKind(clang_getCursorSemanticParent(var)) == CXCursor_FunctionDecl &&
-                     clang_Cursor_getStorageClass(var) != CX_SC_Static &&
-                     clang_Cursor_getStorageClass(var) != CX_SC_Extern;
-    if (automatic) {
+    if (automatic(var)) {
         CXCursor init = initializer(d, var);
         InitCx ic = {d, NULL};
         if (!clang_Cursor_isNull(init))

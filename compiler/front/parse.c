@@ -1936,6 +1936,8 @@ static Stmt *conv_continue(P *p, CXCursor c)
  * is only right for a loop run per element inside a parallel loop, which
  * deps.c checks (a parallel loop or a host time loop cannot stop early). */
 
+static Stmt *spliced(P *p, CXCursor c, Stmt *x, Stmt *y);
+
 static Stmt *conv_break(P *p, CXCursor c)
 {
     Ctl *t = ctl_top(p);
@@ -1951,12 +1953,7 @@ static Stmt *conv_break(P *p, CXCursor c)
     k->rhs = flag_ref(p, c, t->iv);
     number(p, k);
     t->keep->scalar_written = true;
-    Stmt *b = new_stmt(p, S_BLOCK, c);
-    b->loc.line = 0;             /* marker: splice into the parent */
-    vec_push(p->a, &b->list, k);
-    vec_push(p->a, &b->list, f);
-    k->parent = f->parent = b;
-    return b;
+    return spliced(p, c, k, f);
 }
 
 /* Statement s with everything after a possible `continue` guarded. */
@@ -2202,6 +2199,17 @@ static Stmt *cont_end(P *p, Stmt *body, CXCursor c, Var **brk)
 
 /* A loop that breaks: `{ int gf_brk = 0; loop }`, spliced into the
  * enclosing block (a loop alone as a body keeps the block). */
+/* x then y, as a block the parent's list takes in their place. */
+static Stmt *spliced(P *p, CXCursor c, Stmt *x, Stmt *y)
+{
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    b->loc.line = 0;             /* marker: splice into the parent */
+    vec_push(p->a, &b->list, x);
+    vec_push(p->a, &b->list, y);
+    x->parent = y->parent = b;
+    return b;
+}
+
 static Stmt *with_break_flag(P *p, Stmt *loop, Var *flag, CXCursor c)
 {
     if (!flag)
@@ -2212,12 +2220,7 @@ static Stmt *with_break_flag(P *p, Stmt *loop, Var *flag, CXCursor c)
     d->rhs = int_lit(p, c, "0");
     flag->decl = d;
     number(p, d);
-    Stmt *b = new_stmt(p, S_BLOCK, c);
-    b->loc.line = 0;             /* marker: splice into the parent */
-    vec_push(p->a, &b->list, d);
-    vec_push(p->a, &b->list, loop);
-    d->parent = loop->parent = b;
-    return b;
+    return spliced(p, c, d, loop);
 }
 
 /* ---- for loops -------------------------------------------------------------------
@@ -2353,25 +2356,28 @@ static Var *loop_init(P *p, CXCursor init, Expr **first, CXCursor *outside)
 /* ---- an index read after its loop ------------------------------------------------
  * `int k; for (k = 0; k < 200; k++) { ... if (...) break; } img[i] = k;`: C
  * keeps k, at the break or at the loop's end.  When the index is declared
- * outside its loop (counting up) and read after it, and no later loop takes
- * it as its index, its reads after the loop read a local of its own,
+ * outside its loop (counting up, a statement of a { } block) and read after
+ * it, and no later loop takes it as its index, its reads after the loop
+ * read a local of its own,
  * initialised before the loop to the index's value after a full run (lb
  * when the loop does not run, else lb + ceil((ub - lb) / step) * step) and
  * set to the index at each break of that loop. */
 typedef struct AfterCx {
     P *p;
     CXCursor decl;
-    unsigned from;               /* the loop's end (an offset in its file) */
+    unsigned at, from;           /* the loop's start and end (offsets in its file) */
     bool read, reused;
+    bool in_block;               /* the loop is a statement of a { } block */
 } AfterCx;
 
 static enum CXChildVisitResult after_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
-    (void)parent;
     AfterCx *x = data;
     unsigned off;
     clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt && off == x->at)
+        x->in_block = clang_getCursorKind(parent) == CXCursor_CompoundStmt;
     if (off <= x->from)
         return CXChildVisit_Recurse;
     if (k == CXCursor_ForStmt) {
@@ -2390,12 +2396,15 @@ static enum CXChildVisitResult after_visit(CXCursor c, CXCursor parent, CXClient
 
 static bool kept_index(P *p, CXCursor loop, CXCursor decl, Var *iv)
 {
-    AfterCx x = {p, decl, 0, false, false};
+    AfterCx x = {p, decl, 0, 0, false, false, false};
+    clang_getExpansionLocation(clang_getCursorLocation(loop), NULL, NULL, NULL, &x.at);
     clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(loop)), NULL, NULL, NULL, &x.from);
     clang_visitChildren(p->fn, after_visit, &x);
     if (x.read && x.reused)
         vec_push(p->a, &p->reused, iv);     /* for the diagnostic of a read after the loop */
-    return x.read && !x.reused;
+    /* the kept value is declared just before the loop, in its block: a loop
+     * that is the body of an if or of another loop keeps nothing */
+    return x.read && !x.reused && x.in_block;
 }
 
 /* `i`, `i + e`, `e + i` or `i - e`: true, and the offset e (a null
@@ -2700,13 +2709,8 @@ static Stmt *conv_for(P *p, CXCursor c)
     v->kids[2] = clone_expr(p, s->lb, s->loc);
     d->rhs = v;
     number(p, d);
-    Stmt *b = new_stmt(p, S_BLOCK, c);
-    b->loc.line = 0;             /* marker: splice into the parent */
-    vec_push(p->a, &b->list, d);
-    vec_push(p->a, &b->list, out);
-    d->parent = out->parent = b;
     bind(p, outside, keep);      /* from here on the name reads the kept value */
-    return b;
+    return spliced(p, c, d, out);
 }
 
 /* The index of a loop must not be assigned in its body. */

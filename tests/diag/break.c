@@ -98,3 +98,15 @@ GPUFUSE void find(int n, int m, float t, const float x[n][m], int *restrict idx,
             y[i] += x[i][k];
     }
 }
+
+// The index kept after its loop is declared just before the loop, in its
+// block: a loop that is the body of another loop (or of an if) keeps none.
+GPUFUSE void last_row_hit(int n, int m, const float x[n][m], int *restrict where)
+{
+    int j;
+    for (int i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            if (x[i][j] < 0)
+                break;
+    where[0] = j; // expected-warning {{loop index 'j' is used outside its loop}} [-Wgpufuse-index]
+}
