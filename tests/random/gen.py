@@ -1839,7 +1839,8 @@ class Builder:
         """A loop index declared before its loop and read after it (parse.c
         kept_index): a search that breaks at the first element past a
         threshold, an escape-time iteration, a full run with no break, steps
-        of 1 to 3 from a start of 0 to 2, a loop that may not run."""
+        of 1 to 3 from a start of 0 to 2, a loop that may not run; and an
+        if's body as the loop, which keeps nothing (refused)."""
         r, g = self.r, self.g
         reg = self.new_region(idx, 'search')
         n, m = self.size(), r.choice([0, 1, 2, 5, 16, 33])
@@ -1851,8 +1852,14 @@ class Builder:
         t = fnum(round(r.uniform(-0.5, 0.9), 2), 'float')
         reg.body.append('    for (int i = 0; i < n; i++) {')
         reg.body.append(f'        {r.choice(["int", "long", "unsigned"])} k;')
-        form = r.randrange(3)
-        if form == 0:            # the first element past t
+        form = r.randrange(4)
+        if form == 3:            # the loop an if's body: no block to keep k in, refused
+            reg.expect_reject = True
+            reg.body.append('        if (m >= 0)         /* always: k is set */')
+            reg.body.append(f'            for (k = {lb}; k < m; {inc})')
+            reg.body.append(f'                if ({x.at("i", "k")} > {t})')
+            reg.body.append('                    break;')
+        elif form == 0:          # the first element past t
             reg.body.append(f'        for (k = {lb}; k < m; {inc})')
             reg.body.append(f'            if ({x.at("i", "k")} > {t})')
             reg.body.append('                break;')
