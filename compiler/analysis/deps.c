@@ -707,8 +707,8 @@ static isl_set *pvar_context(Model *m)
         if (!e)
             continue;
         Aff *P = aff_of(m->a, &(Expr){.kind = E_VAR, .var = p, .ty = p->ty, .pvar = p});
-        isl_set *pos = param_ge0(m, e, 0, P, 0), *neg = param_ge0(m, e, 0, P, 1);
-        neg = neg ? isl_set_complement(neg) : NULL;            /* e <= -1 */
+        isl_set *pos = param_ge0(m, e, 0, P, 0);               /* e >= 0 */
+        isl_set *neg = pos ? isl_set_complement(isl_set_copy(pos)) : NULL;   /* e <= -1 */
         if (d->op == OP_DIV) {
             Aff *cP = aff_add(m->a, aff_add(m->a, P, P, -1), P, c);      /* 0 + c * P */
             /* e >= 0: c*P <= e <= c*P + c - 1; e < 0: c*P - c + 1 <= e <= c*P */

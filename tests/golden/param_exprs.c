@@ -57,6 +57,8 @@ GPUFUSE void group_max(int n, const float *vals, float *gmax)
 
 // CHECK-LABEL: region group_max
 // CHECK: for g in [0, num_groups) step 1
+// both signs of n: C's division truncates towards zero (n = -1 included)
+// CHECK: S0[] : -63 + n <= 64(n / 64) <= 63 + n and ((n >= 0 and 64(n / 64) <= n) or (n < 0 and 64(n / 64) >= n))
 
 // the last element first: w * h - 1 - i
 GPUFUSE void reverse(int w, int h, const double *fwd, double *bwd)
