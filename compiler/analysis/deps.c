@@ -378,8 +378,21 @@ typedef struct PwEnv {
 
 static isl_pw_aff *stmt_pw(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth);
 
+/* A subtraction or negation in e: in unsigned arithmetic a value that can
+ * wrap below zero, where isl's integers would go negative. */
+static bool may_wrap(const Expr *e)
+{
+    if ((e->kind == E_BINARY && e->op == OP_SUB) || (e->kind == E_UNARY && e->op == OP_NEG))
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (may_wrap(e->kids[i]))
+            return true;
+    return false;
+}
+
 /* The set where condition e holds; NULL when it is not one of affine
- * comparisons combined with &&, || and !. */
+ * comparisons combined with &&, || and ! (nor an unsigned comparison of
+ * values that may wrap: `i - 1u < n` is false at i = 0 in C). */
 static isl_set *stmt_pw_set(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth)
 {
     if (e->kind == E_UNARY && e->op == OP_NOT) {
@@ -398,6 +411,9 @@ static isl_set *stmt_pw_set(Model *m, const PStmt *ps, const Expr *e, const PwEn
         return e->op == OP_LAND ? isl_set_intersect(x, y) : isl_set_union(x, y);
     }
     if (!op_is_compare(e->op) || !type_is_integer(e->kids[0]->ty) || !type_is_integer(e->kids[1]->ty))
+        return NULL;
+    if ((type_is_unsigned(e->kids[0]->ty) || type_is_unsigned(e->kids[1]->ty)) &&
+        (may_wrap(e->kids[0]) || may_wrap(e->kids[1])))
         return NULL;
     isl_pw_aff *a = stmt_pw(m, ps, e->kids[0], env, depth + 1);
     isl_pw_aff *b = a ? stmt_pw(m, ps, e->kids[1], env, depth + 1) : NULL;

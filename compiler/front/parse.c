@@ -76,7 +76,6 @@ static Expr *clone_expr(P *p, const Expr *e, Loc loc);
 static Expr *int_lit(P *p, CXCursor c, const char *text);
 static Expr *arith(P *p, CXCursor at, Op op, Expr *l, Expr *r, Type *ty);
 static bool plain_int(const Expr *e, long long *v);
-static bool type_is_unsigned(const Type *t);
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -2308,12 +2307,6 @@ static Expr *plus_int(P *p, CXCursor at, Expr *e, long long c)
                      e->ty);
     }
     return arith(p, at, c > 0 ? OP_ADD : OP_SUB, e, typed_int(p, at, c > 0 ? c : -c, e->ty), e->ty);
-}
-
-static bool type_is_unsigned(const Type *t)
-{
-    return t->kind == TY_BOOL || t->kind == TY_UCHAR || t->kind == TY_USHORT || t->kind == TY_UINT ||
-           t->kind == TY_ULONG || t->kind == TY_ULLONG;
 }
 
 /* `int i = lb` or `i = lb`: the index and its first value. */

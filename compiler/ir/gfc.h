@@ -150,6 +150,7 @@ struct Type {
 };
 
 bool type_is_integer(const Type *t);
+bool type_is_unsigned(const Type *t);   /* _Bool and the unsigned integer types */
 bool type_is_float(const Type *t);
 bool type_is_arith(const Type *t);
 /* Element type of a pointer or (multi-dimensional) array parameter. */

@@ -101,6 +101,12 @@ bool type_is_integer(const Type *t)
     return t && t->kind >= TY_BOOL && t->kind <= TY_ULLONG;
 }
 
+bool type_is_unsigned(const Type *t)
+{
+    return t && (t->kind == TY_BOOL || t->kind == TY_UCHAR || t->kind == TY_USHORT || t->kind == TY_UINT ||
+                 t->kind == TY_ULONG || t->kind == TY_ULLONG);
+}
+
 bool type_is_float(const Type *t)
 {
     return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE || t->kind == TY_F16 || t->kind == TY_BF16);

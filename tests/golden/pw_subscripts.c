@@ -62,3 +62,23 @@ GPUFUSE void diff_clamped(int n, const float *a, float *b)
 
 // REPORT-LABEL: region diff_clamped
 // REPORT: kernel diff_clamped_k0 [map, 1-D]
+
+// size_t indices: `i + 1 < n` cannot wrap and is read exactly; `i - 1 < n`
+// is false at i = 0 in C (it wraps) where isl's integers would make it true,
+// so that condition is not read and 'a' of unsized_wrap has no extent
+// DIFF-SIZE: c = n
+// DIFF-SIZE: d = n
+GPUFUSE void unsized_next(size_t n, const float *c, float *d)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] = c[i + 1 < n ? i + 1 : n - 1] - c[i];
+}
+
+GPUFUSE void unsized_wrap(size_t n, const float *a, float *b)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = a[i - 1 < n ? i - 1 : 0];
+}
+
+// CHECK-LABEL: region unsized_next
+// WARN: pw_subscripts.c:{{[0-9]+}}:{{[0-9]+}}: warning: cannot tell how much of 'a' the loops touch {{.*}}'unsized_wrap' keeps its CPU body [-Wgpufuse-extent]
