@@ -112,6 +112,26 @@ static isl_aff *stmt_iv(const PStmt *ps, int k)
 
 /* The instances of ps where condition c holds (negated: does not hold), or
  * a superset of them; *exact: the set is exactly that. */
+/* A subtraction or negation in e: in unsigned arithmetic a value that can
+ * wrap below zero, where isl's integers would go negative. */
+static bool may_wrap(const Expr *e)
+{
+    if ((e->kind == E_BINARY && e->op == OP_SUB) || (e->kind == E_UNARY && e->op == OP_NEG))
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (may_wrap(e->kids[i]))
+            return true;
+    return false;
+}
+
+/* An ordering of unsigned values that may wrap. */
+static bool wraps_in_order(const Expr *c)
+{
+    return c->kind == E_BINARY && c->nkids == 2 && op_is_compare(c->op) && c->op != OP_EQ && c->op != OP_NE &&
+           (type_is_unsigned(c->kids[0]->ty) || type_is_unsigned(c->kids[1]->ty)) &&
+           (may_wrap(c->kids[0]) || may_wrap(c->kids[1]));
+}
+
 static isl_set *cond_set(Model *m, const PStmt *ps, const Expr *c, bool neg, bool *exact)
 {
     *exact = false;
@@ -147,7 +167,11 @@ static isl_set *cond_set(Model *m, const PStmt *ps, const Expr *c, bool neg, boo
         isl_aff_free(y);
         return isl_set_universe(isl_space_copy(ps->space));
     }
-    *exact = true;
+    /* unsigned values that may wrap order as C does only where they do not
+     * ('i - 1u < n' is false at i = 0, true for isl's integers): the set is
+     * then a superset of the instances, not exact (== and != are the same
+     * modulo 2^N) */
+    *exact = !(op != OP_EQ && op != OP_NE && wraps_in_order(c));
     switch (op) {
     case OP_LT: return isl_aff_lt_set(x, y);
     case OP_LE: return isl_aff_le_set(x, y);
@@ -378,18 +402,6 @@ typedef struct PwEnv {
 
 static isl_pw_aff *stmt_pw(Model *m, const PStmt *ps, const Expr *e, const PwEnv *env, int depth);
 
-/* A subtraction or negation in e: in unsigned arithmetic a value that can
- * wrap below zero, where isl's integers would go negative. */
-static bool may_wrap(const Expr *e)
-{
-    if ((e->kind == E_BINARY && e->op == OP_SUB) || (e->kind == E_UNARY && e->op == OP_NEG))
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (may_wrap(e->kids[i]))
-            return true;
-    return false;
-}
-
 /* The set where condition e holds; NULL when it is not one of affine
  * comparisons combined with &&, || and ! (nor an unsigned comparison of
  * values that may wrap: `i - 1u < n` is false at i = 0 in C). */
@@ -412,8 +424,7 @@ static isl_set *stmt_pw_set(Model *m, const PStmt *ps, const Expr *e, const PwEn
     }
     if (!op_is_compare(e->op) || !type_is_integer(e->kids[0]->ty) || !type_is_integer(e->kids[1]->ty))
         return NULL;
-    if ((type_is_unsigned(e->kids[0]->ty) || type_is_unsigned(e->kids[1]->ty)) &&
-        (may_wrap(e->kids[0]) || may_wrap(e->kids[1])))
+    if (wraps_in_order(e))
         return NULL;
     isl_pw_aff *a = stmt_pw(m, ps, e->kids[0], env, depth + 1);
     isl_pw_aff *b = a ? stmt_pw(m, ps, e->kids[1], env, depth + 1) : NULL;

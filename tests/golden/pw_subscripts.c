@@ -82,3 +82,20 @@ GPUFUSE void unsized_wrap(size_t n, const float *a, float *b)
 
 // CHECK-LABEL: region unsized_next
 // WARN: pw_subscripts.c:{{[0-9]+}}:{{[0-9]+}}: warning: cannot tell how much of 'a' the loops touch {{.*}}'unsized_wrap' keeps its CPU body [-Wgpufuse-extent]
+
+// the same wrap in a guard: its set is a superset of the instances (not
+// exact), so y is not taken as written whole (at i = 0 C leaves y[0]: it is
+// copied in, not left to whatever the device held)
+// DIFF-SIZE: g = n + 1
+// DIFF-SIZE: y = n
+GPUFUSE void guarded_prev(size_t n, const float *g, float *y)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i - 1 < n)
+            y[i] = g[i];
+}
+
+// (before: y staged write-only, y[0] copied back from device memory nothing
+// wrote: a wrong answer on the GPU)
+// CU-LABEL: static void gf_launch_guarded_prev(
+// CU: gf_call_arg(gf_c, 1, y, gf_lo_y, gf_hi_y, GF_ARG_READ | GF_ARG_WRITE, 1);

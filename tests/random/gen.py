@@ -1784,8 +1784,16 @@ class Builder:
         x = self.in_arr(reg, 'x', ty, ['w * h'], style='ptr')
         y = self.out_arr(reg, 'y', ty, ['w * h'], style='ptr')
         leaves = self.leaves_for([x], ['i'])
-        form = r.randrange(7)
-        if form >= 4:
+        form = r.randrange(8)
+        if form == 7:
+            # a guard on unsigned values that wraps at i < c (false there in
+            # C, true for isl's integers): y is not written whole and must
+            # be copied in (deps.c wraps_in_order)
+            c = r.choice([1, 2, 3])
+            reg.body.append('    for (int i = 0; i < w * h; i++)')
+            reg.body.append(f'        if ((unsigned)i - {c}u < (unsigned)(w * h))')
+            reg.body.append(f'            {y.at("i")} = {x.at("i")};')
+        elif form >= 4:
             # piecewise subscripts (deps.c stmt_pw): i / c and i % c on an
             # unsized array, clamped reads by ?: and by a helper's return
             c = r.choice([2, 3, 4, 64])
