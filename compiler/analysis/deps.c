@@ -777,8 +777,8 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
         dom = isl_set_intersect(dom, cond_set(m, ps, c->e, c->neg, &exact));
         ps->exact_cond &= exact;
     }
-    if (m->r->pvars.len)
-        dom = isl_set_intersect_params(dom, pvar_context(m));
+    if (m->pctx)
+        dom = isl_set_intersect_params(dom, isl_set_copy(m->pctx));
     ps->dom = dom;
     isl_bad(m, !dom);
     if (ps->nloops > m->maxdepth)
@@ -1605,6 +1605,7 @@ void deps_free(Region *r)
     isl_union_map_free(m->sched);
     isl_union_map_free(m->deps);
     isl_union_map_free(m->deps_t);
+    isl_set_free(m->pctx);
     isl_space_free(m->params);
     isl_ctx_free(m->ctx);
     r->deps->priv = NULL;
@@ -1670,6 +1671,7 @@ void deps_model(Unit *u, Region *r)
     if (deps_isl_max_operations)
         isl_ctx_set_max_operations(m->ctx, deps_isl_max_operations);
     model_params(m);
+    m->pctx = r->pvars.len ? pvar_context(m) : NULL;
     delin_stmt(m, r->body);
     /* a flattened array whose inner part leaves [0, P) somewhere is taken
      * back to 1-D and the model rebuilt (at most once per array) */

@@ -47,6 +47,7 @@ typedef struct Model {
     Arena *a;
     isl_ctx *ctx;                /* one per model: freed with it */
     isl_space *params;           /* the integer parameters, ids carrying their Var */
+    isl_set *pctx;               /* what they are known to satisfy (pvar_context), NULL: nothing */
     Vec pvars;                   /* Var*: the parameters by position */
     Vec ps;                      /* PStmt* */
     Vec loops;                   /* Stmt*: the loops around the statement being built */
