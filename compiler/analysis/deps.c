@@ -132,6 +132,18 @@ static bool wraps_in_order(const Expr *c)
            (may_wrap(c->kids[0]) || may_wrap(c->kids[1]));
 }
 
+/* Whether condition c holds such an ordering anywhere (under && || !). */
+static bool has_wrapping_order(const Expr *c)
+{
+    if (wraps_in_order(c))
+        return true;
+    if ((c->kind == E_BINARY && (c->op == OP_LAND || c->op == OP_LOR)) || (c->kind == E_UNARY && c->op == OP_NOT))
+        for (int i = 0; i < c->nkids; i++)
+            if (has_wrapping_order(c->kids[i]))
+                return true;
+    return false;
+}
+
 static isl_set *cond_set(Model *m, const PStmt *ps, const Expr *c, bool neg, bool *exact)
 {
     *exact = false;
@@ -545,8 +557,11 @@ static isl_map *access_map_subs(Model *m, PStmt *ps, isl_id *id, int nprefix, Af
     for (int k = 0; k < nprefix; k++)
         list = isl_pw_aff_list_add(list, isl_pw_aff_from_aff(stmt_iv(ps, k)));
     for (int k = 0; k < nd; k++) {
-        isl_aff *a = stmt_aff(m, ps, dims[k]);
-        isl_pw_aff *pa = a ? isl_pw_aff_from_aff(a) : subs && subs[k] ? stmt_pw(m, ps, subs[k], NULL, 0) : NULL;
+        /* under a guard that wraps, an unsigned subscript that may wrap has
+         * instances below 0 that C never reaches: any element */
+        bool wraps = ps->wrap_cond && subs && subs[k] && type_is_unsigned(subs[k]->ty) && may_wrap(subs[k]);
+        isl_aff *a = wraps ? NULL : stmt_aff(m, ps, dims[k]);
+        isl_pw_aff *pa = a ? isl_pw_aff_from_aff(a) : subs && subs[k] && !wraps ? stmt_pw(m, ps, subs[k], NULL, 0) : NULL;
         if (!pa) {
             any[nprefix + k] = true;
             *exact = false;
@@ -776,6 +791,7 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
         bool exact;
         dom = isl_set_intersect(dom, cond_set(m, ps, c->e, c->neg, &exact));
         ps->exact_cond &= exact;
+        ps->wrap_cond |= has_wrapping_order(c->e);
     }
     if (m->pctx)
         dom = isl_set_intersect_params(dom, isl_set_copy(m->pctx));

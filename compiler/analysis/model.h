@@ -31,6 +31,8 @@ typedef struct PStmt {
     isl_set *dom;                /* its instances */
     bool exact_domain;
     bool exact_cond;             /* every enclosing condition is in dom exactly */
+    bool wrap_cond;              /* one orders unsigned values that may wrap (wraps_in_order): dom
+                                    holds instances C skips, where an unsigned subscript may be below 0 */
     int ord;
     Vec acc;                     /* Access* */
 } PStmt;

@@ -99,3 +99,26 @@ GPUFUSE void guarded_prev(size_t n, const float *g, float *y)
 // wrote: a wrong answer on the GPU)
 // CU-LABEL: static void gf_launch_guarded_prev(
 // CU: gf_call_arg(gf_c, 1, y, gf_lo_y, gf_hi_y, GF_ARG_READ | GF_ARG_WRITE, 1);
+
+// and a read under that guard at the wrapping index: at i = 0 C skips it,
+// isl's superset would read g2[-1]; the subscript counts as any element, so
+// an unsized g2 has no extent (refused) and a sized one is staged whole
+GPUFUSE void guarded_read(size_t n, const float *g2, float *y2)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i - 1 < n)
+            y2[i] = g2[i - 1];
+}
+
+GPUFUSE void guarded_read_sized(size_t n, const float g3[n], float *y3)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i - 1 < n)
+            y3[i] = g3[i - 1];
+}
+
+// DIFF-SIZE: y3 = n
+// WARN: pw_subscripts.c:{{[0-9]+}}:{{[0-9]+}}: warning: cannot tell how much of 'g2' the loops touch {{.*}}'guarded_read' keeps its CPU body [-Wgpufuse-extent]
+// CU-LABEL: static void gf_launch_guarded_read_sized(
+// CU: long long gf_lo_g3 = (0) * (long long)sizeof(float);
+// CU-NEXT: long long gf_hi_g3 = ((long long)(n)) * (long long)sizeof(float);
