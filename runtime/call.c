@@ -44,6 +44,8 @@ struct gf_call {
     void **scratch;              /* gf_call_scratch: allocated when asked */
     int nscratch, capscratch;
     gf_scratch res;              /* gf_call_reserve: allocated by gf_call_map */
+    void *views;                 /* gf_call_host_view's copies of device memory: a list, freed
+                                    by gf_call_end */
     /* profiling */
     int timing;
     cudaEvent_t ev0, ev1;
@@ -60,8 +62,8 @@ struct gf_call {
 /* Generated code refers to gf_launch_abi_<N> for the GF_LAUNCH_ABI it was
  * written for: a libgpufuse of another ABI makes the link, or the dynamic
  * loader, name the missing symbol instead of the program misbehaving. */
-_Static_assert(GF_LAUNCH_ABI == 6, "rename gf_launch_abi_6 with GF_LAUNCH_ABI");
-const int gf_launch_abi_6 = GF_LAUNCH_ABI;
+_Static_assert(GF_LAUNCH_ABI == 7, "rename gf_launch_abi_7 with GF_LAUNCH_ABI");
+const int gf_launch_abi_7 = GF_LAUNCH_ABI;
 
 static _Thread_local gf_call tl_call;
 static _Thread_local int tl_last_path = -1;
@@ -161,6 +163,7 @@ gf_call *gf_call_begin(gf_site *site, int nargs)
     }
     c->site = site;
     c->nargs = nargs;
+    c->views = NULL;
     for (int i = 0; i < nargs; i++) {
         c->a[i] = (gf_argdesc){NULL, 0, 0, 0, 0};
         c->dptr[i] = NULL;
@@ -193,6 +196,84 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
     if (hi < lo)
         hi = lo;
     c->a[idx] = (gf_argdesc){p, lo, hi, mode, alias_class};
+}
+
+static void report_site(gf_call *c, gf_status s, const char *what);
+
+/* A copy of device memory for gf_call_host_view: the next one, then the bytes. */
+typedef struct view_copy {
+    struct view_copy *next;
+    max_align_t bytes[];
+} view_copy;
+
+static void free_views(gf_call *c)
+{
+    for (view_copy *v = c->views, *next; v; v = next) {
+        next = v->next;
+        free(v);
+    }
+    c->views = NULL;
+}
+
+const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t hi)
+{
+    if (c && c->broken)
+        return NULL;
+    if (!p || hi <= lo)
+        return p;
+    const gf_runtime *rt = gf_runtime_get();
+    if (rt->cpu)
+        return p; /* no device: every argument is host memory */
+    const char *at = (const char *)p + lo;
+    size_t n = (size_t)(hi - lo);
+    int partial;
+    gf_status st = GF_SUCCESS;
+    if (gf_data_lookup(at, n, &partial)) {
+        /* a data region's host copy may be older than its mirror */
+        st = gf_update_host((void *)at, n);
+    } else {
+        struct cudaPointerAttributes a;
+        gf_pool *pool = gf_device_pool_if_any(gf_current_device());
+        int device = pool && gf_pool_contains(pool, at);
+        if (!device && gf_host_kind(at) == GF_MEM_DEVICE) {
+            if (cudaPointerGetAttributes(&a, at) != cudaSuccess) {
+                cudaGetLastError();
+                a.type = cudaMemoryTypeDevice;
+            }
+            device = a.type != cudaMemoryTypeManaged;
+        }
+        cudaStream_t s = (cudaStream_t)gf_current_cuda_stream();
+        if (device) {
+            /* device memory: the bytes come to the host, after the work queued before */
+            view_copy *v = c ? malloc(sizeof *v + n) : NULL;
+            if (!v) {
+                st = c ? gf_fail(GF_ERROR_OUT_OF_MEMORY, "out of host memory for a copy of %zu bytes", n)
+                       : gf_fail(GF_ERROR_INVALID_VALUE, "device memory outside a call");
+            } else {
+                v->next = c->views;
+                c->views = v;
+                st = GF_CUDA(cudaMemcpyAsync(v->bytes, at, n, cudaMemcpyDeviceToHost, s));
+                if (st == GF_SUCCESS)
+                    st = GF_CUDA(cudaStreamSynchronize(s));
+                if (st == GF_SUCCESS)
+                    return (const char *)v->bytes - lo;
+            }
+        } else if (gf_host_kind(at) == GF_MEM_DEVICE) {
+            st = GF_CUDA(cudaStreamSynchronize(s)); /* managed memory: earlier kernels may write it */
+        }
+    }
+    if (st == GF_SUCCESS)
+        return p;
+    char msg[768];
+    snprintf(msg, sizeof msg, "reading the indices that decide which elements the call touches: %s: the call "
+                              "did nothing", gf_last_error());
+    if (c) {
+        report_site(c, st, msg);
+        c->broken = 1;
+    } else {
+        gf_report(st, "%s", msg);
+    }
+    return NULL;
 }
 
 static void report_site(gf_call *c, gf_status s, const char *what)
@@ -691,6 +772,7 @@ static gf_status copy_out(gf_call *c)
 
 void gf_call_end(gf_call *c, size_t bytes, int sync)
 {
+    free_views(c);
     double gpu_ms = 0, t_ended = 0;
     int graph = GF_GRAPH_DIRECT;
     if (gf_profiling)

@@ -476,6 +476,16 @@ static isl_pw_aff *stmt_pw(Model *m, const PStmt *ps, const Expr *e, const PwEnv
         isl_aff *a = f ? stmt_aff(m, ps, f) : NULL;
         return a ? isl_pw_aff_from_aff(a) : NULL;
     }
+    /* unsigned arithmetic is modulo 2^N and a conversion to a narrower or
+     * differently signed type changes values, where isl's integers do
+     * neither (`int h = i * 2654435761u` in a hash helper): not exact */
+    if ((e->kind == E_BINARY || e->kind == E_UNARY) && type_is_unsigned(e->ty))
+        return NULL;
+    if (e->kind == E_CAST && e->kids[0]->kind != E_INT &&
+        (type_size(e->ty) < type_size(e->kids[0]->ty) ||
+         (type_is_unsigned(e->ty) != type_is_unsigned(e->kids[0]->ty) && type_size(e->ty) <= type_size(e->kids[0]->ty)) ||
+         (type_is_unsigned(e->ty) && !type_is_unsigned(e->kids[0]->ty))))
+        return NULL;
     switch (e->kind) {
     case E_CAST: return type_is_integer(e->kids[0]->ty) ? stmt_pw(m, ps, e->kids[0], env, depth + 1) : NULL;
     case E_UNARY:
@@ -768,7 +778,9 @@ static isl_set *pvar_context(Model *m)
     return ctx;
 }
 
-static PStmt *new_pstmt(Model *m, Stmt *s)
+/* A statement's loops, space and instances: those of the loops and
+ * conditions around it now. */
+static PStmt *pstmt_at(Model *m, Stmt *s)
 {
     PStmt *ps = arena_alloc(m->a, sizeof *ps);
     ps->s = s;
@@ -779,7 +791,6 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
     ps->space = stmt_space(m, ps);
     ps->exact_domain = true;
     ps->exact_cond = m->inexact == 0;
-    ps->ord = m->ord++;
     isl_set *dom = isl_set_universe(isl_space_copy(ps->space));
     for (int k = 0; k < ps->nloops; k++) {
         bool exact;
@@ -797,14 +808,50 @@ static PStmt *new_pstmt(Model *m, Stmt *s)
         dom = isl_set_intersect_params(dom, isl_set_copy(m->pctx));
     ps->dom = dom;
     isl_bad(m, !dom);
+    return ps;
+}
+
+static PStmt *new_pstmt(Model *m, Stmt *s)
+{
+    PStmt *ps = pstmt_at(m, s);
+    ps->ord = m->ord++;
     if (ps->nloops > m->maxdepth)
         m->maxdepth = ps->nloops;
     vec_push(m->a, &m->ps, ps);
     /* what the enclosing conditions and loop bounds read, this statement
      * reads too (it cannot run without evaluating them) */
-    for (int i = 0; i < m->cexprs.len; i++)
-        collect_reads(m, ps, vec_at(&m->cexprs, i));
+    for (int i = 0; i < m->cexprs.len; i++) {
+        Expr *c = vec_at(&m->cexprs, i);
+        int from = ps->acc.len;
+        collect_reads(m, ps, c);
+        for (int j = from; j < ps->acc.len && vec_has(&m->covered, c); j++)
+            ((Access *)vec_at(&ps->acc, j))->ctl = true;
+    }
     return ps;
+}
+
+static bool is_local_or(const Expr *e, const void *iv)
+{
+    return e->kind == E_VAR && (e->var == iv || e->var->kind == V_LOCAL);
+}
+
+/* Where loop or if s evaluates its bounds or condition (n expressions):
+ * once per instance of the loops and conditions around it, which the
+ * statements inside, whose domains may not be exact (a bound read from an
+ * array: `k < row_ptr[r + 1]`), cannot say.  A loop's bounds must not name
+ * its index or a local (the upper bound is evaluated again each iteration;
+ * a local may change in the body). */
+static void new_header(Model *m, Stmt *s, Expr **es, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (s->kind == S_FOR && ir_expr_any(es[i], is_local_or, s->iv))
+            return;
+    PStmt *ps = pstmt_at(m, s);
+    vec_push(m->a, &m->hdrs, ps);
+    for (int i = 0; i < n; i++) {
+        collect_reads(m, ps, es[i]);
+        vec_push(m->a, &m->covered, es[i]);
+    }
 }
 
 static bool is_ref(const Expr *e, const void *v)
@@ -1143,6 +1190,7 @@ static void build(Model *m, Stmt *s)
         s->depth = m->loops.len;
         /* the loop's ordinal goes in the time vector before its index */
         s->ord = m->ord++;
+        new_header(m, s, (Expr *[]){s->lb, s->ub}, 2);
         vec_push(m->a, &m->cexprs, s->lb);
         vec_push(m->a, &m->cexprs, s->ub);
         /* a loop that breaks tests its flag before each iteration */
@@ -1162,6 +1210,7 @@ static void build(Model *m, Stmt *s)
     }
     case S_IF: {
         int save = m->conds.len, save_c = m->cexprs.len;
+        new_header(m, s, &s->cond, 1);
         vec_push(m->a, &m->cexprs, s->cond);
         push_cond(m, s->cond, false);
         build(m, s->then);
@@ -1601,14 +1650,18 @@ static bool check_nests(Model *m, Stmt *s)
 /* The statements' isl objects. */
 static void free_stmts(Model *m)
 {
-    for (int i = 0; i < m->ps.len; i++) {
-        PStmt *ps = vec_at(&m->ps, i);
-        for (int j = 0; j < ps->acc.len; j++)
-            isl_map_free(((Access *)vec_at(&ps->acc, j))->map);
-        isl_set_free(ps->dom);
-        isl_space_free(ps->space);
+    for (int h = 0; h < 2; h++) {
+        Vec *v = h ? &m->hdrs : &m->ps;
+        for (int i = 0; i < v->len; i++) {
+            PStmt *ps = vec_at(v, i);
+            for (int j = 0; j < ps->acc.len; j++)
+                isl_map_free(((Access *)vec_at(&ps->acc, j))->map);
+            isl_set_free(ps->dom);
+            isl_space_free(ps->space);
+        }
+        v->len = 0;
     }
-    m->ps.len = 0;
+    m->covered.len = 0;
 }
 
 void deps_free(Region *r)
@@ -2249,11 +2302,12 @@ static isl_set *touched(Model *m, Var *v, bool *ok)
 {
     isl_set *set = NULL;
     *ok = true;
-    for (int i = 0; i < m->ps.len && *ok; i++) {
-        PStmt *ps = vec_at(&m->ps, i);
+    /* the statements, then where the bounds and conditions are evaluated */
+    for (int i = 0; i < m->ps.len + m->hdrs.len && *ok; i++) {
+        PStmt *ps = i < m->ps.len ? vec_at(&m->ps, i) : vec_at(&m->hdrs, i - m->ps.len);
         for (int j = 0; j < ps->acc.len && *ok; j++) {
             Access *ac = vec_at(&ps->acc, j);
-            if (ac->var != v)
+            if (ac->var != v || ac->ctl)
                 continue;
             *ok = ac->exact && ps->exact_domain;
             /* the fields of an array of structs are one array here */

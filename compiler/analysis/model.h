@@ -21,6 +21,8 @@ typedef struct Access {
     isl_map *map;                /* statement instance -> element (not restricted to the domain) */
     bool write, red;             /* red: a reduction statement's own accumulator */
     bool exact;                  /* every subscript affine */
+    bool ctl;                    /* read by a loop bound or condition around the statement that
+                                    a header (Model.hdrs) also reads: extents take the header's */
 } Access;
 
 typedef struct PStmt {
@@ -52,6 +54,11 @@ typedef struct Model {
     isl_set *pctx;               /* what they are known to satisfy (pvar_context), NULL: nothing */
     Vec pvars;                   /* Var*: the parameters by position */
     Vec ps;                      /* PStmt* */
+    /* PStmt*: where a loop's bounds or an if's condition are evaluated, one
+     * per loop or if, over the loops and conditions outside it, with the
+     * reads of those expressions; only the extents use them (touched) */
+    Vec hdrs;
+    Vec covered;                 /* Expr*: the bounds and conditions a header reads */
     Vec loops;                   /* Stmt*: the loops around the statement being built */
     Vec conds;                   /* Cond*: the conditions around it */
     Vec cexprs;                  /* Expr*: conditions and bounds around: their reads */

@@ -3051,6 +3051,7 @@ void emit_cuda_unit(Buf *b, Unit *u, const EmitOptions *o)
             emit_params(b, r, true, false);
             buf_printf(b, ") __asm__(\"%s\");\n", sym);
         }
+        emit_inspectors(b, r);
         emit_verify_entry(b, r, entry, launcher);
         fftcb_emit_descriptors(b, u->arena, r, r->cname);
         emit_launcher(b, &c, r, launcher);

@@ -202,6 +202,18 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
     if (cuda)
         buf_printf(b, "%s", gf_tpl_device);
     buf_puts(b, host_helpers);
+    bool inspects = false;
+    for (int i = 0; i < u->regions.len; i++)
+        inspects |= ((Region *)vec_at(&u->regions, i))->inspect != NULL;
+    if (inspects)
+        buf_puts(b, "/* Extents found at run time (docs/language.md): the least and greatest subscript seen. */\n"
+                    "GF_UNUSED static inline void gf_seen(long long *gf_rx, int gf_k, long long gf_i)\n"
+                    "{\n"
+                    "    if (gf_i < gf_rx[2 * gf_k])\n"
+                    "        gf_rx[2 * gf_k] = gf_i;\n"
+                    "    if (gf_i > gf_rx[2 * gf_k + 1])\n"
+                    "        gf_rx[2 * gf_k + 1] = gf_i;\n"
+                    "}\n");
     bool lib = false;
     for (int i = 0; i < u->regions.len; i++)
         lib |= ((Region *)vec_at(&u->regions, i))->plan->has_lib;
@@ -783,6 +795,15 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
 {
     EmitCtx cx = {.r = r};
     const char *et = type_c_name(type_elem(v->ty));
+    if (v->ext_run) {
+        int k = v->ext_slot;
+        buf_line(b, "long long %s = 0, %s = 0; /* '%s': the subscripts pass %d saw */", lo, hi, v->name, v->ext_run);
+        buf_line(b, "if (gf_rx[%d] <= gf_rx[%d]) {", 2 * k, 2 * k + 1);
+        buf_line(b, "    %s = gf_rx[%d] * (long long)sizeof(%s);", lo, 2 * k, et);
+        buf_line(b, "    %s = (gf_rx[%d] + 1) * (long long)sizeof(%s);", hi, 2 * k + 1, et);
+        buf_line(b, "}");
+        return;
+    }
     if (!v->ext_lo && !v->ext_whole) {
         buf_line(b, "const long long %s = 0, %s = 0; /* '%s' is not touched */", lo, hi, v->name);
         return;
@@ -823,6 +844,169 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
     buf_free(&h);
 }
 
+/* ---- extents found at run time (plan/inspect.c) ---------------------------------------- */
+
+typedef struct InspCx {
+    EmitCtx base;
+    const InspectPass *p;
+} InspCx;
+
+/* gf_seen for each access of e the pass records, under the conditions that
+ * decide whether C evaluates it (&&, ||, ?:). */
+static void emit_sites(Buf *b, InspCx *ic, const Expr *e)
+{
+    if (!e || !ir_expr_any(e, inspect_site, ic->p))
+        return;
+    if (inspect_site(e, ic->p)) {
+        for (int i = 0; i < e->nkids; i++)
+            emit_sites(b, ic, e->kids[i]);
+        Buf x = {0};
+        emit_expr(&x, &ic->base, e->kids[0]);
+        buf_line(b, "gf_seen(gf_rx, %d, (long long)(%s)); /* %s, line %d */", e->var->ext_slot, x.data,
+                 e->var->name, e->loc.line);
+        buf_free(&x);
+        return;
+    }
+    bool lazy = e->kind == E_COND || (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR));
+    for (int i = 0; i < e->nkids; i++) {
+        if (!lazy || i == 0) {
+            emit_sites(b, ic, e->kids[i]);
+            continue;
+        }
+        if (!ir_expr_any(e->kids[i], inspect_site, ic->p))
+            continue;
+        Buf c = {0};
+        emit_cond(&c, &ic->base, e->kids[0]);
+        bool holds = e->kind == E_COND ? i == 1 : e->op == OP_LAND;
+        buf_line(b, holds ? "if (%s) {" : "if (!(%s)) {", c.data);
+        buf_free(&c);
+        b->indent++;
+        emit_sites(b, ic, e->kids[i]);
+        b->indent--;
+        buf_line(b, "}");
+    }
+}
+
+/* The pass prints what it keeps as the C body does, and of the rest only
+ * the accesses it records. */
+static bool inspect_hook(Buf *b, EmitCtx *cx, const Stmt *s)
+{
+    InspCx *ic = (InspCx *)cx;
+    bool kept = inspect_keeps(ic->p, s);
+    switch (s->kind) {
+    case S_FOR:
+        emit_sites(b, ic, s->lb);
+        emit_sites(b, ic, s->ub);
+        break;
+    case S_IF:
+        emit_sites(b, ic, s->cond);
+        break;
+    case S_DECL:
+    case S_RETURN:
+        emit_sites(b, ic, s->rhs);
+        break;
+    case S_ASSIGN:
+        emit_sites(b, ic, s->lhs);
+        emit_sites(b, ic, s->rhs);
+        break;
+    case S_BLOCK:
+    case S_WHILE:
+    case S_FREE:
+    case S_LIB:
+        break;
+    }
+    return !kept || s->kind == S_RETURN;
+}
+
+/* The passes that find extents at run time, as static functions. */
+void emit_inspectors(Buf *b, Region *r)
+{
+    Inspect *in = r->inspect;
+    for (int l = 0; in && l < in->npasses; l++) {
+        InspectPass *p = &in->passes[l];
+        Buf names = {0};
+        for (int i = 0; i < p->targets.len; i++)
+            buf_printf(&names, "%s'%s'", i ? ", " : "", ((Var *)vec_at(&p->targets, i))->name);
+        buf_printf(b, "/* Which elements of %s %s() touches, found before the call (pass %d): its loops\n"
+                      " * (%s:%d-%d) with only the bounds, conditions, integer locals and subscripts that\n"
+                      " * decide it; gf_rx[2k], gf_rx[2k + 1]: the least and greatest subscript. */\n",
+                   names.data, r->name, l + 1, r->unit->gen_path, r->first_line, r->last_line);
+        buf_printf(b, "static void gf_extents_%s_%d(", r->cname, l + 1);
+        for (int i = 0; i < r->params.len; i++) {
+            Var *v = vec_at(&r->params, i);
+            if (!v->is_array)
+                buf_printf(b, "%s %s, ", type_c_name(v->ty), v->cname);
+            else if (vec_has(&p->reads, v))
+                buf_printf(b, "const %s *%s, ", type_c_name(type_elem(v->ty)), v->cname);
+        }
+        buf_puts(b, "long long *gf_rx)\n{\n");
+        b->indent = 1;
+        for (int i = 0; i < r->params.len; i++) {
+            Var *v = vec_at(&r->params, i);
+            if (!v->is_array)
+                buf_line(b, "(void)%s;", v->cname);
+        }
+        InspCx ic = {{.r = r, .stmt_hook = inspect_hook}, p};
+        emit_stmt(b, &ic.base, r->seq_body ? r->seq_body : r->body);
+        b->indent = 0;
+        buf_puts(b, "}\n\n");
+        buf_free(&names);
+    }
+}
+
+/* Every array parameter's gf_lo_/gf_hi_: those the analysis knows, then the
+ * passes that find the others, each reading the arrays it needs through
+ * gf_call_host_view(call, ...) (call NULL: the pointers themselves, the
+ * host target). */
+void emit_extents(Buf *b, Region *r, const char *call)
+{
+    Arena *a = r->unit->arena;
+    for (int i = 0; i < r->params.len; i++) {
+        Var *v = vec_at(&r->params, i);
+        if (v->is_array && !v->ext_run)
+            emit_extent(b, r, v, arena_printf(a, "gf_lo_%s", v->cname), arena_printf(a, "gf_hi_%s", v->cname));
+    }
+    Inspect *in = r->inspect;
+    if (!in)
+        return;
+    buf_line(b, "long long gf_rx[%d]; /* the least and greatest subscript of each array found below */",
+             2 * in->nslots);
+    buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", in->nslots);
+    buf_line(b, "    gf_rx[2 * gf_k] = 0x7fffffffffffffffLL;");
+    buf_line(b, "    gf_rx[2 * gf_k + 1] = -0x7fffffffffffffffLL - 1;");
+    buf_line(b, "}");
+    Vec viewed = {0};
+    for (int l = 0; l < in->npasses; l++) {
+        InspectPass *p = &in->passes[l];
+        Buf args = {0}, ok = {0};
+        for (int i = 0; i < r->params.len; i++) {
+            Var *v = vec_at(&r->params, i);
+            if (v->is_array && !vec_has(&p->reads, v))
+                continue;
+            if (v->is_array && call) {
+                const char *et = type_c_name(type_elem(v->ty));
+                if (!vec_has(&viewed, v))
+                    buf_line(b, "const %s *gf_v_%s = (const %s *)gf_call_host_view(%s, %s, gf_lo_%s, gf_hi_%s);", et,
+                             v->cname, et, call, v->cname, v->cname, v->cname);
+                vec_push(a, &viewed, v);
+                buf_printf(&ok, "%sgf_v_%s", ok.len ? " && " : "", v->cname);
+                buf_printf(&args, "gf_v_%s, ", v->cname);
+            } else {
+                buf_printf(&args, "%s, ", v->cname);
+            }
+        }
+        if (ok.len)
+            buf_line(b, "if (%s) /* NULL: reported, and the call does nothing */", ok.data);
+        buf_line(b, "%sgf_extents_%s_%d(%sgf_rx);", ok.len ? "    " : "", r->cname, l + 1, args.data ? args.data : "");
+        buf_free(&args);
+        buf_free(&ok);
+        for (int i = 0; i < p->targets.len; i++) {
+            Var *v = vec_at(&p->targets, i);
+            emit_extent(b, r, v, arena_printf(a, "gf_lo_%s", v->cname), arena_printf(a, "gf_hi_%s", v->cname));
+        }
+    }
+}
+
 /* The staging mode of array parameter v: a pure output that is written
  * everywhere it is staged needs no copy-in; anything less is copied in so
  * that unwritten elements keep their values. */
@@ -856,12 +1040,12 @@ void emit_call_args(Buf *b, Region *r, bool big)
     buf_line(b, "GF_UNUSED long long gf_bytes = 0%s; /* bytes moved%s */", big ? ", gf_big = 0" : "",
              big ? "; the largest extent in elements" : ", by the C body");
     int idx = 0;
+    emit_extents(b, r, "gf_c");
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)
             continue;
         char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
-        emit_extent(b, r, v, lo, hi);
         buf_line(b, "gf_call_arg(gf_c, %d, %s, %s, %s, %s, %d);", idx++, v->cname, lo, hi, emit_arg_mode(r, v),
                  v->alias_class);
         buf_line(b, "gf_bytes += (%s - %s) * %d;", hi, lo, v->written && v->read ? 2 : 1);
@@ -896,13 +1080,7 @@ static void emit_host_hazard(Buf *b, Region *r)
             n++;
     if (n < 2)
         return;
-    for (int i = 0; i < r->params.len; i++) {
-        Var *v = vec_at(&r->params, i);
-        if (!v->is_array)
-            continue;
-        emit_extent(b, r, v, arena_printf(r->unit->arena, "gf_lo_%s", v->cname),
-                    arena_printf(r->unit->arena, "gf_hi_%s", v->cname));
-    }
+    emit_extents(b, r, NULL);
     Buf cond = {0};
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
@@ -981,6 +1159,7 @@ void emit_host_unit(Buf *b, Unit *u, const EmitOptions *o)
             continue;
         }
         emit_host_cost(b, r);
+        emit_inspectors(b, r);
         /* the fused plan, with the hazard check and the cost model first */
         Buf body = {0};
         const char *name = arena_printf(u->arena, "%s%s", o->prefix, r->cname);

@@ -127,6 +127,7 @@ void emit_user_kernel_region(Buf *b, Unit *u, Region *r, const EmitOptions *o)
     buf_puts(b, "/* the C body: the CPU path (no GPU, overlapping arguments) and GPUFUSE_VERIFY's reference */\n"
                 "GF_UNUSED static ");
     emit_host_region(b, u, r, arena_printf(u->arena, "gf_seq_%s", r->cname), false, false);
+    emit_inspectors(b, r);
     const char *launcher = arena_printf(u->arena, "gf_launch_%s", r->cname);
     const char *entry = arena_printf(u->arena, "%s%s", o->prefix, r->cname);
     const char *sym = arena_printf(u->arena, "%s%s", o->prefix, r->name);

@@ -172,12 +172,12 @@ static void emit_verify_args(Buf *b, Region *r)
 {
     Arena *a = r->unit->arena;
     int idx = 0;
+    emit_extents(b, r, "NULL");
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)
             continue;
         char *lo = arena_printf(a, "gf_lo_%s", v->cname), *hi = arena_printf(a, "gf_hi_%s", v->cname);
-        emit_extent(b, r, v, lo, hi);
         int nf = emit_fields(b, a, v);
         int nd = emit_dims(b, r, v);
         const char *mode = emit_arg_mode(r, v);

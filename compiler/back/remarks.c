@@ -90,6 +90,8 @@ static const char *extent(Arena *a, Region *r, const Var *v)
 {
     if (v->ext_whole)
         return arena_printf(a, "%s (all of it: the extent is not affine)", v->name);
+    if (v->ext_run)
+        return arena_printf(a, "%s (the subscripts the launcher's pass %d sees before the call)", v->name, v->ext_run);
     Buf b = {0};
     buf_puts(&b, v->name);
     for (int d = 0; d < v->ndims && v->ext_lo; d++) {
@@ -110,7 +112,7 @@ static void remark_copies(Region *r)
     Buf in = {0}, out = {0};
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
-        if (!v->is_array || (!v->ext_lo && !v->ext_whole))
+        if (!v->is_array || (!v->ext_lo && !v->ext_whole && !v->ext_run))
             continue;
         if ((v->read || v->written) && !v->write_only) {
             buf_printf(&in, "%s%s", in.len ? ", " : "", extent(a, r, v));

@@ -175,8 +175,23 @@ static const RegionLow *graph_of(Unit *u, Region *r)
     return lower_region(u, r, &o);
 }
 
+/* Extents the launcher finds before each call (plan/inspect.c). */
+static void report_run_extents(FILE *f, Region *r)
+{
+    for (int l = 0; r->inspect && l < r->inspect->npasses; l++) {
+        InspectPass *p = &r->inspect->passes[l];
+        fprintf(f, "  extents found at run time, pass %d (a host pass over the loops before the call):", l + 1);
+        for (int i = 0; i < p->targets.len; i++)
+            fprintf(f, "%s '%s'", i ? "," : "", ((Var *)vec_at(&p->targets, i))->name);
+        for (int i = 0; i < p->reads.len; i++)
+            fprintf(f, "%s'%s'", i ? ", " : "; it reads ", ((Var *)vec_at(&p->reads, i))->name);
+        fprintf(f, "\n");
+    }
+}
+
 static void report_graph(FILE *f, Unit *u, Region *r)
 {
+    report_run_extents(f, r);
     if (!r->plan->kernels.len)
         return;
     const RegionLow *l = graph_of(u, r);

@@ -17,7 +17,7 @@
 #define GFC_VERSION "0.1.0"
 /* The launcher interface the generated code is written for: the runtime's
  * GF_LAUNCH_ABI (include/gpufuse/launch.h) must match. */
-#define GFC_LAUNCH_ABI 6
+#define GFC_LAUNCH_ABI 7
 
 /* An internal bug: never an input error.  Names the file and line. */
 #define unreachable() gfc_panic(__FILE__, __LINE__, "unreachable")
@@ -199,6 +199,9 @@ struct Var {
      * parameters computed in long long (deps_extent); NULL when untouched */
     Expr **ext_lo, **ext_hi;
     bool ext_whole;              /* isl could not bound it: the declared shape */
+    int ext_run;                 /* > 0: found at run time by pass ext_run of Region.inspect
+                                    (inspect.c), the least and greatest subscript in slot ext_slot */
+    int ext_slot;
     bool write_only;             /* every staged element is written: no copy-in */
     Expr *write_first;           /* !write_only: no copy-in when this holds (deps_write_first) */
     int alias_class;             /* params that may be the same pointer share it */
@@ -407,6 +410,7 @@ typedef struct Region {
     Vec notes;                   /* const char*: rewrites before the analysis, for --report */
     struct Plan *plan;
     struct DepInfo *deps;
+    struct Inspect *inspect;     /* extents found at run time (inspect.c), NULL when none */
     CudaRule *cuda;              /* a hand-written kernel: no plan of gpufuse's own (an
                                     empty one), only the arguments' facts from the C body */
 } Region;
@@ -781,6 +785,33 @@ bool deps_split_flat(Arena *a, Expr *e, Var **P, Aff **outer, Aff **inner);
  * false (diagnosed) when an extent cannot be known. */
 bool args_plan(Unit *u, Region *r);
 
+/* ---- inspect.c: extents found at run time ------------------------------------- */
+
+/* One host pass before the call stages anything: the loops of the C body
+ * with only the statements in keep, recording the subscripts of targets. */
+typedef struct InspectPass {
+    Vec targets;                 /* Var*: Var.ext_run is this pass */
+    Vec keep;                    /* Stmt*: what the pass runs (loops, ifs, blocks, the scalars it needs) */
+    Vec reads;                   /* Var*: the array parameters it reads */
+    Vec skip;                    /* Expr*: accesses of targets it need not record (an equal one
+                                    in the condition of the if around was recorded) */
+} InspectPass;
+
+typedef struct Inspect {
+    InspectPass *passes;         /* pass l is passes[l - 1] */
+    int npasses;
+    int nslots;                  /* Var.ext_slot: 0 .. nslots - 1 */
+} Inspect;
+
+/* The passes that find the extents of cands (array parameters declared as
+ * plain pointers whose elements isl cannot bound); fills Var.ext_run and
+ * ext_slot and Region.inspect.  False with the array and the reason when
+ * one cannot be found that way. */
+bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why);
+bool inspect_keeps(const InspectPass *p, const Stmt *s);
+/* Whether e is an access pass (an InspectPass) records (an ExprPred). */
+bool inspect_site(const Expr *e, const void *pass);
+
 /* ---- fuse.c: the fusion plan -------------------------------------------------- */
 
 /* K_SERIAL: statements outside every parallel loop, run in order by one
@@ -1084,6 +1115,12 @@ Stmt *nest_inner_body(Stmt *nest, int pdims);
 void emit_iv_aliases(Buf *b, Kernel *k, Stmt *nest);
 void emit_source_comment(Buf *b, Unit *u, Kernel *k);
 void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi);
+/* Every array parameter's extent (gf_lo_<name>, gf_hi_<name>), the passes
+ * of Region.inspect included, reading through gf_call_host_view(call, ...)
+ * (call NULL: the host target's plain pointers). */
+void emit_extents(Buf *b, Region *r, const char *call);
+/* The passes of Region.inspect as static functions, before their callers. */
+void emit_inspectors(Buf *b, Region *r);
 const char *emit_arg_mode(Region *r, const Var *v);
 void emit_call_args(Buf *b, Region *r, bool big);
 void emit_device_ptrs(Buf *b, Region *r, bool by_written);

@@ -152,6 +152,7 @@ bool args_plan(Unit *u, Region *r)
 {
     const char *keys[256];
     int nkeys = 0;
+    Vec run = {0};               /* plain pointers whose extents the launcher finds (inspect.c) */
     for (int i = 0; i < r->params.len; i++) {
         Var *v = vec_at(&r->params, i);
         if (!v->is_array)
@@ -169,14 +170,17 @@ bool args_plan(Unit *u, Region *r)
                             v->name, v->name, r->name);
                 return false;
             }
-            if (!known) {
+            if (!known && v->ndims > 1) {
                 diag_reject(v->loc, "-Wgpufuse-extent",
                             "cannot tell how much of '%s' the loops touch (its subscripts or the loop bounds are not "
-                            "affine); declare it with its size, e.g. 'const float %s[n]', so the launcher can copy it; "
-                            "'%s' keeps its CPU body", v->name, v->name, r->name);
+                            "affine); declare it with its size, e.g. 'const float %s[n][m]', so the launcher can copy "
+                            "it; '%s' keeps its CPU body", v->name, v->name, r->name);
                 return false;
             }
-            v->ext_whole = true;
+            if (!known)
+                vec_push(u->arena, &run, v);   /* a plain pointer: found at run time */
+            else
+                v->ext_whole = true;
         }
         v->write_only = write_only(r, v);
         if (!v->write_only && !returns_early(r)) {
@@ -203,6 +207,16 @@ bool args_plan(Unit *u, Region *r)
             cls = nkeys;
         }
         v->alias_class = cls;
+    }
+    Var *bad;
+    const char *why;
+    if (run.len && !inspect_plan(r, &run, &bad, &why)) {
+        diag_reject(bad->loc, "-Wgpufuse-extent",
+                    "cannot tell how much of '%s' the loops touch: its subscripts or the loop bounds are not affine, "
+                    "and the launcher cannot find it before the call either (%s); declare it with its size, e.g. "
+                    "'const float %s[n]', so the launcher can copy it; '%s' keeps its CPU body", bad->name, why,
+                    bad->name, r->name);
+        return false;
     }
     /* a class of one is no class */
     for (int i = 0; i < r->params.len; i++) {

@@ -24,7 +24,7 @@ extern "C" {
  *      (GF_WARM_STAGING)
  *   5: gf_call_weigh (copies of host arguments against the CPU's time)
  *   6: gf_host_team (staging copies over the program's OpenMP threads) */
-#define GF_LAUNCH_ABI 6
+#define GF_LAUNCH_ABI 7
 
 /* The program's OpenMP threads, lent to the runtime: fn runs
  * part(ctx, i, n) on each thread i of a team of n (`#pragma omp parallel`)
@@ -84,6 +84,17 @@ gf_call *gf_call_begin(gf_site *site, int nargs);
  * of a written argument with another argument is a hazard. */
 void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
                  int mode, int alias_class);
+
+/* Bytes [p+lo, p+hi) of an argument as the host can read them now, for the
+ * launcher's pass that finds which elements of other arguments the call
+ * touches (the indices of a gather, the row pointers of a sparse matrix):
+ * plain host memory as it is; managed memory once the work queued before
+ * has finished; a data region's host copy brought up to date; device
+ * memory copied to host memory that lives until gf_call_end.  The result
+ * is addressed as p is (result + lo is the first byte).  On failure the
+ * error is reported, the call is marked broken (gf_call_map returns
+ * GF_PATH_FAILED) and NULL is returned.  Call before gf_call_map. */
+const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t hi);
 
 /* Declares the call's next piece of device scratch (reduction partials,
  * tickets and results, temporaries): `bytes` of device memory, 256-byte

@@ -65,7 +65,10 @@ GPUFUSE void diff_clamped(int n, const float *a, float *b)
 
 // size_t indices: `i + 1 < n` cannot wrap and is read exactly; `i - 1 < n`
 // is false at i = 0 in C (it wraps) where isl's integers would make it true,
-// so that condition is not read and 'a' of unsized_wrap has no extent
+// so that condition is not read: isl has no extent for 'a' of unsized_wrap,
+// and the launcher finds it before the call (plan/inspect.c: C's own unsigned
+// arithmetic, i - 1 wraps and the condition is false at i = 0)
+// DIFF-SIZE: a = n
 // DIFF-SIZE: c = n
 // DIFF-SIZE: d = n
 GPUFUSE void unsized_next(size_t n, const float *c, float *d)
@@ -81,7 +84,10 @@ GPUFUSE void unsized_wrap(size_t n, const float *a, float *b)
 }
 
 // CHECK-LABEL: region unsized_next
-// WARN: pw_subscripts.c:{{[0-9]+}}:{{[0-9]+}}: warning: cannot tell how much of 'a' the loops touch {{.*}}'unsized_wrap' keeps its CPU body [-Wgpufuse-extent]
+// REPORT-LABEL: region unsized_wrap
+// REPORT: extents found at run time, pass 1 {{.*}}: 'a'
+// CU-LABEL: static void gf_extents_unsized_wrap_1(unsigned long n, long long *gf_rx)
+// CU: gf_seen(gf_rx, 0, (long long)((i - 1 < n ? i - 1 : 0)));
 
 // the same wrap in a guard: its set is a superset of the instances (not
 // exact), so y is not taken as written whole (at i = 0 C leaves y[0]: it is
@@ -102,7 +108,9 @@ GPUFUSE void guarded_prev(size_t n, const float *g, float *y)
 
 // and a read under that guard at the wrapping index: at i = 0 C skips it,
 // isl's superset would read g2[-1]; the subscript counts as any element, so
-// an unsized g2 has no extent (refused) and a sized one is staged whole
+// isl has no extent for an unsized g2 (the launcher's pass, which runs C's
+// condition, finds it) and a sized one is staged whole
+// DIFF-SIZE: g2 = n
 GPUFUSE void guarded_read(size_t n, const float *g2, float *y2)
 {
     for (size_t i = 0; i < n; i++)
@@ -118,7 +126,9 @@ GPUFUSE void guarded_read_sized(size_t n, const float g3[n], float *y3)
 }
 
 // DIFF-SIZE: y3 = n
-// WARN: pw_subscripts.c:{{[0-9]+}}:{{[0-9]+}}: warning: cannot tell how much of 'g2' the loops touch {{.*}}'guarded_read' keeps its CPU body [-Wgpufuse-extent]
+// CU-LABEL: static void gf_extents_guarded_read_1(unsigned long n, long long *gf_rx)
+// CU: if (i - 1 < n) {
+// CU-NEXT: gf_seen(gf_rx, 0, (long long)(i - 1));
 // CU-LABEL: static void gf_launch_guarded_read_sized(
 // CU: long long gf_lo_g3 = (0) * (long long)sizeof(float);
 // CU-NEXT: long long gf_hi_g3 = ((long long)(n)) * (long long)sizeof(float);
