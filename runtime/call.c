@@ -206,13 +206,28 @@ typedef struct view_copy {
     max_align_t bytes[];
 } view_copy;
 
-static void free_views(gf_call *c)
+static void free_view_list(void *list)
 {
-    for (view_copy *v = c->views, *next; v; v = next) {
+    for (view_copy *v = list, *next; v; v = next) {
         next = v->next;
         free(v);
     }
+}
+
+static void free_views(gf_call *c)
+{
+    free_view_list(c->views);
     c->views = NULL;
+}
+
+/* The copies made for an entry point (c NULL: verify.c's gf_entry), freed
+ * by its gf_entry_end. */
+static _Thread_local void *tl_entry_views;
+
+void gf_entry_views_free(void)
+{
+    free_view_list(tl_entry_views);
+    tl_entry_views = NULL;
 }
 
 const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t hi)
@@ -245,13 +260,13 @@ const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t
         cudaStream_t s = (cudaStream_t)gf_current_cuda_stream();
         if (device) {
             /* device memory: the bytes come to the host, after the work queued before */
-            view_copy *v = c ? malloc(sizeof *v + n) : NULL;
+            view_copy *v = malloc(sizeof *v + n);
             if (!v) {
-                st = c ? gf_fail(GF_ERROR_OUT_OF_MEMORY, "out of host memory for a copy of %zu bytes", n)
-                       : gf_fail(GF_ERROR_INVALID_VALUE, "device memory outside a call");
+                st = gf_fail(GF_ERROR_OUT_OF_MEMORY, "out of host memory for a copy of %zu bytes", n);
             } else {
-                v->next = c->views;
-                c->views = v;
+                void **list = c ? &c->views : &tl_entry_views;
+                v->next = *list;
+                *list = v;
                 st = GF_CUDA(cudaMemcpyAsync(v->bytes, at, n, cudaMemcpyDeviceToHost, s));
                 if (st == GF_SUCCESS)
                     st = GF_CUDA(cudaStreamSynchronize(s));

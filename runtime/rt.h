@@ -542,6 +542,10 @@ typedef struct gf_call_stats {
 } gf_call_stats;
 /* Adds one call of `site` (allocating its slot on first use). */
 GF_HIDDEN void gf_profile_add(struct gf_site *site, const gf_call_stats *st);
+/* Frees the copies gf_call_host_view(NULL, ...) made for an entry point
+ * (call.c; verify.c's gf_entry_end calls it). */
+GF_HIDDEN void gf_entry_views_free(void);
+
 /* The whole call's wall time, measured by its entry point (verify.c). */
 GF_HIDDEN void gf_profile_wall(struct gf_site *site, double wall_ms);
 /* Set by an entry point while its launcher runs: gf_call_end leaves the

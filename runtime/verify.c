@@ -321,6 +321,7 @@ static void report(gf_entry *v, char (*msgs)[768], int nmsg)
 
 void gf_entry_end(gf_entry *v)
 {
+    gf_entry_views_free();   /* the extents' passes' copies (gf_call_host_view) */
     if (!v)
         return;
     if (!v->t1)

@@ -93,7 +93,9 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
  * memory copied to host memory that lives until gf_call_end.  The result
  * is addressed as p is (result + lo is the first byte).  On failure the
  * error is reported, the call is marked broken (gf_call_map returns
- * GF_PATH_FAILED) and NULL is returned.  Call before gf_call_map. */
+ * GF_PATH_FAILED) and NULL is returned.  Call before gf_call_map.  With c
+ * NULL (an entry point's own extents, gpufuse/entry.h) copies live until
+ * gf_entry_end. */
 const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t hi);
 
 /* Declares the call's next piece of device scratch (reduction partials,

@@ -132,3 +132,17 @@ GPUFUSE void guarded_read_sized(size_t n, const float g3[n], float *y3)
 // CU-LABEL: static void gf_launch_guarded_read_sized(
 // CU: long long gf_lo_g3 = (0) * (long long)sizeof(float);
 // CU-NEXT: long long gf_hi_g3 = ((long long)(n)) * (long long)sizeof(float);
+
+// unsigned arithmetic wraps modulo 2^32 where isl's integers do not: at i < 5,
+// (unsigned)(i - 5) % 16u is 11 + i in C, i - 5 for isl.  Such a subscript
+// is not a piecewise affine one (before: the staged box [i - 5 ...] missed
+// the elements C reads, a wrong answer on the GPU); the launcher's pass
+// finds the extent with C's own arithmetic
+// DIFF-SIZE: r = 16
+GPUFUSE void ring_unsigned(int n, const float *r, float *ro)
+{
+    for (int i = 0; i < n; i++)
+        ro[i] = r[(unsigned)(i - 5) % 16u];
+}
+// REPORT-LABEL: region ring_unsigned
+// REPORT: extents found at run time, pass 1 {{.*}}: 'r'

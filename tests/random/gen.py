@@ -1843,6 +1843,76 @@ class Builder:
             reg.body.append(f'            {y.at("r * w + c")} += {x.at("r * w + c")};')
         return reg
 
+    def k_runext(self, idx):
+        """Plain pointers whose extents only the launcher's pass before the
+        call finds (plan/inspect.c): CSR rows (val[k] for k from ptr[r] to
+        ptr[r + 1], rows that may be empty), gathers through an index array
+        whose entries outside the gathered vector a guard skips (&&, ?:, an
+        if, a local, a break at the first one), a stride that is a
+        parameter, an unsigned ring subscript (C's wrap at i < s), a
+        scatter through the indices.  The gathered vector is a pointer past
+        the start of its allocation."""
+        r = self.r
+        reg = self.new_region(idx, 'runext')
+        n, m = self.size(small=r.random() < 0.5), r.choice([1, 2, 7, 16, 64, 1000])
+        reg.sizes = [('n', n), ('m', m)]
+        form = r.choice(['csr', 'guard', 'if', 'local', 'break', 'stride', 'ring', 'scatter'])
+        x = Arr('x', r.choice(['float', 'double']), ['m'], const=True, style='ptr', restrict=r.random() < 0.5)
+        x.shift = r.choice([0, 1, 5])
+        y = Arr('y', 'float', ['n'], style='ptr', restrict=r.random() < 0.7)
+        reg.params.append(x)
+        if form == 'csr':
+            w = r.choice([1, 3, 8])
+            reg.sizes.append(('w', w))
+            ptr = Arr('ptr', 'int', ['n + 1'], const=True, fill='i', style='ptr', lo=0, hi=w * n)
+            col = Arr('col', 'int', ['w * n + 1'], const=True, fill='idx', style='ptr', hi=m)
+            val = Arr('val', 'float', ['w * n + 1'], const=True, style='ptr')
+            reg.params += [ptr, col, val, y]
+            reg.body += ['    for (int r = 0; r < n; r++) {', '        float s = 0.0f;',
+                         '        for (int k = ptr[r]; k < ptr[r + 1]; k++)',
+                         '            s += val[k] * (float)x[col[k]];', '        y[r] = s;', '    }']
+            return reg
+        if form == 'stride':
+            inc = r.choice([1, 2, 3, 7])
+            reg.sizes.append(('inc', inc))
+            x.dims = ['(n - 1) * inc + 1']
+            reg.params.append(y)
+            reg.body += ['    for (int i = 0; i < n; i++)', '        y[i] = 2.0f * (float)x[i * inc];']
+            return reg
+        if form == 'ring':       # a constant modulus: isl would take it as piecewise affine
+            sh = r.choice([0, 1, 5, 9])
+            reg.sizes.append(('s', sh))
+            x.dims = ['16']
+            reg.params.append(y)
+            reg.body += ['    for (int i = 0; i < n; i++)',
+                         f'        y[i] = (float)x[(unsigned)(i - s) % 16u]{r.choice([" + (float)m", ""])};']
+            return reg
+        ix = Arr('ix', 'int', ['n'], const=True, fill='i', style='ptr', lo=-3, hi=m + 1)
+        reg.params.append(ix)
+        if form == 'scatter':
+            h = Arr('h', 'float', ['m'], style='ptr')   # halves: exact sums in any order
+            reg.params += [h]
+            reg.body += ['    for (int i = 0; i < n; i++)', '        if (ix[i] >= 0 && ix[i] < m)',
+                         '            h[ix[i]] += 0.5f * (float)(i % 7);']
+            return reg
+        reg.params.append(y)
+        if form == 'guard':
+            reg.body += ['    for (int i = 0; i < n; i++)',
+                         '        y[i] = ix[i] >= 0 && ix[i] < m ? (float)x[ix[i]] : -1.0f;']
+        elif form == 'if':
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        if (ix[i] < 0 || ix[i] >= m)',
+                         '            y[i] = 0.0f;', '        else', '            y[i] = 3.0f * (float)x[ix[i]];', '    }']
+        elif form == 'local':
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        int c = ix[i] - 1;',
+                         '        if (c >= 0 && c < m)', '            y[i] = (float)x[c];', '        else',
+                         '            y[i] = 0.0f;', '    }']
+        else:                    # the entries up to the first one outside [0, m)
+            reg.body += ['    for (int i = 0; i < n; i++) {', '        float acc = 0.0f;',
+                         '        for (int k = i; k < n; k++) {', '            int c = ix[k];',
+                         '            if (c < 0 || c >= m)', '                break;',
+                         '            acc += (float)x[c];', '        }', '        y[i] = acc;', '    }']
+        return reg
+
     def k_search(self, idx):
         """A loop index declared before its loop and read after it (parse.c
         kept_index): a search that breaks at the first element past a
@@ -2598,9 +2668,9 @@ KINDS = ['ewise', 'temps', 'shift', 'reduce', 'rows', 'nest2d', 'stencil', 'gath
          'reject', 'mixed', 'alias', 'hist', 'scratch', 'distrib',
          'structs', 'switch', 'enumneg', 'scalarpre', 'redelem', 'deepif', 'longwhile', 'noparams', 'c89',
          'red2d', 'hewise', 'hred', 'contract', 'cewise', 'cred', 'lewise', 'sibling', 'liveout', 'wfirst',
-         'resched', 'carried', 'split', 'helpers', 'tables', 'pbounds', 'search']
+         'resched', 'carried', 'split', 'helpers', 'tables', 'pbounds', 'search', 'runext']
 WEIGHTS = [14, 9, 7, 14, 7, 9, 5, 5, 5, 5, 4, 12, 4, 5, 5, 5,
-           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4, 4, 4, 4]
+           4, 3, 3, 4, 4, 2, 2, 2, 4, 5, 4, 3, 5, 4, 3, 4, 5, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4]
 # Kinds left out of the default mix because they fail today on every few
 # regions (they would drown CI); name them with --kinds, or --vocab all.
 # Each is one of issue 13's bugs (docs/testing.md); move a kind to the default
@@ -2634,6 +2704,8 @@ OFF_BY_DEFAULT |= {'tables'}
 OFF_BY_DEFAULT |= {'pbounds'}
 # and the loop indices read after their loops (random_search, random_search_cuda)
 OFF_BY_DEFAULT |= {'search'}
+# and the extents found at run time (random_runext, random_runext_cuda)
+OFF_BY_DEFAULT |= {'runext'}
 # the probability that a region gets isl-like / C++-keyword / non-ASCII names
 # (on since the isl model is built through isl's API: G1, G2 in docs/testing.md)
 NAMES_DEFAULT = 0.2
