@@ -897,6 +897,29 @@ static bool inspect_hook(Buf *b, EmitCtx *cx, const Stmt *s)
     case S_FOR:
         emit_sites(b, ic, s->lb);
         emit_sites(b, ic, s->ub);
+        if (inspect_ends(ic->p, s)) {
+            /* what it records is monotone in the index: the first and the last iteration */
+            Buf lb = {0}, ub = {0};
+            emit_expr(&lb, cx, s->lb);
+            emit_expr(&ub, cx, s->ub);
+            const char *t = type_c_name(s->iv->ty), *iv = s->iv->cname;
+            buf_line(b, "if (%s < %s) { /* line %d: '%s' at its first and last iterations */", lb.data, ub.data,
+                     s->loc.line, s->iv->name);
+            buf_line(b, "    for (int gf_end = 0; gf_end < 2; gf_end++) {");
+            if (s->step == 1)
+                buf_line(b, "        const %s %s = gf_end ? %s - 1 : %s;", t, iv, ub.data, lb.data);
+            else
+                buf_line(b, "        const %s %s = gf_end ? %s + (%s - 1 - %s) / %lld * %lld : %s;", t, iv, lb.data,
+                         ub.data, lb.data, s->step, s->step, lb.data);
+            b->indent += 2;
+            emit_stmt(b, cx, s->body);
+            b->indent -= 2;
+            buf_line(b, "    }");
+            buf_line(b, "}");
+            buf_free(&lb);
+            buf_free(&ub);
+            return true;
+        }
         break;
     case S_IF:
         emit_sites(b, ic, s->cond);

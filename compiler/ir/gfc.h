@@ -795,6 +795,8 @@ typedef struct InspectPass {
     Vec reads;                   /* Var*: the array parameters it reads */
     Vec skip;                    /* Expr*: accesses of targets it need not record (an equal one
                                     in the condition of the if around was recorded) */
+    Vec ends;                    /* Stmt*: loops it runs at their first and last iterations only
+                                    (what it records there is monotone in the index) */
 } InspectPass;
 
 typedef struct Inspect {
@@ -809,6 +811,7 @@ typedef struct Inspect {
  * one cannot be found that way. */
 bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why);
 bool inspect_keeps(const InspectPass *p, const Stmt *s);
+bool inspect_ends(const InspectPass *p, const Stmt *s);
 /* Whether e is an access pass (an InspectPass) records (an ExprPred). */
 bool inspect_site(const Expr *e, const void *pass);
 

@@ -9,7 +9,9 @@
  * such array.  The pass evaluates only integer expressions C evaluates at
  * the same points, reading arrays the function does not write, so it reads
  * nothing C would not; an array it reads whose extent is itself found this
- * way is read by a later pass (Var.ext_run is the pass, 1, 2, ...).  When
+ * way is read by a later pass (Var.ext_run is the pass, 1, 2, ...).  A loop
+ * that records only subscripts monotone in its index runs at its ends
+ * (InspectPass.ends).  When
  * something the pass needs is a floating-point value, a value the function
  * computes in an array, a call or an early return, the array's extent stays
  * unknown and the function keeps its CPU body, with that reason. */
@@ -372,6 +374,111 @@ static void slice(Slice *sl, Region *r, const Vec *targets)
         evaluable(sl, vec_at(&sl->req, i));
 }
 
+/* ---- loops run at their ends ---------------------------------------------------------
+ * A subscript that is a monotone function of a loop's index takes its least
+ * and greatest values at the loop's first and last iterations: a loop whose
+ * body the pass runs only to record such subscripts, unconditionally, is
+ * evaluated there alone (CSR's val[k] for k from row_ptr[r] to row_ptr[r +
+ * 1], x[i * inc], key_cache[t * kv_dim + i]). */
+
+static bool names_iv(const Expr *e, const void *iv)
+{
+    return e->kind == E_VAR && e->var == iv;
+}
+
+/* Whether e is monotone in iv: free of it, iv itself, sums, differences and
+ * negations of such, a product by a factor free of iv, a division by a
+ * positive constant, an integer conversion that does not narrow. */
+static bool monotone_in(const Expr *e, const Var *iv)
+{
+    if (!ir_expr_any(e, names_iv, iv))
+        return true;
+    switch (e->kind) {
+    case E_VAR:
+        return true;
+    case E_UNARY:
+        return (e->op == OP_NEG || e->op == OP_PLUS) && monotone_in(e->kids[0], iv);
+    case E_CAST:
+        return type_is_integer(e->ty) && type_size(e->ty) >= type_size(e->kids[0]->ty) &&
+               type_is_unsigned(e->ty) == type_is_unsigned(e->kids[0]->ty) && monotone_in(e->kids[0], iv);
+    case E_BINARY:
+        if (type_is_unsigned(e->ty))
+            return false;        /* a difference may wrap */
+        if (e->op == OP_ADD || e->op == OP_SUB)
+            return monotone_in(e->kids[0], iv) && monotone_in(e->kids[1], iv);
+        if (e->op == OP_MUL)
+            return (!ir_expr_any(e->kids[0], names_iv, iv) && monotone_in(e->kids[1], iv)) ||
+                   (!ir_expr_any(e->kids[1], names_iv, iv) && monotone_in(e->kids[0], iv));
+        if (e->op == OP_DIV)
+            return expr_pos_const(e->kids[1]) > 0 && monotone_in(e->kids[0], iv);
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Every access the pass records in e is unconditional and monotone in iv. */
+static bool sites_monotone(const Expr *e, const InspectPass *p, const Var *iv, bool guarded)
+{
+    if (!e || !ir_expr_any(e, inspect_site, p))
+        return true;
+    if (inspect_site(e, p) && (guarded || !monotone_in(e->kids[0], iv)))
+        return false;
+    bool lazy = e->kind == E_COND || (e->kind == E_BINARY && (e->op == OP_LAND || e->op == OP_LOR));
+    for (int i = 0; i < e->nkids; i++)
+        if (!sites_monotone(e->kids[i], p, iv, guarded || (lazy && i > 0)))
+            return false;
+    return true;
+}
+
+static bool body_monotone(const Stmt *s, const InspectPass *p, const Var *iv)
+{
+    if (!s)
+        return true;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (int i = 0; i < s->list.len; i++)
+            if (!body_monotone(vec_at(&s->list, i), p, iv))
+                return false;
+        return true;
+    case S_FOR:
+    case S_WHILE:
+        /* an inner loop the pass runs, or one whose bounds it records */
+        return !inspect_keeps(p, s) && sites_monotone(s->lb, p, iv, false) && sites_monotone(s->ub, p, iv, false) &&
+               !ir_expr_any(s->cond, inspect_site, p);
+    case S_IF:
+        return !inspect_keeps(p, s) && sites_monotone(s->cond, p, iv, false);
+    case S_DECL:
+    case S_RETURN:
+        return !inspect_keeps(p, s) && sites_monotone(s->rhs, p, iv, false);
+    case S_ASSIGN:
+        return !inspect_keeps(p, s) && sites_monotone(s->lhs, p, iv, false) && sites_monotone(s->rhs, p, iv, false);
+    case S_FREE:
+    case S_LIB:
+        return true;
+    }
+    return false;
+}
+
+static void find_ends(InspectPass *p, Arena *a, Stmt *s)
+{
+    if (!s || !inspect_keeps(p, s))
+        return;
+    if (s->kind == S_FOR && !s->brk && body_monotone(s->body, p, s->iv)) {
+        vec_push(a, &p->ends, s);
+        return;
+    }
+    if (s->kind == S_BLOCK)
+        for (int i = 0; i < s->list.len; i++)
+            find_ends(p, a, vec_at(&s->list, i));
+    else if (s->kind == S_FOR || s->kind == S_WHILE)
+        find_ends(p, a, s->body);
+    else if (s->kind == S_IF) {
+        find_ends(p, a, s->then);
+        find_ends(p, a, s->els);
+    }
+}
+
 bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why)
 {
     Arena *a = r->unit->arena;
@@ -434,6 +541,7 @@ bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why)
         p->keep = sl.keep;
         p->reads = sl.reads;
         p->skip = sl.skip;
+        find_ends(p, a, r->seq_body ? r->seq_body : r->body);
     }
     in->nslots = slot;
     r->inspect = in;
@@ -443,6 +551,11 @@ bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why)
 bool inspect_keeps(const InspectPass *p, const Stmt *s)
 {
     return vec_has(&p->keep, s);
+}
+
+bool inspect_ends(const InspectPass *p, const Stmt *s)
+{
+    return vec_has(&p->ends, s);
 }
 
 bool inspect_site(const Expr *e, const void *pass)

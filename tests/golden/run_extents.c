@@ -27,8 +27,12 @@ GPUFUSE void csr(int rows, const int *row_ptr, const int *col, const float *val,
 // REPORT-LABEL: region csr
 // REPORT: extents found at run time, pass 1 {{.*}}: 'col', 'val'; it reads 'row_ptr'
 // REPORT: extents found at run time, pass 2 {{.*}}: 'x'; it reads 'col', 'row_ptr'
+// the subscripts of pass 1 are monotone in k: the pass runs k's first and
+// last iterations only (InspectPass.ends), a loop over the rows
 // CU-LABEL: static void gf_extents_csr_1(int rows, const int *row_ptr, long long *gf_rx)
-// CU: for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+// CU: if (row_ptr[r] < row_ptr[r + 1]) { /* line {{[0-9]+}}: 'k' at its first and last iterations */
+// CU-NEXT: for (int gf_end = 0; gf_end < 2; gf_end++) {
+// CU-NEXT: const int k = gf_end ? row_ptr[r + 1] - 1 : row_ptr[r];
 // CU-NEXT: gf_seen(gf_rx, {{[01]}}, (long long)(k));
 // CU-NEXT: gf_seen(gf_rx, {{[01]}}, (long long)(k));
 // CU-NEXT: }
@@ -102,9 +106,9 @@ GPUFUSE void row_max(int rows, int ncol, int lda, const float *am, float *mx)
 // DIFF-SIZE: am = rows * lda + ncol
 // CU-LABEL: static void gf_extents_row_max_1(int rows, int ncol, int lda, long long *gf_rx)
 // CU: gf_seen(gf_rx, 0, (long long)(r * lda)); /* am, line {{[0-9]+}} */
-// CU: for (int j = 1; j < ncol; j++) {
+// CU: if (1 < ncol) { /* line {{[0-9]+}}: 'j' at its first and last iterations */
+// CU: const int j = gf_end ? ncol - 1 : 1;
 // CU-NEXT: gf_seen(gf_rx, 0, (long long)(r * lda + j)); /* am, line {{[0-9]+}} */
-// CU-NEXT: }
 
 // a scatter: the written array's extent from the bins
 GPUFUSE void scatter_add(int n, const int *bins, const float *w, float *hist)
@@ -153,5 +157,7 @@ GPUFUSE void squares(int n, const float *restrict sq, float *restrict out)
         out[i] = sq[i * i];
 }
 // DIFF-SIZE: sq = n * n
+// (i * i is not monotone in i over every range: the whole loop)
 // CU-LABEL: static void gf_extents_squares_1(int n, long long *gf_rx)
-// CU: gf_seen(gf_rx, 0, (long long)(i * i)); /* sq, line {{[0-9]+}} */
+// CU: for (int i = 0; i < n; i++) {
+// CU-NEXT: gf_seen(gf_rx, 0, (long long)(i * i)); /* sq, line {{[0-9]+}} */

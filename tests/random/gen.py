@@ -1856,7 +1856,7 @@ class Builder:
         reg = self.new_region(idx, 'runext')
         n, m = self.size(small=r.random() < 0.5), r.choice([1, 2, 7, 16, 64, 1000])
         reg.sizes = [('n', n), ('m', m)]
-        form = r.choice(['csr', 'guard', 'if', 'local', 'break', 'stride', 'ring', 'scatter'])
+        form = r.choice(['csr', 'guard', 'if', 'local', 'break', 'stride', 'ring', 'scatter', 'mono'])
         x = Arr('x', r.choice(['float', 'double']), ['m'], const=True, style='ptr', restrict=r.random() < 0.5)
         x.shift = r.choice([0, 1, 5])
         y = Arr('y', 'float', ['n'], style='ptr', restrict=r.random() < 0.7)
@@ -1878,6 +1878,14 @@ class Builder:
             x.dims = ['(n - 1) * inc + 1']
             reg.params.append(y)
             reg.body += ['    for (int i = 0; i < n; i++)', '        y[i] = 2.0f * (float)x[i * inc];']
+            return reg
+        if form == 'mono':       # the pass runs a loop at its ends only when the subscript is monotone
+            sub = r.choice(['m - 1 - i', '(i / 2) * 2', '(i * 7) % m', 'i / 3', '(m - 1 - i) / 2', '-i + (m - 1)',
+                            '(i * i) % m', 'i % 2 ? i : m - 1 - i'])
+            y.dims, x.dims = ['m'], ['2 * m']
+            reg.sizes.append(('s1', r.choice([1, 2])))   # a parameter factor: isl cannot bound it
+            reg.params.append(y)
+            reg.body += ['    for (int i = 0; i < m; i++)', f'        y[i] = (float)x[({sub}) * s1];']
             return reg
         if form == 'ring':       # a constant modulus: isl would take it as piecewise affine
             sh = r.choice([0, 1, 5, 9])
