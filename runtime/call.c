@@ -200,6 +200,32 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
 
 static void report_site(gf_call *c, gf_status s, const char *what);
 
+int gf_call_arg_bounds(gf_call *c, const void *p, ptrdiff_t *lo, ptrdiff_t *hi)
+{
+    (void)c;
+    if (!p || gf_runtime_get()->cpu)
+        return 0;
+    const char *base = NULL;
+    size_t size = 0;
+    gf_import im;
+    gf_pool *pool = gf_device_pool_if_any(gf_current_device());
+    if (pool && gf_pool_contains(pool, p)) {
+        if (!gf_pool_block_at(pool, p, &base, &size))
+            return 0;
+    } else if (gf_imports_count() && gf_imports_find(p, 1, &im) > 0 && im.kind == GF_IMPORT_DEVICE) {
+        base = im.lo;        /* an imported DLPack tensor: its own bytes */
+        size = im.bytes;
+    } else {
+        /* host memory, a data region, or memory allocated elsewhere (whose
+         * allocation, cuMemGetAddressRange's, may hold other arrays of the
+         * call: a caching allocator's segment): the launcher's pass */
+        return 0;
+    }
+    *lo = base - (const char *)p;
+    *hi = base + size - (const char *)p;
+    return 1;
+}
+
 /* A copy of device memory for gf_call_host_view: the next one, then the bytes. */
 typedef struct view_copy {
     struct view_copy *next;

@@ -665,6 +665,23 @@ int gf_pool_use(gf_pool *p, const void *addr, void *stream)
 
 int gf_pool_bypassed(gf_pool *p) { return p->cfg.bypass; }
 
+int gf_pool_block_at(gf_pool *p, const void *addr, const char **base, size_t *size)
+{
+    pthread_mutex_lock(&p->mu);
+    long i = seg_search(p, addr);
+    int in = i >= 0 && (uintptr_t)addr < (uintptr_t)p->segs[i]->base + p->segs[i]->size;
+    int found = 0;
+    for (block *b = in ? p->segs[i]->first : NULL; b; b = b->next)
+        if ((uintptr_t)addr >= (uintptr_t)b->ptr && (uintptr_t)addr < (uintptr_t)b->ptr + b->size) {
+            found = b->allocated;
+            *base = b->ptr;
+            *size = b->size;
+            break;
+        }
+    pthread_mutex_unlock(&p->mu);
+    return found;
+}
+
 size_t gf_pool_block_size(gf_pool *p, const void *ptr)
 {
     pthread_mutex_lock(&p->mu);

@@ -92,6 +92,9 @@ GF_HIDDEN int gf_pool_contains(gf_pool *p, const void *addr);
 /* gf_pool_contains, and when addr lies in a live block owned by another
  * stream, gf_pool_record_stream of that block on `stream`. */
 GF_HIDDEN int gf_pool_use(gf_pool *p, const void *addr, void *stream);
+/* The live block holding `addr` (any byte of it): its start and size; 0
+ * when addr is in no live block of this pool. */
+GF_HIDDEN int gf_pool_block_at(gf_pool *p, const void *addr, const char **base, size_t *size);
 /* Size of the allocated block at `ptr` (0 if `ptr` is not a live block). */
 GF_HIDDEN size_t gf_pool_block_size(gf_pool *p, const void *ptr);
 GF_HIDDEN void gf_pool_stats_read(gf_pool *p, gf_pool_stats *st);

@@ -795,15 +795,6 @@ void emit_extent(Buf *b, Region *r, Var *v, const char *lo, const char *hi)
 {
     EmitCtx cx = {.r = r};
     const char *et = type_c_name(type_elem(v->ty));
-    if (v->ext_run) {
-        int k = v->ext_slot;
-        buf_line(b, "long long %s = 0, %s = 0; /* '%s': the subscripts pass %d saw */", lo, hi, v->name, v->ext_run);
-        buf_line(b, "if (gf_rx[%d] <= gf_rx[%d]) {", 2 * k, 2 * k + 1);
-        buf_line(b, "    %s = gf_rx[%d] * (long long)sizeof(%s);", lo, 2 * k, et);
-        buf_line(b, "    %s = (gf_rx[%d] + 1) * (long long)sizeof(%s);", hi, 2 * k + 1, et);
-        buf_line(b, "}");
-        return;
-    }
     if (!v->ext_lo && !v->ext_whole) {
         buf_line(b, "const long long %s = 0, %s = 0; /* '%s' is not touched */", lo, hi, v->name);
         return;
@@ -998,34 +989,79 @@ void emit_extents(Buf *b, Region *r, const char *call)
     buf_line(b, "    gf_rx[2 * gf_k] = 0x7fffffffffffffffLL;");
     buf_line(b, "    gf_rx[2 * gf_k + 1] = -0x7fffffffffffffffLL - 1;");
     buf_line(b, "}");
+    /* the arrays the passes read, as the host can read them (gf_call_host_view) */
     Vec viewed = {0};
+    for (int l = 0; call && l < in->npasses; l++)
+        for (int i = 0; i < in->passes[l].reads.len; i++) {
+            Var *v = vec_at(&in->passes[l].reads, i);
+            if (!vec_has(&viewed, v)) {
+                buf_line(b, "const %s *gf_v_%s = NULL;", type_c_name(type_elem(v->ty)), v->cname);
+                vec_push(a, &viewed, v);
+            }
+        }
     for (int l = 0; l < in->npasses; l++) {
         InspectPass *p = &in->passes[l];
-        Buf args = {0}, ok = {0};
+        Buf args = {0}, ok = {0}, dev = {0};
         for (int i = 0; i < r->params.len; i++) {
             Var *v = vec_at(&r->params, i);
             if (v->is_array && !vec_has(&p->reads, v))
                 continue;
             if (v->is_array && call) {
-                const char *et = type_c_name(type_elem(v->ty));
-                if (!vec_has(&viewed, v))
-                    buf_line(b, "const %s *gf_v_%s = (const %s *)gf_call_host_view(%s, %s, gf_lo_%s, gf_hi_%s);", et,
-                             v->cname, et, call, v->cname, v->cname, v->cname);
-                vec_push(a, &viewed, v);
                 buf_printf(&ok, "%sgf_v_%s", ok.len ? " && " : "", v->cname);
                 buf_printf(&args, "gf_v_%s, ", v->cname);
             } else {
                 buf_printf(&args, "%s, ", v->cname);
             }
         }
+        int depth = 0;
+        if (call) {
+            /* arrays in device memory used in place need no pass: their blocks */
+            for (int i = 0; i < p->targets.len; i++) {
+                Var *v = vec_at(&p->targets, i);
+                buf_line(b, "ptrdiff_t gf_blo_%s = 0, gf_bhi_%s = 0;", v->cname, v->cname);
+                buf_printf(&dev, "%sgf_call_arg_bounds(%s, %s, &gf_blo_%s, &gf_bhi_%s)", dev.len ? " & " : "",
+                           call, v->cname, v->cname, v->cname);
+            }
+            buf_line(b, "const int gf_pass%d = !(%s); /* 0: every one is device memory used in place */", l + 1,
+                     dev.data);
+            buf_line(b, "if (gf_pass%d) {", l + 1);
+            b->indent++;
+            depth++;
+            for (int i = 0; i < p->reads.len; i++) {
+                Var *v = vec_at(&p->reads, i);
+                const char *et = type_c_name(type_elem(v->ty));
+                buf_line(b, "if (!gf_v_%s)", v->cname);
+                buf_line(b, "    gf_v_%s = (const %s *)gf_call_host_view(%s, %s, gf_lo_%s, gf_hi_%s);", v->cname, et,
+                         call, v->cname, v->cname, v->cname);
+            }
+        }
         if (ok.len)
             buf_line(b, "if (%s) /* NULL: reported, and the call does nothing */", ok.data);
         buf_line(b, "%sgf_extents_%s_%d(%sgf_rx);", ok.len ? "    " : "", r->cname, l + 1, args.data ? args.data : "");
+        for (; depth; depth--) {
+            b->indent--;
+            buf_line(b, "}");
+        }
         buf_free(&args);
         buf_free(&ok);
+        buf_free(&dev);
         for (int i = 0; i < p->targets.len; i++) {
             Var *v = vec_at(&p->targets, i);
-            emit_extent(b, r, v, arena_printf(a, "gf_lo_%s", v->cname), arena_printf(a, "gf_hi_%s", v->cname));
+            const char *et = type_c_name(type_elem(v->ty));
+            int k = v->ext_slot;
+            buf_line(b, "long long gf_lo_%s = 0, gf_hi_%s = 0; /* '%s': the subscripts pass %d saw */", v->cname,
+                     v->cname, v->name, l + 1);
+            if (call) {
+                buf_line(b, "if (!gf_pass%d) {", l + 1);
+                buf_line(b, "    gf_lo_%s = gf_blo_%s;", v->cname, v->cname);
+                buf_line(b, "    gf_hi_%s = gf_bhi_%s;", v->cname, v->cname);
+                buf_line(b, "} else if (gf_rx[%d] <= gf_rx[%d]) {", 2 * k, 2 * k + 1);
+            } else {
+                buf_line(b, "if (gf_rx[%d] <= gf_rx[%d]) {", 2 * k, 2 * k + 1);
+            }
+            buf_line(b, "    gf_lo_%s = gf_rx[%d] * (long long)sizeof(%s);", v->cname, 2 * k, et);
+            buf_line(b, "    gf_hi_%s = (gf_rx[%d] + 1) * (long long)sizeof(%s);", v->cname, 2 * k + 1, et);
+            buf_line(b, "}");
         }
     }
 }

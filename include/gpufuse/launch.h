@@ -98,6 +98,15 @@ void gf_call_arg(gf_call *c, int idx, const void *p, ptrdiff_t lo, ptrdiff_t hi,
  * gf_entry_end. */
 const void *gf_call_host_view(gf_call *c, const void *p, ptrdiff_t lo, ptrdiff_t hi);
 
+/* Whether p lies in device memory the call uses in place whose bounds the
+ * runtime knows (a block of the device pool, gf_malloc's; an imported
+ * DLPack tensor): then 1, with [p+lo, p+hi) that block, which the launcher
+ * declares as the argument's extent instead of running the pass that finds
+ * which elements the call touches (there is nothing to stage, and the pass
+ * would copy the indices it reads to the host).  0 otherwise (host memory,
+ * data regions, memory allocated elsewhere) and in CPU mode. */
+int gf_call_arg_bounds(gf_call *c, const void *p, ptrdiff_t *lo, ptrdiff_t *hi);
+
 /* Declares the call's next piece of device scratch (reduction partials,
  * tickets and results, temporaries): `bytes` of device memory, 256-byte
  * aligned, that gf_call_map allocates together with the staging and that

@@ -1,7 +1,8 @@
 /* run_extents.c - extents found at run time (plan/inspect.c) on the GPU,
  * each launcher against its C body, with the index arrays in host memory,
  * in device memory (gf_malloc: the launcher's pass reads a copy,
- * gf_call_host_view) and with every array in device memory.  The gathered
+ * gf_call_host_view), in data regions whose host copies are stale, and
+ * with every array in device memory (no pass: the pool's blocks).  The gathered
  * vector sits in the middle of a larger buffer whose other elements are
  * huge, so a staged range that misses an element read gives a wrong sum,
  * and one that takes more than C touches is not needed to pass.  The seed
@@ -45,7 +46,9 @@ static void check_f(const char *what, const float *got, const float *want, int n
     printf("ok   %s\n", what);
 }
 
-/* mode 0: host arrays; 1: the indices in device memory; 2: everything in device memory */
+/* mode 0: host arrays; 1: the indices in device memory; 2: everything in
+ * device memory (no pass runs: gf_call_arg_bounds); 3: the indices in data
+ * regions whose host copies are older than their mirrors */
 static void run_csr(int rows, int mode)
 {
     int nnz_max = rows * 9 + 1, pad = 1000, ncols = rows + 7;
@@ -71,7 +74,19 @@ static void run_csr(int rows, int mode)
     const int *drp = row_ptr, *dcol = col;
     const double *dval = val, *dx = x;
     double *dy = y, *dbuf = NULL;
-    if (mode >= 1) {
+    int *stale_rp = NULL, *stale_col = NULL;
+    if (mode == 3) {
+        /* data regions whose mirrors hold the indices and whose host copies
+         * are older (zeros): the pass must read what the mirrors hold */
+        stale_rp = calloc((size_t)(rows + 1), sizeof(int));
+        stale_col = calloc((size_t)nnz_max, sizeof(int));
+        gf_data_enter(stale_rp, sizeof(int) * (size_t)(rows + 1), GF_COPYIN);
+        gf_data_enter(stale_col, sizeof(int) * (size_t)nnz_max, GF_COPYIN);
+        gf_memcpy(gf_device_ptr(stale_rp), row_ptr, sizeof(int) * (size_t)(rows + 1), GF_HOST_TO_DEVICE);
+        gf_memcpy(gf_device_ptr(stale_col), col, sizeof(int) * (size_t)nnz_max, GF_HOST_TO_DEVICE);
+        drp = stale_rp;
+        dcol = stale_col;
+    } else if (mode >= 1) {
         drp = to_dev(row_ptr, sizeof(int) * (size_t)(rows + 1));
         dcol = to_dev(col, sizeof(int) * (size_t)nnz_max);
     }
@@ -87,13 +102,20 @@ static void run_csr(int rows, int mode)
         gf_free((void *)dval);
         gf_free(dbuf);
     }
-    if (mode >= 1) {
+    if (mode == 3) {
+        gf_data_exit(stale_rp);
+        gf_data_exit(stale_col);
+        free(stale_rp), free(stale_col);
+    } else if (mode >= 1) {
         gf_free((void *)drp);
         gf_free((void *)dcol);
     }
     char what[96];
     snprintf(what, sizeof what, "csr rows=%d, %s", rows,
-             mode == 0 ? "host arrays" : mode == 1 ? "indices in device memory" : "device memory");
+             mode == 0   ? "host arrays"
+             : mode == 1 ? "indices in device memory"
+             : mode == 2 ? "device memory (no pass: the blocks)"
+                         : "indices in data regions, host copies older");
     check_d(what, y, ref, rows);
     free(row_ptr), free(col), free(val), free(buf), free(y), free(ref);
 }
@@ -132,7 +154,7 @@ int main(void)
         seed = (unsigned)atoi(getenv("SEED"));
     printf("seed %u\n", seed);
     srand(seed);
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < 4; mode++) {
         run_csr(1, mode);
         run_csr(37, mode);
         run_csr(20000, mode);

@@ -38,10 +38,17 @@ GPUFUSE void csr(int rows, const int *row_ptr, const int *col, const float *val,
 // CU-NEXT: }
 // CU-LABEL: static void gf_extents_csr_2(int rows, const int *row_ptr, const int *col, long long *gf_rx)
 // CU: gf_seen(gf_rx, 2, (long long)(col[k])); /* x, line {{[0-9]+}} */
+// the launcher: a pass runs unless every array it finds is device memory
+// used in place (gf_call_arg_bounds: a pool block, then the extent)
 // CU-LABEL: static void gf_launch_csr(
-// CU: const int *gf_v_row_ptr = (const int *)gf_call_host_view(gf_c, row_ptr, gf_lo_row_ptr, gf_hi_row_ptr);
+// CU: const int gf_pass1 = !(gf_call_arg_bounds(gf_c, col, &gf_blo_col, &gf_bhi_col) & gf_call_arg_bounds(gf_c, val, &gf_blo_val, &gf_bhi_val));
+// CU-NEXT: if (gf_pass1) {
+// CU-NEXT: if (!gf_v_row_ptr)
+// CU-NEXT: gf_v_row_ptr = (const int *)gf_call_host_view(gf_c, row_ptr, gf_lo_row_ptr, gf_hi_row_ptr);
 // CU: gf_extents_csr_1(rows, gf_v_row_ptr, gf_rx);
-// CU: const int *gf_v_col = (const int *)gf_call_host_view(gf_c, col, gf_lo_col, gf_hi_col);
+// CU: if (!gf_pass1) {
+// CU-NEXT: gf_lo_col = gf_blo_col;
+// CU: gf_v_col = (const int *)gf_call_host_view(gf_c, col, gf_lo_col, gf_hi_col);
 // CU: gf_extents_csr_2(rows, gf_v_row_ptr, gf_v_col, gf_rx);
 // CU: gf_call_arg(gf_c, 3, x, gf_lo_x, gf_hi_x, GF_ARG_READ, 0);
 
