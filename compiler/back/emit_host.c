@@ -207,12 +207,12 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
         inspects |= ((Region *)vec_at(&u->regions, i))->inspect != NULL;
     if (inspects)
         buf_puts(b, "/* Extents found at run time (docs/language.md): the least and greatest subscript seen. */\n"
-                    "GF_UNUSED static inline void gf_seen(long long *gf_rx, int gf_k, long long gf_i)\n"
+                    "GF_UNUSED static inline void gf_seen(long long *gf_mn, long long *gf_mx, int gf_k, long long gf_i)\n"
                     "{\n"
-                    "    if (gf_i < gf_rx[2 * gf_k])\n"
-                    "        gf_rx[2 * gf_k] = gf_i;\n"
-                    "    if (gf_i > gf_rx[2 * gf_k + 1])\n"
-                    "        gf_rx[2 * gf_k + 1] = gf_i;\n"
+                    "    if (gf_i < gf_mn[gf_k])\n"
+                    "        gf_mn[gf_k] = gf_i;\n"
+                    "    if (gf_i > gf_mx[gf_k])\n"
+                    "        gf_mx[gf_k] = gf_i;\n"
                     "}\n");
     bool lib = false;
     for (int i = 0; i < u->regions.len; i++)
@@ -853,7 +853,7 @@ static void emit_sites(Buf *b, InspCx *ic, const Expr *e)
             emit_sites(b, ic, e->kids[i]);
         Buf x = {0};
         emit_expr(&x, &ic->base, e->kids[0]);
-        buf_line(b, "gf_seen(gf_rx, %d, (long long)(%s)); /* %s, line %d */", e->var->ext_slot, x.data,
+        buf_line(b, "gf_seen(gf_mn, gf_mx, %d, (long long)(%s)); /* %s, line %d */", e->var->ext_slot, x.data,
                  e->var->name, e->loc.line);
         buf_free(&x);
         return;
@@ -911,6 +911,20 @@ static bool inspect_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             buf_free(&ub);
             return true;
         }
+        if (inspect_parallel(ic->p, s)) {
+            /* minima and maxima in any order: OpenMP's threads when there are many iterations */
+            int n = cx->r->inspect->nslots;
+            Buf lb = {0}, ub = {0};
+            emit_expr(&lb, cx, s->lb);
+            emit_expr(&ub, cx, s->ub);
+            buf_puts(b, "#if defined(_OPENMP)\n");
+            buf_line(b, "__atomic_store_n(&gf_host_started, 1, __ATOMIC_RELAXED);");
+            buf_line(b, "#pragma omp parallel for reduction(min : gf_mn[:%d]) reduction(max : gf_mx[:%d]) "
+                        "if ((long long)(%s) - (long long)(%s) >= 4096)", n, n, ub.data, lb.data);
+            buf_puts(b, "#endif\n");
+            buf_free(&lb);
+            buf_free(&ub);
+        }
         break;
     case S_IF:
         emit_sites(b, ic, s->cond);
@@ -960,8 +974,17 @@ void emit_inspectors(Buf *b, Region *r)
             if (!v->is_array)
                 buf_line(b, "(void)%s;", v->cname);
         }
+        buf_line(b, "long long gf_mn[%d], gf_mx[%d];", in->nslots, in->nslots);
+        buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", in->nslots);
+        buf_line(b, "    gf_mn[gf_k] = gf_rx[2 * gf_k];");
+        buf_line(b, "    gf_mx[gf_k] = gf_rx[2 * gf_k + 1];");
+        buf_line(b, "}");
         InspCx ic = {{.r = r, .stmt_hook = inspect_hook}, p};
         emit_stmt(b, &ic.base, r->seq_body ? r->seq_body : r->body);
+        buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", in->nslots);
+        buf_line(b, "    gf_rx[2 * gf_k] = gf_mn[gf_k];");
+        buf_line(b, "    gf_rx[2 * gf_k + 1] = gf_mx[gf_k];");
+        buf_line(b, "}");
         b->indent = 0;
         buf_puts(b, "}\n\n");
         buf_free(&names);

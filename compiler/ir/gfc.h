@@ -797,6 +797,8 @@ typedef struct InspectPass {
                                     in the condition of the if around was recorded) */
     Vec ends;                    /* Stmt*: loops it runs at their first and last iterations only
                                     (what it records there is monotone in the index) */
+    Vec par;                     /* Stmt*: outermost loops it runs in threads (no scalar handed
+                                    from one iteration to the next, no break) */
 } InspectPass;
 
 typedef struct Inspect {
@@ -812,6 +814,7 @@ typedef struct Inspect {
 bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why);
 bool inspect_keeps(const InspectPass *p, const Stmt *s);
 bool inspect_ends(const InspectPass *p, const Stmt *s);
+bool inspect_parallel(const InspectPass *p, const Stmt *s);
 /* Whether e is an access pass (an InspectPass) records (an ExprPred). */
 bool inspect_site(const Expr *e, const void *pass);
 

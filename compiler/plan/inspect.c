@@ -11,7 +11,8 @@
  * nothing C would not; an array it reads whose extent is itself found this
  * way is read by a later pass (Var.ext_run is the pass, 1, 2, ...).  A loop
  * that records only subscripts monotone in its index runs at its ends
- * (InspectPass.ends).  When
+ * (InspectPass.ends); an outermost loop runs in threads (InspectPass.par).
+ * When
  * something the pass needs is a floating-point value, a value the function
  * computes in an array, a call or an early return, the array's extent stays
  * unknown and the function keeps its CPU body, with that reason. */
@@ -479,6 +480,52 @@ static void find_ends(InspectPass *p, Arena *a, Stmt *s)
     }
 }
 
+/* ---- loops the pass runs in parallel ------------------------------------------------
+ * The pass only takes minima and maxima, so the iterations of a loop it
+ * runs may go in any order and in threads (OpenMP's, with min and max
+ * reductions), unless one hands a scalar to the next: an outermost loop
+ * that breaks or assigns a scalar declared outside it runs in order. */
+
+static bool declared_under(const Stmt *s, const Var *v)
+{
+    for (const Stmt *d = v->decl; d; d = d->parent)
+        if (d == s)
+            return true;
+    return false;
+}
+
+typedef struct Carried {
+    const Stmt *loop;
+    const InspectPass *p;
+} Carried;
+
+static IrFind assigns_outer(const Stmt *s, const void *arg)
+{
+    const Carried *c = arg;
+    if (s->kind == S_ASSIGN && inspect_keeps(c->p, s) && s->lhs->kind == E_VAR && !declared_under(c->loop, s->lhs->var))
+        return IR_FOUND;
+    return IR_NEXT;
+}
+
+static void find_parallel(InspectPass *p, Arena *a, Stmt *s)
+{
+    if (!s || !inspect_keeps(p, s) || vec_has(&p->ends, s))
+        return;
+    if (s->kind == S_FOR) {
+        Carried c = {s, p};
+        if (!s->brk && !ir_stmt_find(s->body, assigns_outer, &c))
+            vec_push(a, &p->par, s);
+        return;              /* the outermost loop only */
+    }
+    if (s->kind == S_BLOCK)
+        for (int i = 0; i < s->list.len; i++)
+            find_parallel(p, a, vec_at(&s->list, i));
+    else if (s->kind == S_IF) {
+        find_parallel(p, a, s->then);
+        find_parallel(p, a, s->els);
+    }
+}
+
 bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why)
 {
     Arena *a = r->unit->arena;
@@ -542,6 +589,7 @@ bool inspect_plan(Region *r, const Vec *cands, Var **bad, const char **why)
         p->reads = sl.reads;
         p->skip = sl.skip;
         find_ends(p, a, r->seq_body ? r->seq_body : r->body);
+        find_parallel(p, a, r->seq_body ? r->seq_body : r->body);
     }
     in->nslots = slot;
     r->inspect = in;
@@ -556,6 +604,11 @@ bool inspect_keeps(const InspectPass *p, const Stmt *s)
 bool inspect_ends(const InspectPass *p, const Stmt *s)
 {
     return vec_has(&p->ends, s);
+}
+
+bool inspect_parallel(const InspectPass *p, const Stmt *s)
+{
+    return vec_has(&p->par, s);
 }
 
 bool inspect_site(const Expr *e, const void *pass)
