@@ -159,13 +159,14 @@ static bool relevant(Slice *sl, Stmt *s)
             require(sl, s->lb);
             require(sl, s->ub);
             require(sl, s->brk);
-            /* the upper bound is evaluated before every iteration: the pass
-             * records what its subscripts name once, before the loop, which
-             * holds when they name neither the index nor a local */
-            if (has_target(sl, s->ub) && ir_expr_any(s->ub, names_local_or, s->iv))
-                sl->why = arena_printf(sl->a, "the bound of the loop at line %d reads it at a subscript that may "
-                                       "change in the loop", s->loc.line);
         }
+        /* the upper bound is evaluated before every iteration: the pass
+         * records what its subscripts name once, before the loop, which
+         * holds when they name neither the index nor a local (a search
+         * `for (k = 0; a[k] != 0; k++)` reads a new element each time) */
+        if (has_target(sl, s->ub) && ir_expr_any(s->ub, names_local_or, s->iv))
+            sl->why = arena_printf(sl->a, "the bound of the loop at line %d reads it at a subscript that changes "
+                                   "in the loop", s->loc.line);
         break;
     case S_WHILE:
         runs = relevant(sl, s->body);
