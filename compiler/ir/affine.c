@@ -112,7 +112,7 @@ Aff *aff_of(Arena *a, Expr *e)
         return f;
     }
     case E_CAST:
-        return type_is_integer(e->ty) ? aff_of(a, e->kids[0]) : NULL;
+        return type_is_integer(e->ty) && !cast_wraps(e) ? aff_of(a, e->kids[0]) : NULL;
     case E_UNARY: {
         Aff *x = aff_of(a, e->kids[0]);
         if (!x)
@@ -173,7 +173,7 @@ static bool of_params(const Expr *e)
     case E_VAR:
         return e->var->kind == V_PARAM && !e->var->is_array && !e->var->scalar_written && !e->var->pdef &&
                type_is_integer(e->var->ty);
-    case E_CAST: return type_is_integer(e->ty) && of_params(e->kids[0]);
+    case E_CAST: return type_is_integer(e->ty) && !cast_wraps(e) && of_params(e->kids[0]);
     case E_UNARY:
         return (e->op == OP_NEG || e->op == OP_PLUS || e->op == OP_BNOT) && type_is_integer(e->ty) &&
                of_params(e->kids[0]);
@@ -329,7 +329,7 @@ static bool bound_put(const BoundCx *k, Expr *e, Buf *out, bool top)
     enum { NONE, NEG, SAME, ADD, SUB, DIV, MUL, MIN, MAX } how = NONE;
     switch (e->kind) {
     case E_CAST:
-        return type_is_integer(e->ty) && bound_put(k, e->kids[0], out, top);
+        return type_is_integer(e->ty) && !cast_wraps(e) && bound_put(k, e->kids[0], out, top);
     case E_UNARY:
         if ((e->op == OP_NEG || e->op == OP_PLUS) && bound_put(k, e->kids[0], px, false))
             how = e->op == OP_NEG ? NEG : SAME;

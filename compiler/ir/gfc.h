@@ -151,6 +151,11 @@ struct Type {
 
 bool type_is_integer(const Type *t);
 bool type_is_unsigned(const Type *t);   /* _Bool and the unsigned integer types */
+/* e is a conversion to an integer type of fewer than 32 bits that may
+ * change its operand's value (C keeps it modulo 2^N: a ring buffer's
+ * (uint8_t)(head + i); _Bool: != 0), where isl's integers would not.
+ * Affine forms take conversions to 32 bits and more as keeping the value. */
+bool cast_wraps(const Expr *e);
 bool type_is_float(const Type *t);
 bool type_is_arith(const Type *t);
 /* Element type of a pointer or (multi-dimensional) array parameter. */

@@ -107,6 +107,22 @@ bool type_is_unsigned(const Type *t)
                  t->kind == TY_ULONG || t->kind == TY_ULLONG);
 }
 
+bool cast_wraps(const Expr *e)
+{
+    if (e->kind != E_CAST || !type_is_integer(e->ty) || e->kids[0]->kind == E_INT)
+        return false;
+    const Type *to = e->ty, *from = e->kids[0]->ty;
+    if (!from || !type_is_integer(from) || type_size(to) >= 4)
+        return false;
+    /* a narrower target keeps every value of a source that is no wider and,
+     * if signed, goes to a signed type (or is unsigned and strictly narrower) */
+    bool fits = type_size(from) < type_size(to) ||
+                (type_size(from) == type_size(to) && type_is_unsigned(from) == type_is_unsigned(to));
+    if (type_size(from) < type_size(to) && !type_is_unsigned(from) && type_is_unsigned(to))
+        fits = false;        /* a negative value wraps */
+    return !fits || to->kind == TY_BOOL;
+}
+
 bool type_is_float(const Type *t)
 {
     return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE || t->kind == TY_F16 || t->kind == TY_BF16);

@@ -146,3 +146,19 @@ GPUFUSE void ring_unsigned(int n, const float *r, float *ro)
 }
 // REPORT-LABEL: region ring_unsigned
 // REPORT: extents found at run time, pass 1 {{.*}}: 'r'
+
+// a conversion to a type of fewer than 32 bits keeps the value modulo 2^N
+// (a byte ring index): not an affine form (before: 'x8' was staged as
+// [7, n + 6], which misses the elements C reads once i + 7 passes 255); the
+// launcher's pass finds the extent
+// DIFF-SIZE: x8 = 256
+// DIFF-PARAM: len = 300
+GPUFUSE void ring_u8(int len, const float *x8, float *y8)
+{
+    for (int i = 0; i < len; i++)
+        y8[i] = x8[(unsigned char)(i + 7)];
+}
+// REPORT-LABEL: region ring_u8
+// REPORT: extents found at run time, pass 1 {{.*}}: 'x8'
+// CU-LABEL: static void gf_extents_ring_u8_1(int len, long long *gf_rx)
+// CU: gf_seen(gf_mn, gf_mx, 0, (long long)((unsigned char)(i + 7)));

@@ -1850,13 +1850,13 @@ class Builder:
         whose entries outside the gathered vector a guard skips (&&, ?:, an
         if, a local, a break at the first one), a stride that is a
         parameter, an unsigned ring subscript (C's wrap at i < s), a
-        scatter through the indices.  The gathered vector is a pointer past
-        the start of its allocation."""
+        scatter through the indices, a byte index that wraps at 256.  The
+        gathered vector is a pointer past the start of its allocation."""
         r = self.r
         reg = self.new_region(idx, 'runext')
         n, m = self.size(small=r.random() < 0.5), r.choice([1, 2, 7, 16, 64, 1000])
         reg.sizes = [('n', n), ('m', m)]
-        form = r.choice(['csr', 'guard', 'if', 'local', 'break', 'stride', 'ring', 'scatter', 'mono'])
+        form = r.choice(['csr', 'guard', 'if', 'local', 'break', 'stride', 'ring', 'scatter', 'mono', 'u8'])
         x = Arr('x', r.choice(['float', 'double']), ['m'], const=True, style='ptr', restrict=r.random() < 0.5)
         x.shift = r.choice([0, 1, 5])
         y = Arr('y', 'float', ['n'], style='ptr', restrict=r.random() < 0.7)
@@ -1886,6 +1886,13 @@ class Builder:
             reg.sizes.append(('s1', r.choice([1, 2])))   # a parameter factor: isl cannot bound it
             reg.params.append(y)
             reg.body += ['    for (int i = 0; i < m; i++)', f'        y[i] = (float)x[({sub}) * s1];']
+            return reg
+        if form == 'u8':         # a byte index wraps at 256 (isl's integers would not)
+            reg.sizes.append(('s', r.choice([0, 3, 200])))
+            x.dims = ['256']
+            reg.params.append(y)
+            reg.body += ['    for (int i = 0; i < n; i++)',
+                         '        y[i] = (float)x[(unsigned char)(i + s)];']
             return reg
         if form == 'ring':       # a constant modulus: isl would take it as piecewise affine
             sh = r.choice([0, 1, 5, 9])
