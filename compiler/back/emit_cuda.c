@@ -2855,6 +2855,25 @@ static void cost_steps(Cost *k, Vec *steps, const char *mult)
 static void emit_cost_model(Buf *b, CudaCx *c, Region *r)
 {
     const char *work = host_cost_work_call(r);
+    if (!r->plan->cost_model && !work && r->inspect) {
+        /* bounds read from arrays: no count ahead, but the passes that found
+         * the extents counted the accesses (0 when none ran: device memory) */
+        bool atomic = false;
+        for (int i = 0; i < r->stmts.len; i++) {
+            Stmt *s = vec_at(&r->stmts, i);
+            atomic |= s && s->kind == S_ASSIGN && s->atomic != RED_NONE;
+        }
+        int nk = r->plan->kernels.len;
+        buf_line(b, "if (gf_have_device() && gf_rx[%d] > 0) { /* the cost model: the accesses the passes saw */",
+                 2 * r->inspect->nslots);
+        buf_line(b, "    const double gf_work = (double)gf_rx[%d];", 2 * r->inspect->nslots);
+        buf_line(b, "    const gf_host_work gf_w = {%d, gf_work, %s, 0};", nk, atomic ? "gf_work" : "0");
+        buf_line(b, "    int gf_cpu_plan = 0;");
+        buf_line(b, "    const double gf_cpu_ns = gf_host_cpu_ns(gf_w, &gf_cpu_plan);");
+        buf_line(b, "    gf_call_weigh(gf_c, gf_gpu_ns(%d, 0, gf_work, 0), gf_cpu_ns, gf_cpu_plan);", nk);
+        buf_line(b, "}");
+        return;
+    }
     if (!r->plan->cost_model && !work)
         return;
     /* without a GPU the call takes the CPU fallback whatever this says: the

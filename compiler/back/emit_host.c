@@ -207,8 +207,10 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
         inspects |= ((Region *)vec_at(&u->regions, i))->inspect != NULL;
     if (inspects)
         buf_puts(b, "/* Extents found at run time (docs/language.md): the least and greatest subscript seen. */\n"
-                    "GF_UNUSED static inline void gf_seen(long long *gf_mn, long long *gf_mx, int gf_k, long long gf_i)\n"
+                    "GF_UNUSED static inline void gf_seen(long long *gf_mn, long long *gf_mx, long long *gf_n, int gf_k,\n"
+                    "                                     long long gf_i)\n"
                     "{\n"
+                    "    ++*gf_n; /* the accesses seen: the call's work, for the cost model */\n"
                     "    if (gf_i < gf_mn[gf_k])\n"
                     "        gf_mn[gf_k] = gf_i;\n"
                     "    if (gf_i > gf_mx[gf_k])\n"
@@ -853,7 +855,7 @@ static void emit_sites(Buf *b, InspCx *ic, const Expr *e)
             emit_sites(b, ic, e->kids[i]);
         Buf x = {0};
         emit_expr(&x, &ic->base, e->kids[0]);
-        buf_line(b, "gf_seen(gf_mn, gf_mx, %d, (long long)(%s)); /* %s, line %d */", e->var->ext_slot, x.data,
+        buf_line(b, "gf_seen(gf_mn, gf_mx, &gf_n, %d, (long long)(%s)); /* %s, line %d */", e->var->ext_slot, x.data,
                  e->var->name, e->loc.line);
         buf_free(&x);
         return;
@@ -896,6 +898,7 @@ static bool inspect_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             const char *t = type_c_name(s->iv->ty), *iv = s->iv->cname;
             buf_line(b, "if (%s < %s) { /* line %d: '%s' at its first and last iterations */", lb.data, ub.data,
                      s->loc.line, s->iv->name);
+            buf_line(b, "    gf_n += (long long)(%s) - (long long)(%s) - 2; /* the iterations not run */", ub.data, lb.data);
             buf_line(b, "    for (int gf_end = 0; gf_end < 2; gf_end++) {");
             if (s->step == 1)
                 buf_line(b, "        const %s %s = gf_end ? %s - 1 : %s;", t, iv, ub.data, lb.data);
@@ -919,7 +922,7 @@ static bool inspect_hook(Buf *b, EmitCtx *cx, const Stmt *s)
             emit_expr(&ub, cx, s->ub);
             buf_puts(b, "#if defined(_OPENMP)\n");
             buf_line(b, "__atomic_store_n(&gf_host_started, 1, __ATOMIC_RELAXED);");
-            buf_line(b, "#pragma omp parallel for reduction(min : gf_mn[:%d]) reduction(max : gf_mx[:%d]) "
+            buf_line(b, "#pragma omp parallel for reduction(min : gf_mn[:%d]) reduction(max : gf_mx[:%d]) reduction(+ : gf_n) "
                         "if ((long long)(%s) - (long long)(%s) >= 4096)", n, n, ub.data, lb.data);
             buf_puts(b, "#endif\n");
             buf_free(&lb);
@@ -974,7 +977,7 @@ void emit_inspectors(Buf *b, Region *r)
             if (!v->is_array)
                 buf_line(b, "(void)%s;", v->cname);
         }
-        buf_line(b, "long long gf_mn[%d], gf_mx[%d];", in->nslots, in->nslots);
+        buf_line(b, "long long gf_mn[%d], gf_mx[%d], gf_n = 0;", in->nslots, in->nslots);
         buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", in->nslots);
         buf_line(b, "    gf_mn[gf_k] = gf_rx[2 * gf_k];");
         buf_line(b, "    gf_mx[gf_k] = gf_rx[2 * gf_k + 1];");
@@ -985,6 +988,8 @@ void emit_inspectors(Buf *b, Region *r)
         buf_line(b, "    gf_rx[2 * gf_k] = gf_mn[gf_k];");
         buf_line(b, "    gf_rx[2 * gf_k + 1] = gf_mx[gf_k];");
         buf_line(b, "}");
+        buf_line(b, "if (gf_n > gf_rx[%d])", 2 * in->nslots);
+        buf_line(b, "    gf_rx[%d] = gf_n; /* the most accesses a pass saw */", 2 * in->nslots);
         b->indent = 0;
         buf_puts(b, "}\n\n");
         buf_free(&names);
@@ -1006,8 +1011,9 @@ void emit_extents(Buf *b, Region *r, const char *call)
     Inspect *in = r->inspect;
     if (!in)
         return;
-    buf_line(b, "long long gf_rx[%d]; /* the least and greatest subscript of each array found below */",
-             2 * in->nslots);
+    buf_line(b, "long long gf_rx[%d]; /* the least and greatest subscript of each array found below, then the "
+                "most accesses a pass saw */", 2 * in->nslots + 1);
+    buf_line(b, "gf_rx[%d] = 0;", 2 * in->nslots);
     buf_line(b, "for (int gf_k = 0; gf_k < %d; gf_k++) {", in->nslots);
     buf_line(b, "    gf_rx[2 * gf_k] = 0x7fffffffffffffffLL;");
     buf_line(b, "    gf_rx[2 * gf_k + 1] = -0x7fffffffffffffffLL - 1;");

@@ -16,5 +16,5 @@ GPUFUSE void shift(int n, int m, const float *restrict a, float *restrict b)
 // CHECK-LABEL: region shift
 // REPORT: extents found at run time, pass 1 {{.*}}: 'a'
 // CU-LABEL: static void gf_extents_shift_1(int n, int m, long long *gf_rx)
-// CU: gf_seen(gf_mn, gf_mx, 0, (long long)(i * m + j + 1)); /* a, line 12 */
-// CU-NEXT: gf_seen(gf_mn, gf_mx, 0, (long long)(i * m + j)); /* a, line 12 */
+// CU: gf_seen(gf_mn, gf_mx, &gf_n, 0, (long long)(i * m + j + 1)); /* a, line 12 */
+// CU-NEXT: gf_seen(gf_mn, gf_mx, &gf_n, 0, (long long)(i * m + j)); /* a, line 12 */

@@ -87,7 +87,7 @@ GPUFUSE void unsized_wrap(size_t n, const float *a, float *b)
 // REPORT-LABEL: region unsized_wrap
 // REPORT: extents found at run time, pass 1 {{.*}}: 'a'
 // CU-LABEL: static void gf_extents_unsized_wrap_1(unsigned long n, long long *gf_rx)
-// CU: gf_seen(gf_mn, gf_mx, 0, (long long)((i - 1 < n ? i - 1 : 0)));
+// CU: gf_seen(gf_mn, gf_mx, &gf_n, 0, (long long)((i - 1 < n ? i - 1 : 0)));
 
 // the same wrap in a guard: its set is a superset of the instances (not
 // exact), so y is not taken as written whole (at i = 0 C leaves y[0]: it is
@@ -128,7 +128,7 @@ GPUFUSE void guarded_read_sized(size_t n, const float g3[n], float *y3)
 // DIFF-SIZE: y3 = n
 // CU-LABEL: static void gf_extents_guarded_read_1(unsigned long n, long long *gf_rx)
 // CU: if (i - 1 < n) {
-// CU-NEXT: gf_seen(gf_mn, gf_mx, 0, (long long)(i - 1));
+// CU-NEXT: gf_seen(gf_mn, gf_mx, &gf_n, 0, (long long)(i - 1));
 // CU-LABEL: static void gf_launch_guarded_read_sized(
 // CU: long long gf_lo_g3 = (0) * (long long)sizeof(float);
 // CU-NEXT: long long gf_hi_g3 = ((long long)(n)) * (long long)sizeof(float);
@@ -161,4 +161,4 @@ GPUFUSE void ring_u8(int len, const float *x8, float *y8)
 // REPORT-LABEL: region ring_u8
 // REPORT: extents found at run time, pass 1 {{.*}}: 'x8'
 // CU-LABEL: static void gf_extents_ring_u8_1(int len, long long *gf_rx)
-// CU: gf_seen(gf_mn, gf_mx, 0, (long long)((unsigned char)(i + 7)));
+// CU: gf_seen(gf_mn, gf_mx, &gf_n, 0, (long long)((unsigned char)(i + 7)));
