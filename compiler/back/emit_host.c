@@ -205,7 +205,12 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
     bool inspects = false;
     for (int i = 0; i < u->regions.len; i++)
         inspects |= ((Region *)vec_at(&u->regions, i))->inspect != NULL;
-    if (inspects)
+    if (inspects) {
+        buf_puts(b, "/* Whether pointer q lies in [p + lo, p + hi) (a device block holding p). */\n"
+                    "GF_UNUSED static inline int gf_inside(const void *q, const void *p, ptrdiff_t lo, ptrdiff_t hi)\n"
+                    "{\n"
+                    "    return (uintptr_t)q >= (uintptr_t)p + (uintptr_t)lo && (uintptr_t)q < (uintptr_t)p + (uintptr_t)hi;\n"
+                    "}\n");
         buf_puts(b, "/* Extents found at run time (docs/language.md): the least and greatest subscript seen. */\n"
                     "GF_UNUSED static inline void gf_seen(long long *gf_mn, long long *gf_mx, long long *gf_n, int gf_k,\n"
                     "                                     long long gf_i)\n"
@@ -216,6 +221,7 @@ void emit_prelude(Buf *b, Unit *u, bool cuda)
                     "    if (gf_i > gf_mx[gf_k])\n"
                     "        gf_mx[gf_k] = gf_i;\n"
                     "}\n");
+    }
     bool lib = false;
     for (int i = 0; i < u->regions.len; i++)
         lib |= ((Region *)vec_at(&u->regions, i))->plan->has_lib;
@@ -1051,8 +1057,22 @@ void emit_extents(Buf *b, Region *r, const char *call)
                 buf_printf(&dev, "%sgf_call_arg_bounds(%s, %s, &gf_blo_%s, &gf_bhi_%s)", dev.len ? " & " : "",
                            call, v->cname, v->cname, v->cname);
             }
-            buf_line(b, "const int gf_pass%d = !(%s); /* 0: every one is device memory used in place */", l + 1,
-                     dev.data);
+            /* a block that holds another argument too (arrays carved out of one
+             * gf_malloc) would overlap it: the pass then finds the exact extent */
+            Buf shared = {0};
+            for (int i = 0; i < p->targets.len; i++) {
+                Var *v = vec_at(&p->targets, i);
+                for (int j = 0; j < r->params.len; j++) {
+                    Var *w = vec_at(&r->params, j);
+                    if (w == v || !w->is_array)
+                        continue;
+                    buf_printf(&shared, " ||\n    gf_inside(%s, %s, gf_blo_%s, gf_bhi_%s)", w->cname, v->cname, v->cname,
+                               v->cname);
+                }
+            }
+            buf_line(b, "const int gf_pass%d = !(%s)%s; /* 0: every one is device memory used in place, alone in its "
+                        "block */", l + 1, dev.data, shared.len ? shared.data : "");
+            buf_free(&shared);
             buf_line(b, "if (gf_pass%d) {", l + 1);
             b->indent++;
             depth++;

@@ -48,7 +48,8 @@ static void check_f(const char *what, const float *got, const float *want, int n
 
 /* mode 0: host arrays; 1: the indices in device memory; 2: everything in
  * device memory (no pass runs: gf_call_arg_bounds); 3: the indices in data
- * regions whose host copies are older than their mirrors */
+ * regions whose host copies are older than their mirrors; 4: x, val and y
+ * carved out of one device block (its bounds would overlap y: the passes run) */
 static void run_csr(int rows, int mode)
 {
     int nnz_max = rows * 9 + 1, pad = 1000, ncols = rows + 7;
@@ -96,13 +97,38 @@ static void run_csr(int rows, int mode)
         dx = dbuf + pad;
         dy = to_dev(y, sizeof(double) * (size_t)rows);
     }
+    double *dall = NULL;
+    if (mode == 4) {
+        /* x, val and y carved out of one gf_malloc block: its bounds would
+         * overlap y, so the passes find the exact extents */
+        size_t nb = (size_t)(ncols + 2 * pad) + (size_t)nnz_max + (size_t)rows;
+        if (gf_malloc((void **)&dall, sizeof(double) * nb) != GF_SUCCESS) {
+            printf("gf_malloc: %s\n", gf_last_error());
+            exit(1);
+        }
+        gf_memcpy(dall, buf, sizeof(double) * (size_t)(ncols + 2 * pad), GF_HOST_TO_DEVICE);
+        gf_memcpy(dall + ncols + 2 * pad, val, sizeof(double) * (size_t)nnz_max, GF_HOST_TO_DEVICE);
+        dx = dall + pad;
+        dval = dall + ncols + 2 * pad;
+        dy = dall + ncols + 2 * pad + nnz_max;
+        drp = to_dev(row_ptr, sizeof(int) * (size_t)(rows + 1));
+        dcol = to_dev(col, sizeof(int) * (size_t)nnz_max);
+    }
     gf_csr(rows, drp, dcol, dval, dx, dy);
+    if (mode == 4) {
+        gf_memcpy(y, dy, sizeof(double) * (size_t)rows, GF_DEVICE_TO_HOST);
+        gf_free(dall);
+        gf_free((void *)drp);
+        gf_free((void *)dcol);
+    }
     if (mode == 2) {
         from_dev(y, dy, sizeof(double) * (size_t)rows);
         gf_free((void *)dval);
         gf_free(dbuf);
     }
-    if (mode == 3) {
+    if (mode == 4) {
+        /* freed above */
+    } else if (mode == 3) {
         gf_data_exit(stale_rp);
         gf_data_exit(stale_col);
         free(stale_rp), free(stale_col);
@@ -115,7 +141,8 @@ static void run_csr(int rows, int mode)
              mode == 0   ? "host arrays"
              : mode == 1 ? "indices in device memory"
              : mode == 2 ? "device memory (no pass: the blocks)"
-                         : "indices in data regions, host copies older");
+             : mode == 3 ? "indices in data regions, host copies older"
+                         : "x, val and y in one device block (the passes run)");
     check_d(what, y, ref, rows);
     free(row_ptr), free(col), free(val), free(buf), free(y), free(ref);
 }
@@ -154,7 +181,7 @@ int main(void)
         seed = (unsigned)atoi(getenv("SEED"));
     printf("seed %u\n", seed);
     srand(seed);
-    for (int mode = 0; mode < 4; mode++) {
+    for (int mode = 0; mode < 5; mode++) {
         run_csr(1, mode);
         run_csr(37, mode);
         run_csr(20000, mode);

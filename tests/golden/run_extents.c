@@ -46,7 +46,10 @@ GPUFUSE void csr(int rows, const int *row_ptr, const int *col, const float *val,
 // the launcher: a pass runs unless every array it finds is device memory
 // used in place (gf_call_arg_bounds: a pool block, then the extent)
 // CU-LABEL: static void gf_launch_csr(
-// CU: const int gf_pass1 = !(gf_call_arg_bounds(gf_c, col, &gf_blo_col, &gf_bhi_col) & gf_call_arg_bounds(gf_c, val, &gf_blo_val, &gf_bhi_val));
+// (unless the block holds another argument too: arrays carved out of one)
+// CU: const int gf_pass1 = !(gf_call_arg_bounds(gf_c, col, &gf_blo_col, &gf_bhi_col) & gf_call_arg_bounds(gf_c, val, &gf_blo_val, &gf_bhi_val)) ||
+// CU-NEXT: gf_inside(row_ptr, col, gf_blo_col, gf_bhi_col) ||
+// CU: gf_inside(y, val, gf_blo_val, gf_bhi_val); /* 0: every one is device memory used in place, alone in its block */
 // CU-NEXT: if (gf_pass1) {
 // CU-NEXT: if (!gf_v_row_ptr)
 // CU-NEXT: gf_v_row_ptr = (const int *)gf_call_host_view(gf_c, row_ptr, gf_lo_row_ptr, gf_hi_row_ptr);
