@@ -159,10 +159,29 @@ static bool is_fresh(Kernel *k, Var *v)
     return in(&k->fresh, v) && !in(&k->dev_in, v);
 }
 
+/* Whether a kernel reads an array it also writes.  Such a kernel declares
+ * its read-only arrays without __restrict__: NVVM (nvcc 13, sm_90) merges
+ * two reads that are alternatives (`cond ? t[k] : c[i]`, an if and its
+ * else) into one load from a select of the addresses, and when one of them
+ * is a const __restrict__ parameter it loads through the non-coherent
+ * read-only path (ld.global.nc) even where the select takes the written
+ * array: an element this thread has just stored comes back stale
+ * (docs/testing.md G8).  Without __restrict__ on the read-only side no
+ * load is read-only; the written arrays keep theirs, so the compiler still
+ * knows the read-only arrays do not alias them. */
+static bool reads_own_writes(const Vec *loaded, const Vec *stored)
+{
+    for (int i = 0; i < stored->len; i++)
+        if (in(loaded, vec_at(stored, i)))
+            return true;
+    return false;
+}
+
 static void kernel_params(Buf *b, const KernelLow *kl)
 {
     Kernel *k = kl->k;
     const Uses *u = &kl->uses;
+    const bool rerd = reads_own_writes(&u->loaded, &u->stored);
     int n = 0;
     for (int i = 0; i < u->scalars.len; i++) {
         Var *v = vec_at(&u->scalars, i);
@@ -179,9 +198,11 @@ static void kernel_params(Buf *b, const KernelLow *kl)
             continue;
         Type *et = type_elem(v->ty);
         bool ro = !in(&u->stored, v);   /* read-only in this kernel */
-        /* arguments that may legally be the same pointer are not restrict */
+        /* arguments that may legally be the same pointer are not restrict;
+         * nor are read-only arrays beside a written array read back */
+        bool rst = !v->alias_class && !(ro && rerd);
         buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", ro ? "const " : "", type_c_name(et),
-                   v->alias_class ? "" : "__restrict__ ", v->cname);
+                   rst ? "__restrict__ " : "", v->cname);
     }
     for (int i = 0; i < k->results.len; i++) {
         Var *v = vec_at(&k->results, i);
@@ -668,7 +689,7 @@ static void trip_count(Buf *b, CudaCx *c, Stmt *l, const char *name);
 
 /* The parameters of <region>_blk: every kernel's scalars and arrays once,
  * an array const when no kernel stores it. */
-static void block_vars(CudaCx *c, Vec *scalars, Vec *arrays, Vec *stored)
+static void block_vars(CudaCx *c, Vec *scalars, Vec *arrays, Vec *stored, Vec *loaded)
 {
     for (int i = 0; i < c->low->kernels.len; i++) {
         const KernelLow *kl = vec_at(&c->low->kernels, i);
@@ -685,6 +706,8 @@ static void block_vars(CudaCx *c, Vec *scalars, Vec *arrays, Vec *stored)
                 vec_push(A(c), arrays, v);
             if (in(&kl->uses.stored, v) && !in(stored, v))
                 vec_push(A(c), stored, v);
+            if (in(&kl->uses.loaded, v) && !in(loaded, v))
+                vec_push(A(c), loaded, v);
         }
     }
 }
@@ -700,8 +723,9 @@ static const char *block_name(CudaCx *c)
  * striding over its elements with the block's threads. */
 static void print_block(Buf *b, CudaCx *c)
 {
-    Vec scalars = {0}, arrays = {0}, stored = {0};
-    block_vars(c, &scalars, &arrays, &stored);
+    Vec scalars = {0}, arrays = {0}, stored = {0}, loaded = {0};
+    block_vars(c, &scalars, &arrays, &stored, &loaded);
+    const bool rerd = reads_own_writes(&loaded, &stored);
     const Vec *ks = &c->low->kernels;
     const Kernel *k0 = ((KernelLow *)vec_at(ks, 0))->k, *kn = ((KernelLow *)vec_at(ks, ks->len - 1))->k;
     buf_printf(b, "/* %s: the %d kernels of %s() in one thread block (%s lines %d-%d), __syncthreads() between them;\n"
@@ -715,8 +739,9 @@ static void print_block(Buf *b, CudaCx *c)
     }
     for (int i = 0; i < arrays.len; i++) {
         Var *v = vec_at(&arrays, i);
-        buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", in(&stored, v) ? "" : "const ", type_c_name(type_elem(v->ty)),
-                   v->alias_class ? "" : "__restrict__ ", v->cname);
+        bool ro = !in(&stored, v);
+        buf_printf(b, "%s%s%s *%s%s", n++ ? ", " : "", ro ? "const " : "", type_c_name(type_elem(v->ty)),
+                   v->alias_class || (ro && rerd) ? "" : "__restrict__ ", v->cname);
     }
     for (int i = 0; i < ks->len; i++)
         if (((KernelLow *)vec_at(ks, i))->shape == SH_FLAT)
@@ -777,8 +802,8 @@ static void block_launch_begin(Buf *b, CudaCx *c)
         buf_free(&most);
         most = m;
     }
-    Vec scalars = {0}, arrays = {0}, stored = {0};
-    block_vars(c, &scalars, &arrays, &stored);
+    Vec scalars = {0}, arrays = {0}, stored = {0}, loaded = {0};
+    block_vars(c, &scalars, &arrays, &stored, &loaded);
     int n = 0;
     for (int i = 0; i < scalars.len; i++)
         buf_printf(&args, "%s%s", n++ ? ", " : "", ((Var *)vec_at(&scalars, i))->cname);

@@ -1,9 +1,6 @@
-/* known_mod3.c - an open wrong answer on the GPU (docs/testing.md, open GPU
- * bugs: seed 910 of the default mix): the launcher of nest_mod3 against its
- * C body, with data filled as the generator fills it.  Fails
- * (exit 1) while the bug is open: meson's should_fail; when it passes, the
- * bug is fixed and the test shows as an unexpected pass.  Needs a GPU: exit 77
- * without one. */
+/* known_mod3.c - a wrong answer the GPU gave (docs/testing.md G8, seed 910
+ * of the default mix): the launcher of nest_mod3 against its C body, with
+ * data filled as the generator fills it.  Needs a GPU: exit 77 without one. */
 #include <gpufuse.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,10 @@
 /* known_mod3_kernels.c - the region of the random generator's seed 910 (default
- * mix, r3_nest2d) that the GPU gets wrong (docs/testing.md, open GPU bugs):
- * where a[i][j] is a negative multiple of 3 the launcher's y is c[i], as if
- * a % 3 were unsigned.  ptxas -O0 gives the right answer. */
+ * mix, r3_nest2d) that the GPU got wrong (docs/testing.md G8): where a[i][j]
+ * was a negative multiple of 3 (there C's y is |t|) the launcher's was c[i].  The fused kernel stores
+ * t[i * m + j] and reads it back in `!(a % 3) ? t[..] : c[i]`; NVVM made that
+ * one load from a select of the two addresses, through the non-coherent
+ * read-only path because c was `const float *__restrict__`.  The kernel now
+ * declares c without __restrict__ (emit_cuda.c reads_own_writes). */
 #include <gpufuse.h>
 #include <math.h>
 #include <stdlib.h>
