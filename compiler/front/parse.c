@@ -1205,6 +1205,26 @@ static Expr *int_operand_real(P *p, CXCursor kc, Expr *k)
     return k;
 }
 
+/* An argument of a C library function as C passes it: converted to the
+ * parameter's type (clang's ImplicitCastExpr around the argument, whose type
+ * is the parameter's).  Kept in the IR as a cast, because CUDA's math
+ * functions are C++ overloads: `sqrt(x)` with a float x is CUDA's
+ * sqrt(float) (C computes in double), `fmax(x, d)` with a float x and a
+ * double d has no device overload at all, `abs(l)` with a long l keeps the
+ * long that C converts to int. */
+static Expr *arg_conv(P *p, CXCursor at, Expr *e)
+{
+    Type *to = conv_type(p, clang_getCursorType(at), at, NULL, 0, NULL);
+    if (!to || !e->ty || to->kind == e->ty->kind || !type_is_arith(to) || !type_is_arith(e->ty) ||
+        type_is_complex(to) || type_is_complex(e->ty) || (to->kind == TY_FLOAT && type_is_half(e->ty)))
+        return e;                /* a half operand is read as a float already (gf_h2f) */
+    Expr *x = new_expr(p, E_CAST, at);
+    x->ty = to;
+    set_kids(p, x, 1);
+    x->kids[0] = e;
+    return x;
+}
+
 static Expr *conv_expr_(P *p, CXCursor c);
 
 static Expr *conv_expr(P *p, CXCursor c)
@@ -1480,6 +1500,8 @@ static Expr *conv_expr_(P *p, CXCursor c)
                 continue;
             }
             e->kids[i - 1] = conv_expr(p, ks.c[i]);
+            if (!h)
+                e->kids[i - 1] = arg_conv(p, ks.c[i], e->kids[i - 1]);
         }
         const char *why = h ? decls_use_helper(p->u, p->r, h) : NULL;
         if (why)

@@ -15,31 +15,48 @@ int main(void)
         printf("no GPU (%s): skipped\n", gf_last_error());
         return 77;
     }
-    enum { N = 13, M = 32 };
-    static int a[N][M];
-    static float b[M], c[N];
-    static double y[N][M], ref[N][M];
-    /* as the generator fills them: a in [-100, 100], b in [-1, 1), c in [0.5, 2) */
-    unsigned s = 910;
-    for (int i = 0; i < N; i++) {
-        s = s * 1103515245u + 12345u;
-        c[i] = 0.5f + 1.5f * (float)(s >> 8) / 16777216.0f;
+    /* 13 x 32 runs as one thread block (GF_BLOCK_ELEMS); the larger ones as
+     * the strip kernel, whose thread walks a row: the read-only cache keeps
+     * the line of t a load brought in, so the next element read back was
+     * stale (seed 910's program was that size) */
+    static const int sizes[][2] = {{13, 32}, {300, 64}, {1024, 33}};
+    int bad = 0;
+    for (int z = 0; z < 3; z++) {
+        const int N = sizes[z][0], M = sizes[z][1];
+        int *a = malloc(sizeof(int) * N * M);
+        float *b = malloc(sizeof(float) * M), *c = malloc(sizeof(float) * N);
+        double *y = malloc(sizeof(double) * N * M), *ref = malloc(sizeof(double) * N * M);
+        if (!a || !b || !c || !y || !ref)
+            return 2;
+        /* as the generator fills them: a in [-100, 100], b in [-1, 1), c in [0.5, 2) */
+        unsigned s = 910;
+        for (int i = 0; i < N; i++) {
+            s = s * 1103515245u + 12345u;
+            c[i] = 0.5f + 1.5f * (float)(s >> 8) / 16777216.0f;
+            for (int j = 0; j < M; j++) {
+                s = s * 1103515245u + 12345u;
+                a[i * M + j] = (int)((s >> 8) % 201) - 100;
+            }
+        }
         for (int j = 0; j < M; j++) {
             s = s * 1103515245u + 12345u;
-            a[i][j] = (int)((s >> 8) % 201) - 100;
+            b[j] = -1.0f + 2.0f * (float)(s >> 8) / 16777216.0f;
         }
+        nest_mod3(N, M, (int (*)[M])a, b, c, (double (*)[M])ref, -33);
+        gf_nest_mod3(N, M, a, b, c, y, -33);
+        int here = 0;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < M; j++)
+                if (fabs(y[i * M + j] - ref[i * M + j]) > 1e-6 * (1 + fabs(ref[i * M + j])) && here++ < 5)
+                    printf("%d x %d: y[%d][%d] = %.9g, C body: %.9g (a = %d)\n", N, M, i, j, y[i * M + j],
+                           ref[i * M + j], a[i * M + j]);
+        printf("%d x %d: %d elements differ\n", N, M, here);
+        bad += here;
+        free(a);
+        free(b);
+        free(c);
+        free(y);
+        free(ref);
     }
-    for (int j = 0; j < M; j++) {
-        s = s * 1103515245u + 12345u;
-        b[j] = -1.0f + 2.0f * (float)(s >> 8) / 16777216.0f;
-    }
-    nest_mod3(N, M, a, b, c, ref, -33);
-    gf_nest_mod3(N, M, &a[0][0], b, c, &y[0][0], -33);
-    int bad = 0;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < M; j++)
-            if (fabs(y[i][j] - ref[i][j]) > 1e-6 * (1 + fabs(ref[i][j])) && bad++ < 5)
-                printf("y[%d][%d] = %.9g, C body: %.9g (a = %d)\n", i, j, y[i][j], ref[i][j], a[i][j]);
-    printf("%d elements differ\n", bad);
     return bad ? 1 : 0;
 }

@@ -111,7 +111,7 @@ GPUFUSE void straight(int n, float a[n], float y[n])
 // REPORT: kernel straight_k0 [serial, one thread, in order]: lines 94-94
 // CU-LABEL: /* col_scale_k0: absorb_serial.c lines 17-17, run by the threads of col_scale_k1 at its start (one launch fewer) */
 // CU-NOT: __global__ void __launch_bounds__(1) col_scale_k0
-// CU: __global__ void __launch_bounds__(GF_THREADS) col_scale_k1(int k, int n, float *__restrict__ a, const float *__restrict__ d, unsigned *gf_ticket, GF_I gf_n0)
+// CU: __global__ void __launch_bounds__(GF_THREADS) col_scale_k1(int k, int n, float *__restrict__ a, const float *d, unsigned *gf_ticket, GF_I gf_n0)
 // CU-NEXT: {
 // CU-NEXT: /* col_scale_k0: absorb_serial.c lines 17-17, run by every thread into registers; the last block stores them */
 // CU-NEXT: float gf_q0 = a[((GF_I)k * n + k)];

@@ -40,4 +40,4 @@ GPUFUSE uint64_t bit_counts(int n, const uint32_t *restrict a, const uint64_t *r
 // CU-LABEL: bit_counts_k0
 // CU: out[4 * i] = gf_popcount(a[i]) + gf_parity(a[i]);
 // CU: out[4 * i + 1] = gf_clz(v) - gf_ctz(v);
-// CU: out[4 * i + 3] = w[i] ? gf_clzll(w[i]) + gf_ctzl(w[i]) : 64;
+// CU: out[4 * i + 3] = w[i] ? gf_clzll((unsigned long long)w[i]) + gf_ctzl(w[i]) : 64;

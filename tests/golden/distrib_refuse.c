@@ -53,7 +53,7 @@ GPUFUSE void prev(int n, const float x[n], float y[n])
 // REPORT-NEXT: kernel prev_k0 [map, 1-D]: lines 26-28
 // REPORT-NEXT: line 26: loop 'i' distributed into 2 loops by the dependences between its statements (isl), in this order: line 27 (parallel), line 28 (parallel)
 // REPORT-NEXT: line 26: the nest filling 't' is recomputed where 't' is read (3 reads, lines 26-28): 't' is never stored
-// CU-LABEL: three_k1(int n, float *c, const float *__restrict__ a, float *y, const float *x, GF_I gf_n0)
+// CU-LABEL: three_k1(int n, float *c, const float *a, float *y, const float *x, GF_I gf_n0)
 // CU: const int i_1 = (int)(1 + gf_t);
 // CU: c[i_1] = a[i_1 - 1] * 3.0f;
 // CU: GF_UNUSED const int i_2 = i_1;

@@ -27,7 +27,7 @@ GPUFUSE void e1(int n, _Float16 *restrict h, const _Float16 *restrict g, int *re
 // CU: if (gf_h2f(h[i])) {
 // CU-NEXT: k[i] = !gf_h2f(g[i]) + (int)gf_h2f(h[i]);
 // CU: k[i] = gf_h2f(g[i]) && gf_h2f(h[i]) ? 2 : (unsigned char)gf_h2f(g[i]);
-// CU: f[i] = -gf_h2f(h[i]) + sqrt(gf_h2f(g[i])) + fabsf(gf_h2f(g[i]));
+// CU: f[i] = -gf_h2f(h[i]) + sqrt((double)gf_h2f(g[i])) + fabsf(gf_h2f(g[i]));
 // CU-NEXT: d[i] = gf_h2f(g[i]);
 // CU-NEXT: gf_f16 t = g[i];
 // CU-NEXT: t = gf_to_f16(gf_h2f(t) * gf_h2f(h[i]));

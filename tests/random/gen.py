@@ -186,7 +186,7 @@ class Gen:
             if r.random() < 0.3:
                 return f'{lf.text} * {fnum(0.01, ty)}', lf.bound * 0.01
             return f'({CNAME[ty]}){lf.text} * {fnum(0.01, ty)}', lf.bound * 0.01
-        c = r.randrange(16)
+        c = r.randrange(17)
         if c < 5:
             a, ba = self.fexpr(leaves, ty, depth - 1)
             b, bb = self.fexpr(leaves, ty, depth - 1)
@@ -218,6 +218,23 @@ class Gen:
         if c == 14 and leaves:
             b, bb = self.fexpr(leaves, ty, depth - 1)
             return f'({self.cond(leaves)} ? {a} : {b})', max(ba, bb)
+        if c == 15:
+            # <math.h>'s double functions called as real code calls them: on
+            # float or int operands, C converting each to the parameter's type
+            # (CUDA's overloads would pick sqrt(float), pow(float, int), or
+            # none for fmax(float, double))
+            b, bb = self.fexpr(leaves, ty, depth - 1)
+            if ty == 'float':
+                return r.choice([(f'(float)fmax({a}, (double)({b}))', max(ba, bb)),
+                                 (f'(float)pow(fabsf({a}) + 1.0f, 2)', (ba + 1) ** 2),
+                                 (f'(float)sqrt(fabsf({a}) + 1.0f)', (ba + 1) ** 0.5),
+                                 (f'(float)fmin({a}, 3)', ba),
+                                 (f'(float)exp(-fabsf({a}))', 1.0)])
+            return r.choice([(f'fmax((float)({a}), {b})', max(ba, bb)),
+                             (f'pow(fabs({a}) + 1.0, 2)', (ba + 1) ** 2),
+                             (f'sqrt((float)fabs({a}) + 1.0f)', (ba + 1) ** 0.5),
+                             (f'fmin(3, {a})', ba),
+                             (f'exp(-(float)fabs({a}))', 1.0)])
         return f'{fn("exp")}({fn("tanh")}({a}))', 2.72
 
     def cond(self, leaves):
