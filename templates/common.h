@@ -34,6 +34,43 @@ GF_UNUSED static inline GF_HD long long gf_max(long long a, long long b) { retur
 /* floor(n / d) for d > 0 */
 GF_UNUSED static inline GF_HD long long gf_floord(long long n, long long d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 
+/* C's <math.h> and abs for the program's helpers, which are compiled as
+ * C++ (docs/language.md, "math functions").  C++'s math functions are
+ * overloads: in a helper, `sqrt(x)` of a float x would be sqrt(float) (C
+ * computes in double), `abs(x)` of a float abs(float) (C converts x to
+ * int), `fmax(x, d)` of a float and a double a host-only template.  Each
+ * helper is defined inside namespace gf_c, where unqualified lookup finds
+ * these first: exactly C's prototypes, so the arguments convert as C
+ * converts them.  The float forms (sqrtf, ...) have one prototype in C++
+ * as in C and are not repeated here. */
+#if defined(__cplusplus)
+namespace gf_c {
+#define GF_C1(f) GF_UNUSED static inline GF_HD double f(double x) { return ::f(x); }
+#define GF_C2(f) GF_UNUSED static inline GF_HD double f(double x, double y) { return ::f(x, y); }
+GF_C1(acos) GF_C1(asin) GF_C1(atan) GF_C1(cos) GF_C1(sin) GF_C1(tan) GF_C1(acosh) GF_C1(asinh) GF_C1(atanh)
+GF_C1(cosh) GF_C1(sinh) GF_C1(tanh) GF_C1(exp) GF_C1(exp2) GF_C1(expm1) GF_C1(log) GF_C1(log10) GF_C1(log1p)
+GF_C1(log2) GF_C1(logb) GF_C1(sqrt) GF_C1(cbrt) GF_C1(erf) GF_C1(erfc) GF_C1(tgamma) GF_C1(lgamma) GF_C1(ceil)
+GF_C1(floor) GF_C1(trunc) GF_C1(round) GF_C1(rint) GF_C1(nearbyint) GF_C1(fabs)
+GF_C2(atan2) GF_C2(pow) GF_C2(fmod) GF_C2(hypot) GF_C2(fmax) GF_C2(fmin) GF_C2(fdim) GF_C2(copysign)
+GF_C2(remainder) GF_C2(nextafter)
+#undef GF_C1
+#undef GF_C2
+GF_UNUSED static inline GF_HD double fma(double x, double y, double z) { return ::fma(x, y, z); }
+GF_UNUSED static inline GF_HD double ldexp(double x, int e) { return ::ldexp(x, e); }
+GF_UNUSED static inline GF_HD double scalbn(double x, int e) { return ::scalbn(x, e); }
+GF_UNUSED static inline GF_HD double frexp(double x, int *e) { return ::frexp(x, e); }
+GF_UNUSED static inline GF_HD double modf(double x, double *i) { return ::modf(x, i); }
+GF_UNUSED static inline GF_HD long lround(double x) { return ::lround(x); }
+GF_UNUSED static inline GF_HD long long llround(double x) { return ::llround(x); }
+GF_UNUSED static inline GF_HD long lrint(double x) { return ::lrint(x); }
+GF_UNUSED static inline GF_HD long long llrint(double x) { return ::llrint(x); }
+GF_UNUSED static inline GF_HD int ilogb(double x) { return ::ilogb(x); }
+GF_UNUSED static inline GF_HD int abs(int x) { return ::abs(x); }
+GF_UNUSED static inline GF_HD long labs(long x) { return ::labs(x); }
+GF_UNUSED static inline GF_HD long long llabs(long long x) { return ::llabs(x); }
+} /* namespace gf_c */
+#endif
+
 /* GCC's bit builtins (__builtin_popcount, clz, ctz, ffs, parity and their
  * l and ll forms; docs/language.md): the printers call gf_<name>, which is
  * the builtin on the host and CUDA's intrinsic on the device.  Where C

@@ -58,7 +58,11 @@ static void emit_decls(Buf *b, Unit *u, bool cuda)
         Decl *x = vec_at(&u->decls, i);
         if (!mark[i])
             continue;
-        buf_printf(b, "/* %s: %s */\n%s\n", x->name, x->where, cuda && x->text_cuda ? x->text_cuda : x->text);
+        if (cuda && x->kind == D_HELPER)  /* C's math prototypes first (templates/common.h) */
+            buf_printf(b, "/* %s: %s */\nnamespace gf_c {\n%s\n} /* namespace gf_c */\nusing gf_c::%s;\n", x->name,
+                       x->where, x->text_cuda ? x->text_cuda : x->text, x->name);
+        else
+            buf_printf(b, "/* %s: %s */\n%s\n", x->name, x->where, cuda && x->text_cuda ? x->text_cuda : x->text);
         if (x->kind == D_RECORD)
             emit_layout_check(b, x, cuda);
         if (x->kind == D_HELPER)

@@ -61,10 +61,12 @@ GPUFUSE void filt(int n, const float *x, float *y)
 // CU-NEXT: GF_UNUSED static const int gf_ch_TAPS[4] = {1, -2, 3, -4};
 // CU-NEXT: GF_UNUSED static __device__ const int gf_cd_TAPS[4] = {1, -2, 3, -4};
 // CU: /* hash32: decl_helper_body.c:14 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static inline uint32_t hash32(uint32_t x) {
 // CU-NEXT:     x ^= x >> 16;
 // CU-NEXT:     x *= 2146121005U;
 // CU: /* fir: decl_helper_body.c:22 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static float fir(float v, int k) {
 // CU:     for (int t = 0; t < 4; t++) {
 // CU:         acc += hist[t] * gf_c_TAPS[t];

@@ -28,10 +28,12 @@ GPUFUSE void shaped(int n, const float *x, float *restrict y)
 // CU-NOT: #define SCALE
 // CU-NOT: malloc
 // CU: /* shape: decl_helpers.c:15 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static float shape(float v) {
 // CU-NEXT:     return ((((v) * (v)) * 2.F - (2.F / 4)) < (-1.F) ? (-1.F) : (((v) * (v)) * 2.F - (2.F / 4)) > (1.F) ? (1.F) : (((v) * (v)) * 2.F - (2.F / 4)));
 // CU-NEXT: }
 // CU: /* lerp3: decl_helpers.h:13 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static inline float lerp3(float v) {
 // CU-NEXT:     return ((v) + ((1.F) - (v)) * ((1.F / 3.F)));
 // CU-NEXT: }

@@ -86,6 +86,7 @@ GPUFUSE void move(int n, P *p, const Q *q, bits *b)
 // CU-NEXT: GF_UNUSED static constexpr int ADD = 0;
 // CU-NEXT: GF_UNUSED static constexpr int MUL = 4;
 // CU-NEXT: /* apply: decl_types.c:19 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static real apply(real v, unsigned int m) {
 // CU-NEXT:     level l = HI;
 // CU-NEXT:     unsigned int other = ADD;
@@ -126,6 +127,7 @@ GPUFUSE void move(int n, P *p, const Q *q, bits *b)
 // CU-NEXT: GF_UNUSED static const Q gf_ch_Q0 = {.m = 1.5F, .k = 2};
 // CU-NEXT: GF_UNUSED static __device__ const Q gf_cd_Q0 = {.m = 1.5F, .k = 2};
 // CU: /* qsum: decl_types.c:26 */
+// CU-NEXT: namespace gf_c {
 // CU-NEXT: __host__ __device__ static float qsum(Q q) {
 // CU:     return w.q.m + (float)w.q.k + w.in.a + w.g + gf_c_COEF[q.k & 3] + gf_c_Q0.m;
 // CU-NOT: typedef struct P

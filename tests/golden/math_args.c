@@ -28,8 +28,30 @@ GPUFUSE void labs_int(int n, const long *restrict l, int *restrict r)
         r[i] = abs((int)(l[i] & 0x7fffffff)) + abs(l[i] % 1000 > 0 ? 3 : -3);
 }
 
+// The same in a helper, which is printed by clang's printer and compiled as
+// C++: defined in namespace gf_c, where C's prototypes (templates/common.h)
+// come first in lookup.  Before, the C body's copy in the .gf.cu (the CPU
+// path without a GPU) gave 64 of 64 elements different from C here.
+static inline float soft(float x, double d)
+{
+    return sqrt(x) + fmax(x, d) + abs(x) + floor(x) / 3;
+}
+
+GPUFUSE void helper_args(int n, const float *restrict c, float *restrict z)
+{
+    for (int i = 0; i < n; i++)
+        z[i] = soft(c[i], 0.5);
+}
+
 // CHECK: region mixed
 // CHECK: region labs_int
+// CHECK: region helper_args
+// CU: /* soft: {{.*}}math_args.c:{{[0-9]+}} */
+// CU-NEXT: namespace gf_c {
+// CU-NEXT: soft(float x, double d)
+// CU-NEXT: return sqrt(x) + fmax(x, d) + abs(x) + floor(x) / 3;
+// CU: } /* namespace gf_c */
+// CU-NEXT: using gf_c::soft;
 // CU-LABEL: mixed_k0(
 // CU: y[i] = fmax((double)c[i], d[i]) + sqrt((double)c[i]) + pow((double)c[i], (double)2) + fmin((double)k[i], (double)c[i]) + atan2((double)c[i], (double)2.0f);
 // CU-NEXT: z[i] = sqrt((double)c[i]) + fmaxf(c[i], (float)k[i]) + exp((double)c[i]);
