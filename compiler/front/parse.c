@@ -2814,6 +2814,209 @@ static Expr *malloc_count(P *p, CXCursor call, Type *elem)
     return NULL;
 }
 
+/* ---- memset and memcpy: the loop the library runs ---------------------------- */
+
+/* A pointer argument of memset/memcpy into a one-dimensional array: `a`,
+ * `(T *)a`, `a + k`, `k + a`, `&a[k]`, or a pointer local naming part of an
+ * array (alias_decl).  The element at index k of it is mem_elem's. */
+typedef struct MemArg {
+    Var *v;                      /* the array, or NULL for an alias */
+    const Alias *al;
+    Expr *off;                   /* added to the index, or NULL */
+} MemArg;
+
+static bool mem_arg(P *p, CXCursor c, MemArg *m)
+{
+    memset(m, 0, sizeof *m);
+    for (;;) {
+        c = strip(c);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        Kids ks = kids_of(p, c);
+        if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
+            c = ks.c[ks.n - 1];
+            continue;
+        }
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor d = clang_getCursorReferenced(c);
+            if ((m->al = alias_of(p, d)))
+                return !m->off;
+            m->v = lookup(p, d);
+            return m->v && m->v->is_array && m->v->ndims == 1 && m->v->kind != V_TABLE;
+        }
+        if (k == CXCursor_BinaryOperator && ks.n == 2 && op_of(p, c) == OP_ADD && !m->off) {
+            int ptr = clang_getCursorType(strip(ks.c[0])).kind == CXType_Pointer ? 0 : 1;
+            Expr *o = conv_expr(p, ks.c[1 - ptr]);
+            if (!type_is_integer(o->ty))
+                return false;
+            m->off = o;
+            c = ks.c[ptr];
+            continue;
+        }
+        if (k == CXCursor_UnaryOperator && ks.n == 1 && op_of(p, c) == OP_ADDR && !m->off) {
+            CXCursor e = strip(ks.c[0]);
+            Kids ek = kids_of(p, e);
+            if (clang_getCursorKind(e) != CXCursor_ArraySubscriptExpr || ek.n != 2)
+                return false;
+            Expr *o = conv_expr(p, ek.c[1]);
+            if (!type_is_integer(o->ty))
+                return false;
+            m->off = o;
+            c = ek.c[0];
+            continue;
+        }
+        return false;
+    }
+}
+
+static Type *mem_elem_type(const MemArg *m)
+{
+    return type_elem(m->al ? m->al->base->ty : m->v->ty);
+}
+
+static Expr *mem_elem(P *p, CXCursor at, const MemArg *m, Expr *k, bool store)
+{
+    Expr *ix = k;
+    if (m->off) {
+        Expr *o = clone_expr(p, m->off, loc_of(p, at));
+        ix = arith(p, at, OP_ADD, o, k, int_sum_type(p, o->ty, k->ty));
+    }
+    p->lvalue = store;
+    Expr *e;
+    if (m->al) {
+        e = alias_elem(p, m->al, at, ix);
+    } else {
+        e = new_expr(p, E_INDEX, at);
+        e->var = m->v;
+        set_kids(p, e, 1);
+        e->kids[0] = ix;
+        e->ty = type_elem(m->v->ty);
+        if (!store)
+            m->v->read = true;
+    }
+    p->lvalue = false;
+    return e;
+}
+
+/* The element count of `bytes` bytes of esize-byte elements: any integer
+ * for one-byte elements, else a constant multiple of esize or a product
+ * with a factor sizeof(...) == esize (`n * sizeof(float)`,
+ * `sizeof *a * n * m`); NULL when it is none of these. */
+static Expr *mem_count(P *p, CXCursor bytes, long long esize)
+{
+    bytes = strip(bytes);
+    if (esize == 1) {            /* bytes are elements */
+        Expr *n = conv_expr(p, bytes);
+        return type_is_integer(n->ty) ? n : NULL;
+    }
+    CXEvalResult ev = clang_Cursor_Evaluate(bytes);
+    if (ev) {
+        bool ok = clang_EvalResult_getKind(ev) == CXEval_Int;
+        long long b = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+        clang_EvalResult_dispose(ev);
+        if (ok)
+            return b >= 0 && b % esize == 0 ? typed_int(p, bytes, b / esize, new_type(p, TY_LLONG)) : NULL;
+    }
+    Kids ks = kids_of(p, bytes);
+    if (clang_getCursorKind(bytes) != CXCursor_BinaryOperator || ks.n != 2 || op_of(p, bytes) != OP_MUL)
+        return NULL;
+    for (int side = 0; side < 2; side++) {
+        CXCursor sz = strip(ks.c[side]);
+        if (clang_getCursorKind(sz) != CXCursor_UnaryExpr)
+            continue;
+        CXEvalResult e = clang_Cursor_Evaluate(sz);
+        long long v = e && clang_EvalResult_getKind(e) == CXEval_Int ? clang_EvalResult_getAsLongLong(e) : -1;
+        if (e)
+            clang_EvalResult_dispose(e);
+        if (v == esize)
+            return conv_expr(p, ks.c[1 - side]);
+    }
+    for (int side = 0; side < 2; side++) {
+        Expr *rest = mem_count(p, ks.c[side], esize);
+        if (rest) {
+            Expr *other = conv_expr(p, ks.c[1 - side]);
+            if (!type_is_integer(other->ty))
+                return NULL;
+            return arith(p, bytes, OP_MUL, rest, other, int_sum_type(p, rest->ty, other->ty));
+        }
+    }
+    return NULL;
+}
+
+/* `memset(a, v, bytes);` and `memcpy(d, s, bytes);` as statements: the loop
+ * C's library runs, `for (k = 0; k < count; k++) a[k] = v;` (v 0 on any
+ * arithmetic element, any byte value on one-byte elements) and
+ * `d[k] = s[k]`, over one-dimensional arrays of one element type (docs/
+ * language.md, "memset and memcpy"). */
+static Stmt *mem_stmt(P *p, CXCursor c, const char *name, Kids ks)
+{
+    bool set = strstr(name, "memset") != NULL;
+    int nargs = strstr(name, "_chk") ? 4 : 3;   /* __builtin___memset_chk(p, v, n, size) */
+    if (ks.n - 1 != nargs)
+        reject(p, c, "-Wgpufuse-call", "'%s' takes %d arguments", name, nargs);
+    MemArg dst, src = {0};
+    if (!mem_arg(p, ks.c[1], &dst))
+        reject(p, ks.c[1], "-Wgpufuse-call", "%s's destination is not a one-dimensional array parameter or "
+               "temporary, at its start or at an offset ('a', 'a + k', '&a[k]')", name);
+    Type *et = mem_elem_type(&dst);
+    if (!set && !mem_arg(p, ks.c[2], &src))
+        reject(p, ks.c[2], "-Wgpufuse-call", "%s's source is not a one-dimensional array parameter or temporary, "
+               "at its start or at an offset ('a', 'a + k', '&a[k]')", name);
+    if (!set && mem_elem_type(&src)->kind != et->kind)
+        reject(p, c, "-Wgpufuse-call", "%s between arrays of different element types ('%s' and '%s') copies bytes, "
+               "not values; write the loop", name, type_src_name(et), type_src_name(mem_elem_type(&src)));
+    if (!type_is_integer(et) && !type_is_float(et))
+        reject(p, c, "-Wgpufuse-call", "%s of '%s' elements is not supported (arithmetic elements only); write the "
+               "loop", name, type_src_name(et));
+    long long esize = type_size(et);
+    Expr *count = esize > 0 ? mem_count(p, ks.c[3], esize) : NULL;
+    if (!count)
+        reject(p, ks.c[3], "-Wgpufuse-call", "%s's size is not a count of '%s' elements ('n * sizeof(%s)', "
+               "'n * sizeof *a', or a constant multiple of %lld)", name, type_src_name(et), type_src_name(et), esize);
+    if (!type_is_integer(count->ty))
+        reject(p, ks.c[3], "-Wgpufuse-call", "%s's element count is not an integer", name);
+    Expr *val = NULL;
+    if (set) {
+        CXEvalResult ev = clang_Cursor_Evaluate(strip(ks.c[2]));
+        bool ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+        long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+        if (ev)
+            clang_EvalResult_dispose(ev);
+        if (!ok)
+            reject(p, ks.c[2], "-Wgpufuse-call", "memset's value is not a constant");
+        v &= 0xff;               /* memset stores (unsigned char)v */
+        if (v && esize != 1)
+            reject(p, ks.c[2], "-Wgpufuse-call", "memset of '%s' elements with a nonzero byte (%lld) sets bytes, "
+                   "not values; write the loop", type_src_name(et), v);
+        val = cast_to(p, c, et, typed_int(p, c, v, new_type(p, TY_INT)));
+    }
+    Type *kt = count->ty->kind < TY_INT ? new_type(p, TY_INT) : count->ty;
+    Stmt *s = new_stmt(p, S_FOR, c);
+    Var *k = new_var(p, c, set ? "memset_k" : "memcpy_k", kt, V_IV);
+    s->iv = k;
+    s->lb = typed_int(p, c, 0, kt);
+    s->ub = cast_to(p, c, kt, count);
+    s->step = 1;
+    limit(p, c, p->loops.len + 1, MAX_LOOP_DEPTH, "nested loops");
+    vec_push(p->a, &p->loops, s);
+    k->depth = p->loops.len;
+    Stmt *a = new_stmt(p, S_ASSIGN, c);
+    a->op = OP_ASSIGN;
+    a->rhs = set ? val : mem_elem(p, c, &src, flag_ref(p, c, k), false);
+    a->lhs = mem_elem(p, c, &dst, flag_ref(p, c, k), true);
+    Var *w = a->lhs->var;
+    if (w->ty->kind == TY_PTR && w->ty->base && w->ty->base->is_const)
+        reject(p, c, "-Wgpufuse-const", "store through a pointer to const '%s'", w->name);
+    w->written = true;
+    number(p, a);
+    p->loops.len--;
+    Stmt *b = new_stmt(p, S_BLOCK, c);
+    a->parent = b;
+    vec_push(p->a, &b->list, a);
+    s->body = b;
+    b->parent = s;
+    return s;
+}
+
 static Stmt *conv_decl(P *p, CXCursor d)
 {
     Kids vk = kids_of(p, d);
@@ -3249,6 +3452,10 @@ static Stmt *conv_stmt_(P *p, CXCursor c)
         }
         if (lib_builtin_roles(name))
             return lib_stmt(p, c, name, ks);
+        if (!strcmp(name, "memset") || !strcmp(name, "memcpy") || !strcmp(name, "__builtin_memset") ||
+            !strcmp(name, "__builtin_memcpy") || !strcmp(name, "__builtin___memset_chk") ||
+            !strcmp(name, "__builtin___memcpy_chk"))
+            return mem_stmt(p, c, name, ks);
         conv_expr(p, c);         /* diagnoses I/O and unknown calls */
         reject(p, c, "-Wgpufuse-call", "a call whose result is unused has no effect a kernel can keep");
     }
