@@ -420,17 +420,35 @@ class Builder:
         leaves = self.leaves_for(ins, ['i'])
         self.scal_params(reg, leaves)
         outs = [self.out_arr(reg, f'y{k}', self.elem_ty(), ['n']) for k in range(r.randrange(1, 3))]
+        # an output filled by memset or memcpy first, then stored at some
+        # indices only (parse.c mem_stmt: the library's loop, fused)
+        conds = {}
+        for o in outs:
+            same = [x for x in ins if x.ty == o.ty]
+            c = r.random()
+            if c < 0.12:
+                reg.body.append(f'    memset({o.name}, 0, n * sizeof *{o.name});')
+                conds[o.name] = '% 2 == 0'
+            elif c < 0.24 and same:
+                reg.body.append(f'    memcpy({o.name}, {r.choice(same).name}, sizeof({CNAME[o.ty]}) * n);')
+                conds[o.name] = '% 3 != 1'
+
+        def stores(o, iv, lv):
+            lines = self.store(o, [iv], lv, 3)
+            if o.name not in conds:
+                return lines
+            return [f'        if ({iv} {conds[o.name]}) {{'] + ['    ' + x for x in lines] + ['        }']
         if r.random() < 0.5:
             reg.body.append('    for (int i = 0; i < n; i++) {')
             for o in outs:
-                reg.body += self.store(o, ['i'], leaves, 3)
+                reg.body += stores(o, 'i', leaves)
             reg.body.append('    }')
         else:
             for o in outs:
                 iv = r.choice(['i', 'k'])
                 lv = self.leaves_for(ins, [iv])
                 reg.body.append(f'    for (int {iv} = 0; {iv} < n; {iv}++) {{')
-                reg.body += self.store(o, [iv], lv, 3)
+                reg.body += stores(o, iv, lv)
                 reg.body.append('    }')
         return reg
 
