@@ -1139,7 +1139,9 @@ static bool body_access(IrVisitor *v, Stmt *t)
         else if (l->kind != E_VAR)
             for (int i = 0; i < l->nkids; i++)
                 collect_reads(m, ps, l->kids[i]);
-        add_access(m, ps, t->lhs, true, false);
+        if (t->lhs->kind == E_FIELD && l->kind == E_VAR)
+            add_access(m, ps, l, false, false);   /* a field of a struct local: as below */
+        add_access(m, ps, t->lhs->kind == E_FIELD && l->kind == E_VAR ? l : t->lhs, true, false);
         return false;
     }
     if (t->kind == S_LIB) {
@@ -1259,6 +1261,13 @@ static void build(Model *m, Stmt *s)
             add_access(m, ps, s->lhs, false, true);
             add_access(m, ps, s->lhs, true, true);
             /* reads of the accumulator inside rhs cannot occur (checked) */
+        } else if (s->lhs->kind == E_FIELD && lhs->kind == E_VAR) {
+            /* a.x = e on a struct local: the other fields keep their values,
+             * so the store reads the whole local and writes it whole (the
+             * local is private to an iteration only when the iteration set
+             * all of it first) */
+            add_access(m, ps, lhs, false, false);
+            add_access(m, ps, lhs, true, false);
         } else {
             if (s->op != OP_ASSIGN)
                 add_access(m, ps, s->lhs, false, false);

@@ -1334,6 +1334,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
         if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) {
             /* p->x on a pointer parameter means p[0].x */
             Var *v = lookup(p, clang_getCursorReferenced(base));
+            if (v && !v->is_array && v->ty->kind == TY_STRUCT) {
+                b = conv_expr(p, base);          /* a field of a struct local or parameter: a.x */
+                goto field;
+            }
             if (!v || !v->is_array || v->ndims != 1)
                 reject(p, c, "-Wgpufuse-syntax", "member access on something that is not an array element");
             b = new_expr(p, E_INDEX, base);
@@ -1346,8 +1350,10 @@ static Expr *conv_expr_(P *p, CXCursor c)
         } else {
             b = conv_expr(p, base);
         }
-        if (b->kind != E_INDEX || b->ty->kind != TY_STRUCT)
-            reject(p, c, "-Wgpufuse-syntax", "member access is supported on array elements of structs (p[i].x)");
+        if ((b->kind != E_INDEX && b->kind != E_VAR) || b->ty->kind != TY_STRUCT)
+            reject(p, c, "-Wgpufuse-syntax", "member access is supported on array elements of structs (p[i].x) and "
+                   "on struct locals and parameters (a.x)");
+    field:
         e = new_expr(p, E_FIELD, c);
         e->text = cx_str(p->a, clang_getCursorSpelling(c));
         set_kids(p, e, 1);
@@ -2757,6 +2763,12 @@ static Stmt *make_assign(P *p, CXCursor c, CXCursor lhs_c, Op op, Expr *rhs)
         if (v->kind == V_IV)
             reject(p, c, "-Wgpufuse-loop", "assignment to loop index '%s'", v->name);
         v->scalar_written = true;
+    } else if (lhs->kind == E_FIELD && lhs->kids[0]->kind == E_VAR) {
+        Var *v = lhs->kids[0]->var;      /* a.x = ...: a field of a struct local */
+        if (v->kind == V_PARAM)
+            reject(p, c, "-Wgpufuse-param", "assignment to a field of parameter '%s'; copy it into a local variable "
+                   "first", v->name);
+        v->scalar_written = true;
     } else if (lhs->kind == E_INDEX || lhs->kind == E_FIELD) {
         Expr *ix = lhs->kind == E_FIELD ? lhs->kids[0] : lhs;
         if (ix->var->ty->base && ix->var->ty->kind == TY_PTR && ix->var->ty->base->is_const)
@@ -3123,8 +3135,8 @@ static Stmt *conv_decl(P *p, CXCursor d)
         number(p, s);
         return s;
     }
-    if (!type_is_arith(t))
-        reject(p, d, "-Wgpufuse-type", "local '%s' must be of an arithmetic type", name);
+    if (!type_is_arith(t) && t->kind != TY_STRUCT)
+        reject(p, d, "-Wgpufuse-type", "local '%s' must be of an arithmetic or struct type", name);
     Expr *init = NULL;
     for (int i = 0; i < vk.n; i++) {
         enum CXCursorKind kk = clang_getCursorKind(vk.c[i]);
@@ -3577,7 +3589,7 @@ static void parse_params(P *p, CXCursor fn)
                        "('float a[n][m]') or a flat pointer instead", name);
             if (!type_is_arith(et) && et->kind != TY_STRUCT)
                 reject(p, d, "-Wgpufuse-type", "parameter '%s' points to an unsupported type", name);
-        } else if (!type_is_arith(t)) {
+        } else if (!type_is_arith(t) && t->kind != TY_STRUCT) {
             reject(p, d, "-Wgpufuse-type", "parameter '%s' has an unsupported type", name);
         } else if (type_is_half(t)) {
             reject(p, d, "-Wgpufuse-type", "parameter '%s' is a '%s' passed by value, which the CUDA launcher "

@@ -111,6 +111,11 @@ def driver(path, src, regions, h, sizes):
             elif p['ty'] in FLOAT_T or p['ty'] in CPLX_T:
                 v = repr(0.75 + 0.25 * fk)
                 fk += 1
+            elif p['ty'] not in INT_T:   # a struct by value: its fields filled as floats, like struct arrays
+                main.append('        %s %s;' % (p['ty'], p['name']))
+                main.append('        for (size_t q = 0; q < sizeof %s / sizeof(float); q++) ((float *)&%s)[q] = '
+                            '(float)(0.5 + 0.25 * (double)q);' % (p['name'], p['name']))
+                continue
             else:
                 v = str(sizes[k % len(sizes)])
                 k += 1
