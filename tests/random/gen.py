@@ -2484,7 +2484,7 @@ class Builder:
         then used by the parallel loops that follow (issue 13, item 1)."""
         r, g = self.r, self.g
         reg = self.new_region(idx, 'scalarpre')
-        n = max(4, self.size())
+        n = max(5, self.size())  # the recurrence below reads x[k] up to k = 4
         reg.sizes = [('n', n)]
         ty = r.choice(['float', 'double'])
         x = self.in_arr(reg, 'x', ty, ['n'])
