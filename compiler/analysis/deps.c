@@ -2595,6 +2595,54 @@ static isl_union_flow *value_flow(Model *m, isl_union_map *sink, isl_union_map *
     return isl_union_access_info_compute_flow(ai);
 }
 
+/* Whether b begins, as far as the scalar t goes, by assigning it in every
+ * case: its first statement naming t is `t = e` (e not reading t), or an
+ * if/else whose condition does not read t and whose two branches each do
+ * (an else-if chain ending in an else).  The assignments go to out. */
+static bool writes_first(const Stmt *b, const Var *t, Arena *a, Vec *out)
+{
+    int n = b->kind == S_BLOCK ? b->list.len : 1;
+    for (int i = 0; i < n; i++) {
+        const Stmt *s = b->kind == S_BLOCK ? vec_at(&b->list, i) : b;
+        if (s->kind == S_ASSIGN && s->op == OP_ASSIGN && s->lhs->kind == E_VAR && s->lhs->var == t &&
+            !ir_expr_any(s->rhs, is_ref, t)) {
+            vec_push(a, out, (void *)s);
+            return true;
+        }
+        if (s->kind == S_IF && s->then && s->els && !ir_expr_any(s->cond, is_ref, t) && ir_stmt_any(s, is_ref, t))
+            return writes_first(s->then, t, a, out) && writes_first(s->els, t, a, out);
+        if (ir_stmt_any(s, is_ref, t) || (s->kind == S_DECL && s->var == t))
+            return false;
+    }
+    return false;
+}
+
+/* Writes of the scalar t that together assign it in every iteration: an if
+ * directly in the loop's body (only blocks between), its condition not
+ * reading t, whose branches each begin by assigning t (`if (c) m = a; else
+ * m = b;`, else-if chains: writes_first).  Each write is conditional, a
+ * may-write for isl, but one of them runs in every iteration before any
+ * read of t in its branch: marked as must-writes, a read after the if
+ * finds its source in the same iteration (the last of them in the
+ * schedule stands for all, which does not change whether the source is in
+ * the same iteration). */
+static void branch_pairs(const Stmt *s, const Var *t, Arena *a, Vec *out)
+{
+    if (!s)
+        return;
+    if (s->kind == S_BLOCK) {
+        for (int i = 0; i < s->list.len; i++)
+            branch_pairs(vec_at(&s->list, i), t, a, out);
+        return;
+    }
+    if (s->kind != S_IF || !s->then || !s->els || ir_expr_any(s->cond, is_ref, t))
+        return;
+    Vec w = {0};
+    if (writes_first(s->then, t, a, &w) && writes_first(s->els, t, a, &w))
+        for (int i = 0; i < w.len; i++)
+            vec_push(a, out, vec_at(&w, i));
+}
+
 const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
 {
     Model *m = &((DepPriv *)r->deps->priv)->m;
@@ -2604,6 +2652,9 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
     isl_union_map *must = isl_union_map_empty(isl_space_copy(m->params));
     isl_union_map *may = isl_union_map_empty(isl_space_copy(m->params));
     const char *why = NULL;
+    Vec pairs = {0};
+    if (!t->is_array)
+        branch_pairs(loop->body, t, m->a, &pairs);
     for (int i = 0; i < m->ps.len && !why; i++) {
         PStmt *ps = vec_at(&m->ps, i);
         for (int j = 0; j < ps->acc.len && !why; j++) {
@@ -2623,7 +2674,8 @@ const char *deps_private_flow(Region *r, Var *t, Stmt *loop)
                                                                                isl_set_copy(ps->dom)));
             if (!ac->write)
                 sink = isl_union_map_union(sink, a);
-            else if (!outside && ps->exact_domain && ps->exact_cond && ps->s->kind != S_WHILE)
+            else if (!outside && ps->exact_domain && ps->s->kind != S_WHILE &&
+                     (ps->exact_cond || vec_has(&pairs, ps->s)))
                 must = isl_union_map_union(must, a);   /* surely overwrites what it names */
             else
                 may = isl_union_map_union(may, a);

@@ -439,9 +439,25 @@ class Builder:
                 return lines
             return [f'        if ({iv} {conds[o.name]}) {{'] + ['    ' + x for x in lines] + ['        }']
         if r.random() < 0.5:
+            lv = list(leaves)
+            pre = []
+            if r.random() < 0.3:
+                # a scalar declared before the loop that an if and its else
+                # (or an else-if chain ending in an else) both assign before
+                # it is read: private to each iteration (deps.c branch_pairs)
+                ty = r.choice(['float', 'double'])
+                g, c = self.g, CNAME[ty]
+                reg.body.append(f'    {c} m;')
+                (e1, b1), (e2, b2), (e3, b3) = (g.fexpr(leaves, ty, 2) for _ in range(3))
+                pre = [f'        if ({g.cond(leaves)})', f'            m = {e1};']
+                if r.random() < 0.4:
+                    pre += [f'        else if ({g.cond(leaves)})', f'            m = {e3};']
+                pre += ['        else', f'            m = {e2};']
+                lv.append(Leaf('m', ty, max(b1, b2, b3), raw=False))
             reg.body.append('    for (int i = 0; i < n; i++) {')
+            reg.body += pre
             for o in outs:
-                reg.body += stores(o, 'i', leaves)
+                reg.body += stores(o, 'i', lv)
             reg.body.append('    }')
         else:
             for o in outs:
