@@ -2856,7 +2856,11 @@ static bool mem_arg(P *p, CXCursor c, MemArg *m)
             return m->v && m->v->is_array && m->v->ndims == 1 && m->v->kind != V_TABLE;
         }
         if (k == CXCursor_BinaryOperator && ks.n == 2 && op_of(p, c) == OP_ADD && !m->off) {
-            int ptr = clang_getCursorType(strip(ks.c[0])).kind == CXType_Pointer ? 0 : 1;
+            enum CXTypeKind k0 = clang_getCanonicalType(clang_getCursorType(strip(ks.c[0]))).kind;
+            int ptr = k0 == CXType_Pointer || k0 == CXType_ConstantArray || k0 == CXType_VariableArray ||
+                              k0 == CXType_IncompleteArray
+                          ? 0
+                          : 1;
             Expr *o = conv_expr(p, ks.c[1 - ptr]);
             if (!type_is_integer(o->ty))
                 return false;

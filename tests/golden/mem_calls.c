@@ -13,6 +13,8 @@
 // DIFF-SIZE: x = n
 // DIFF-SIZE: dst = n
 // DIFF-SIZE: src = n
+// DIFF-SIZE: z = n
+// DIFF-SIZE: w = n
 
 // zero, then accumulate: one kernel, y not copied in (written first)
 GPUFUSE void zero_acc(int n, float *restrict y, const float *restrict x)
@@ -49,10 +51,23 @@ GPUFUSE void fill_bytes(int n, uint8_t *restrict b)
     memset(&b[4], 0x7f, n - 8);
 }
 
+// a local array in the loop: cleared whole (sizeof t), filled at offsets
+GPUFUSE void local_buf(int n, float *restrict z, const float *restrict w)
+{
+    for (int i = 0; i < n; i++) {
+        float t[8];
+        memset(t, 0, sizeof t);
+        memcpy(t + 2, &w[i], sizeof(float));
+        memset(&t[5], 0, 2 * sizeof(float));
+        z[i] = t[2] + t[0] + t[6];
+    }
+}
+
 // CHECK: region zero_acc
 // CHECK: region rows_zero
 // CHECK: region copy_scale
 // CHECK: region fill_bytes
+// CHECK: region local_buf
 // REPORT: kernel zero_acc_k0 {{.*}}: lines 20-20, 21-22
 // REPORT: kernel rows_zero_k0 [map, 2-D]: lines 28-33
 // REPORT: kernel copy_scale_k0 {{.*}}: lines 39-39, 40-41
