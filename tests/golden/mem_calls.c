@@ -68,9 +68,9 @@ GPUFUSE void local_buf(int n, float *restrict z, const float *restrict w)
 // CHECK: region copy_scale
 // CHECK: region fill_bytes
 // CHECK: region local_buf
-// REPORT: kernel zero_acc_k0 {{.*}}: lines 20-20, 21-22
-// REPORT: kernel rows_zero_k0 [map, 2-D]: lines 28-33
-// REPORT: kernel copy_scale_k0 {{.*}}: lines 39-39, 40-41
+// REPORT: kernel zero_acc_k0 {{.*}}: lines 22-22, 23-24
+// REPORT: kernel rows_zero_k0 [map, 2-D]: lines 30-35
+// REPORT: kernel copy_scale_k0 {{.*}}: lines 41-41, 42-43
 // CU-LABEL: zero_acc_k0(
 // CU: y[memset_k] = (float)0;
 // CU-LABEL: copy_scale_k0(
