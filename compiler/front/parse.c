@@ -2468,18 +2468,39 @@ static Op loop_cond(P *p, CXCursor cond, Var *iv, Expr **bound)
         if (!index_side(p, k.c[side], iv, &off, &sign))
             continue;
         /* i + m <= n is i <= n - m only without wrap-around: n - m may wrap
-         * where i + m would not (m > n) */
+         * where i + m would not (m > n): for unsigned types, a guard */
         enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(strip(k.c[side]))).kind;
-        if (!clang_Cursor_isNull(off) && (tk == CXType_UInt || tk == CXType_ULong || tk == CXType_ULongLong ||
-                                          tk == CXType_UShort || tk == CXType_UChar || tk == CXType_Bool))
+        bool uns = tk == CXType_UInt || tk == CXType_ULong || tk == CXType_ULongLong || tk == CXType_UShort ||
+                   tk == CXType_UChar || tk == CXType_Bool;
+        Op dir = side ? mirror[op] : op;
+        if (!clang_Cursor_isNull(off) && uns && (sign != OP_ADD || (dir != OP_LT && dir != OP_LE)))
             return OP_NONE;
         Expr *b = conv_expr(p, k.c[1 - side]);
+        if (!clang_Cursor_isNull(off) && uns) {
+            /* unsigned i + m < n (i + m <= n): i < n - m (n - m + 1) where
+             * n >= m, else no iteration (i + m >= m > n; n - m would wrap):
+             * i < (n < m ? 0 : n - m [+ 1]) */
+            Expr *e = cast_to(p, cond, b->ty, conv_expr(p, off));
+            Expr *lim = arith(p, cond, OP_SUB, b, e, b->ty);
+            if (dir == OP_LE)
+                lim = arith(p, cond, OP_ADD, lim, typed_int(p, cond, 1, b->ty), b->ty);
+            Expr *test = arith(p, cond, OP_LT, clone_expr(p, b, loc_of(p, cond)), clone_expr(p, e, loc_of(p, cond)),
+                               new_type(p, TY_INT));
+            Expr *c = new_expr(p, E_COND, cond);
+            c->ty = b->ty;
+            set_kids(p, c, 3);
+            c->kids[0] = test;
+            c->kids[1] = typed_int(p, cond, 0, b->ty);
+            c->kids[2] = lim;
+            *bound = c;
+            return OP_LT;
+        }
         if (!clang_Cursor_isNull(off)) {
             Expr *e = conv_expr(p, off);
             b = arith(p, cond, sign == OP_ADD ? OP_SUB : OP_ADD, b, e, b->ty);
         }
         *bound = b;
-        return side ? mirror[op] : op;
+        return dir;
     }
     return OP_NONE;
 }
