@@ -45,9 +45,10 @@ GPUFUSE void moving_bound(int n, float *restrict x)
     }
 }
 
-/* i + m <= n as i <= n - m would wrap for unsigned m > n */
+/* i - m < n on an unsigned index wraps at i < m (i + m <= n is accepted:
+ * tests/golden/unsigned_bounds.c) */
 GPUFUSE void unsigned_offset(unsigned long n, unsigned long m, float *restrict x)
 {
-    for (unsigned long i = 0; i + m <= n; i++) // expected-warning {{the loop condition must compare the index 'i' with a bound}} [-Wgpufuse-loop]
+    for (unsigned long i = 0; i - m < n; i++) // expected-warning {{the loop condition must compare the index 'i' with a bound}} [-Wgpufuse-loop]
         x[i] = 0.0f;
 }

@@ -28,8 +28,17 @@ GPUFUSE void quads(unsigned m, const float *restrict u, float *restrict v)
     }
 }
 
+// an offset that is a parameter: no iteration where off > len
+// DIFF-SIZE: w = len
+GPUFUSE void tail_clear(unsigned long len, unsigned long off, float *restrict w)
+{
+    for (unsigned long i = 0; i + off <= len; i++)
+        w[i] = 0.0f;
+}
+
 // CHECK: region smooth
 // CHECK: for i in [1, ((n < (unsigned long)1) ? 0 : (n - (unsigned long)1))) step 1 {{.*}} parallel
 // CHECK: region quads
+// CHECK: region tail_clear
 // REPORT: kernel smooth_k0
 // REPORT: kernel quads_k0
