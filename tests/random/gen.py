@@ -463,7 +463,14 @@ class Builder:
             for o in outs:
                 iv = r.choice(['i', 'k'])
                 lv = self.leaves_for(ins, [iv])
-                reg.body.append(f'    for (int {iv} = 0; {iv} < n; {iv}++) {{')
+                if r.random() < 0.2 and all(a.style == 'vla' for a in ins + outs):
+                    # an unsigned index with an offset in the condition (the
+                    # bound is guarded where n - 1 would wrap: parse.c
+                    # loop_cond); declared sizes, since the guarded bound is
+                    # not affine for isl and the run-time pass may not apply
+                    reg.body.append(f'    for (size_t {iv} = 0; {iv} + 1 < (size_t)n; {iv}++) {{')
+                else:
+                    reg.body.append(f'    for (int {iv} = 0; {iv} < n; {iv}++) {{')
                 reg.body += stores(o, iv, lv)
                 reg.body.append('    }')
         return reg
@@ -2403,7 +2410,28 @@ class Builder:
         p = Arr('p', 'P', ['n'], const=True, style=r.choice(['vla', 'ptr']), restrict=r.random() < 0.5)
         reg.params.append(p)
         leaves = [Leaf(f'p[i].{f}', 'float', 1.0) for f in STRUCTS['P']]
-        v = r.randrange(5)
+        v = r.randrange(6)
+        if v == 5:
+            # struct locals: copied whole from an element, a field rewritten,
+            # chosen by an if and its else, stored whole (parse.c: a store to
+            # one field reads and writes the local whole for the model)
+            q = Arr('q', 'Q', ['n'], style=r.choice(['vla', 'ptr']), restrict=r.random() < 0.5)
+            reg.params.append(q)
+            outside = r.random() < 0.5
+            if outside:
+                reg.body.append('    Q t;')
+            reg.body += ['    for (int i = 0; i < n; i++) {',
+                         f'        {"" if outside else "Q "}t = q[i];']
+            f1, f2 = r.sample(STRUCTS['Q'], 2)
+            reg.body.append(f'        t.{f1} = t.{f2} * 0.5f + {g.fexpr(leaves, "float", 2)[0]};')
+            if r.random() < 0.5:
+                reg.body += ['        Q m;', f'        if ({g.cond(leaves)})', '            m = t;', '        else {',
+                             '            m = q[i];', f'            m.{f2} = -m.{f2};', '        }',
+                             '        q[i] = m;']
+            else:
+                reg.body.append('        q[i] = t;')
+            reg.body.append('    }')
+            return reg
         if v >= 3:
             # one field written from neighbours' other fields: parallel only
             # when fields are told apart (nbody); v == 4 adds a true
