@@ -1718,18 +1718,27 @@ static void number(P *p, Stmt *s)
     vec_push(p->a, &p->r->stmts, s);
 }
 
+/* c without parentheses, implicit conversions and casts: `(float *)a`,
+ * `(void *)(b + 1)`. */
+static CXCursor strip_casts(P *p, CXCursor c)
+{
+    for (;;) {
+        c = strip(c);
+        Kids ks = kids_of(p, c);
+        if (clang_getCursorKind(c) != CXCursor_CStyleCastExpr || ks.n < 1)
+            return c;
+        c = ks.c[ks.n - 1];
+    }
+}
+
 /* An array argument of a library builtin: `a`, `(float *)a`, `&a[0][0]`,
  * `a[0]`: the array itself, from its first element. */
 static Var *lib_array_arg(P *p, CXCursor c)
 {
     for (;;) {
-        c = strip(c);
+        c = strip_casts(p, c);
         enum CXCursorKind k = clang_getCursorKind(c);
         Kids ks = kids_of(p, c);
-        if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
-            c = ks.c[ks.n - 1];
-            continue;
-        }
         if (k == CXCursor_UnaryOperator && ks.n == 1) {
             if (op_of(p, c) == OP_ADDR) {
                 c = ks.c[0];
@@ -2862,13 +2871,9 @@ static bool mem_arg(P *p, CXCursor c, MemArg *m)
 {
     memset(m, 0, sizeof *m);
     for (;;) {
-        c = strip(c);
+        c = strip_casts(p, c);
         enum CXCursorKind k = clang_getCursorKind(c);
         Kids ks = kids_of(p, c);
-        if (k == CXCursor_CStyleCastExpr && ks.n >= 1) {
-            c = ks.c[ks.n - 1];
-            continue;
-        }
         if (k == CXCursor_DeclRefExpr) {
             CXCursor d = clang_getCursorReferenced(c);
             if ((m->al = alias_of(p, d)))
